@@ -1,0 +1,130 @@
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+// Timestamps are stored as the exact wire string (`Date.toISOString()`): it sorts correctly as text
+// and needs no conversion on the way out. Dates are `YYYY-MM-DD`.
+
+export const cardOrders = sqliteTable(
+  "card_orders",
+  {
+    id: text("id").primaryKey(),
+    customerId: text("customer_id").notNull(),
+    state: text("state").notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    submittedAt: text("submitted_at"),
+    productionStartedAt: text("production_started_at"),
+    deliveredAt: text("delivered_at"),
+    description: text("description"),
+    invoiceReference: text("invoice_reference"),
+    costCenter: text("cost_center"),
+    paymentMethod: text("payment_method").notNull(),
+    voucherCategory: text("voucher_category").notNull(),
+    // Copied from the invoice when it is linked: invoice numbers never change, and reading them
+    // here keeps a list page from joining one invoice per row.
+    invoiceId: text("invoice_id"),
+    invoiceNumber: text("invoice_number"),
+  },
+  (t) => [
+    index("card_orders_customer_created").on(t.customerId, t.createdAt, t.id),
+    index("card_orders_customer_state_created").on(t.customerId, t.state, t.createdAt, t.id),
+  ],
+);
+
+export const invoices = sqliteTable(
+  "invoices",
+  {
+    id: text("id").primaryKey(),
+    customerId: text("customer_id").notNull(),
+    number: text("number").notNull(),
+    state: text("state").notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    bookedOn: text("booked_on").notNull(),
+    creditor: text("creditor").notNull(),
+    dueOn: text("due_on").notNull(),
+    paidAt: text("paid_at"),
+    cancellationNumber: text("cancellation_number"),
+    cancelledAt: text("cancelled_at"),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => cardOrders.id),
+    reference: text("reference"),
+    costCenter: text("cost_center"),
+    paymentMethod: text("payment_method").notNull(),
+  },
+  (t) => [
+    uniqueIndex("invoices_number").on(t.number),
+    uniqueIndex("invoices_cancellation_number").on(t.cancellationNumber),
+    // One invoice per card order: the constraint that makes concurrent invoicing of one order fail.
+    uniqueIndex("invoices_order").on(t.orderId),
+    index("invoices_customer_created").on(t.customerId, t.createdAt, t.id),
+    index("invoices_customer_state_created").on(t.customerId, t.state, t.createdAt, t.id),
+  ],
+);
+
+// Rows per (customer, state), kept by triggers (see the custom migration), so that a list's
+// `total_entries` reads a handful of rows instead of counting every order of the customer.
+export const cardOrderCounts = sqliteTable(
+  "card_order_counts",
+  {
+    customerId: text("customer_id").notNull(),
+    state: text("state").notNull(),
+    total: integer("total").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.customerId, t.state] })],
+);
+
+export const invoiceCounts = sqliteTable(
+  "invoice_counts",
+  {
+    customerId: text("customer_id").notNull(),
+    state: text("state").notNull(),
+    total: integer("total").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.customerId, t.state] })],
+);
+
+// Gapless numbering: one row per series ("INV", "CN") and UTC year, holding the last number taken.
+export const numberSequences = sqliteTable(
+  "number_sequences",
+  {
+    series: text("series").notNull(),
+    year: integer("year").notNull(),
+    last: integer("last").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.series, t.year] })],
+);
+
+export const notificationTokens = sqliteTable(
+  "notification_tokens",
+  {
+    ownerId: text("owner_id").notNull(),
+    deviceIdentifier: text("device_identifier").notNull(),
+    value: text("value").notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.ownerId, t.deviceIdentifier] }),
+    // A token value belongs to one device of one owner at a time.
+    uniqueIndex("notification_tokens_value").on(t.value),
+    index("notification_tokens_owner_created").on(t.ownerId, t.createdAt, t.deviceIdentifier),
+  ],
+);
+
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    principal: text("principal").notNull(),
+    key: text("key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    status: integer("status").notNull(),
+    body: text("body").notNull(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.principal, t.key] }), index("idempotency_keys_expires").on(t.expiresAt)],
+);
+
+export type CardOrderRow = typeof cardOrders.$inferSelect;
+export type InvoiceRow = typeof invoices.$inferSelect;
+export type NotificationTokenRow = typeof notificationTokens.$inferSelect;
