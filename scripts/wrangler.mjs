@@ -1,0 +1,22 @@
+// Runs the project's wrangler without prompts, telemetry or a login (shared by the npm scripts).
+import { spawn, spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+const bin = require.resolve("wrangler/bin/wrangler.js");
+
+export const quietEnv = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: "false",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+};
+
+/** Runs a wrangler command to completion; `CI=true` makes it take defaults instead of asking. */
+export function wranglerSync(args, options = {}) {
+  const result = spawnSync(process.execPath, [bin, ...args], { stdio: "inherit", env: { ...quietEnv, CI: "true" }, ...options });
+  if (result.status !== 0) throw new Error(`wrangler ${args.join(" ")} exited with ${result.status}`);
+}
+
+export function wranglerSpawn(args, options = {}) {
+  return spawn(process.execPath, [bin, ...args], { env: quietEnv, ...options });
+}
