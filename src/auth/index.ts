@@ -1,0 +1,74 @@
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv, Bindings } from "../env";
+import { ApiError } from "../errors";
+import type { Principal, Scope } from "./principal";
+import { TokenRejected, verifyToken, type TokenSettings } from "./tokens";
+
+export { SCOPES, type Principal, type Scope } from "./principal";
+
+export interface AccessRequirement {
+  scope: Scope;
+  /** The route works on a customer's card orders or invoices, so the token must name one. */
+  tenant: boolean;
+}
+
+const REALM = 'Bearer realm="voucher-billing-api"';
+const AUTHORIZATION = { header: "Authorization" };
+
+// RFC 6750 section 3: no error attribute when no token was sent, `invalid_token` when one was refused.
+const unauthorized = (detail: string, description?: string): ApiError =>
+  ApiError.of("unauthorized", detail, AUTHORIZATION, {
+    "WWW-Authenticate": description === undefined ? REALM : `${REALM}, error="invalid_token", error_description="${description}"`,
+  });
+
+const forbidden = (detail: string, scope?: Scope): ApiError =>
+  ApiError.of("forbidden", detail, AUTHORIZATION, scope ? { "WWW-Authenticate": `${REALM}, error="insufficient_scope", scope="${scope}"` } : {});
+
+function tokenSettings(env: Bindings): TokenSettings {
+  if (!env.JWT_SECRET && !env.JWT_JWKS_URL) throw new Error("Neither JWT_SECRET nor JWT_JWKS_URL is configured");
+  return { secret: env.JWT_SECRET, jwksUrl: env.JWT_JWKS_URL, issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE };
+}
+
+const nonEmptyString = (value: unknown): value is string => typeof value === "string" && value.length > 0;
+
+/** Verifies the bearer token and checks the scope before the route looks anything up. */
+export function authenticate(requirement: AccessRequirement): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const header = c.req.header("Authorization");
+    const match = header?.match(/^Bearer(?:\s+(.*))?$/i);
+    if (!match) throw unauthorized("This endpoint needs an Authorization: Bearer <token> header.");
+
+    let claims;
+    try {
+      claims = await verifyToken(match[1]?.trim() ?? "", tokenSettings(c.env));
+    } catch (error) {
+      if (error instanceof TokenRejected) throw unauthorized(error.message, error.message.replace(/"/g, "'"));
+      throw error;
+    }
+    if (!nonEmptyString(claims.sub)) throw unauthorized("The access token has no subject (sub).", "no sub claim");
+
+    const principal: Principal = {
+      sub: claims.sub,
+      customerId: nonEmptyString(claims.customer_id) ? claims.customer_id : null,
+      scopes: new Set(typeof claims.scope === "string" ? claims.scope.split(" ").filter(Boolean) : []),
+    };
+    if (!principal.scopes.has(requirement.scope)) throw forbidden(`The access token lacks the scope ${requirement.scope}.`, requirement.scope);
+    if (requirement.tenant && principal.customerId === null) throw forbidden("The access token names no customer (customer_id).");
+
+    c.set("principal", principal);
+    await next();
+  };
+}
+
+/** The caller of an authenticated route. */
+export function principalOf(c: { var: { principal?: Principal } }): Principal {
+  if (!c.var.principal) throw new Error("principalOf() used on a route without authenticate()");
+  return c.var.principal;
+}
+
+/** The tenant of a route mounted with `tenant: true`. */
+export function customerOf(c: { var: { principal?: Principal } }): string {
+  const { customerId } = principalOf(c);
+  if (customerId === null) throw new Error("customerOf() used on a route without tenant: true");
+  return customerId;
+}

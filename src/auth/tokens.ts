@@ -1,0 +1,145 @@
+import { decodeHeader, verify } from "hono/utils/jwt/jwt";
+import type { JWTPayload } from "hono/utils/jwt/types";
+import { ApiError } from "../errors";
+
+/** Why a token was refused: safe to tell the client, never the token itself. */
+export class TokenRejected extends Error {
+  override readonly name = "TokenRejected";
+}
+
+export interface TokenSettings {
+  secret?: string;
+  jwksUrl?: string;
+  issuer?: string;
+  audience?: string;
+}
+
+// Import parameters of the asymmetric algorithms a JWK set may sign with (CONTRACT part 2).
+const JWKS_ALGORITHMS = {
+  RS256: { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" },
+  ES256: { name: "ECDSA", namedCurve: "P-256" },
+} as const;
+
+type JwksAlgorithm = keyof typeof JWKS_ALGORITHMS;
+
+const isJwksAlgorithm = (alg: string): alg is JwksAlgorithm => Object.hasOwn(JWKS_ALGORITHMS, alg);
+
+// Keys live for the isolate's lifetime: importing a key costs more than verifying with it.
+let hmacKey: { secret: string; key: Promise<CryptoKey> } | undefined;
+
+function hmacKeyFor(secret: string): Promise<CryptoKey> {
+  if (hmacKey?.secret !== secret) {
+    const key = crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
+    hmacKey = { secret, key };
+  }
+  return hmacKey.key;
+}
+
+const JWKS_MAX_AGE_MS = 10 * 60_000;
+/** An unknown `kid` refetches the set (key rotation), but at most this often. */
+const JWKS_MIN_REFETCH_MS = 60_000;
+
+interface KeySet {
+  url: string;
+  fetchedAt: number;
+  keys: Map<string, { jwk: JsonWebKey & { alg?: string }; key?: Promise<CryptoKey> }>;
+}
+
+let keySet: KeySet | undefined;
+let keySetLoading: Promise<KeySet> | undefined;
+
+async function fetchKeySet(url: string): Promise<KeySet> {
+  const response = await fetch(url, { headers: { Accept: "application/json" } });
+  if (!response.ok) throw new Error(`JWKS ${url} answered ${response.status}`);
+  const body = (await response.json()) as { keys?: unknown };
+  if (!Array.isArray(body.keys)) throw new Error(`JWKS ${url} has no "keys" array`);
+  const keys: KeySet["keys"] = new Map();
+  for (const jwk of body.keys as (JsonWebKey & { kid?: unknown })[]) {
+    if (typeof jwk?.kid === "string") keys.set(jwk.kid, { jwk });
+  }
+  return { url, fetchedAt: Date.now(), keys };
+}
+
+async function loadKeySet(url: string, refresh: boolean): Promise<KeySet> {
+  const fresh = keySet?.url === url && Date.now() - keySet.fetchedAt < (refresh ? JWKS_MIN_REFETCH_MS : JWKS_MAX_AGE_MS);
+  if (keySet && fresh) return keySet;
+  // One fetch at a time, shared by every request that needs it.
+  keySetLoading ??= fetchKeySet(url).finally(() => (keySetLoading = undefined));
+  try {
+    keySet = await keySetLoading;
+  } catch (error) {
+    // A stale set keeps working while the key server is down; without one nobody can be verified.
+    if (keySet?.url === url) return keySet;
+    console.error(JSON.stringify({ level: "error", error: "jwks_unavailable", cause: String(error) }));
+    throw ApiError.of("unavailable", "The token signing keys could not be loaded. Retry the request.", {}, { "Retry-After": "5" });
+  }
+  return keySet;
+}
+
+async function jwksKeyFor(url: string, kid: string, alg: JwksAlgorithm): Promise<CryptoKey> {
+  let entry = (await loadKeySet(url, false)).keys.get(kid);
+  entry ??= (await loadKeySet(url, true)).keys.get(kid);
+  if (!entry || (entry.jwk.alg !== undefined && entry.jwk.alg !== alg)) throw new TokenRejected("The token is signed with an unknown key.");
+  entry.key ??= crypto.subtle.importKey("jwk", entry.jwk, JWKS_ALGORITHMS[alg], false, ["verify"]);
+  try {
+    return await entry.key;
+  } catch {
+    throw new TokenRejected("The token is signed with an unusable key.");
+  }
+}
+
+function describe(error: unknown): string {
+  switch (error instanceof Error ? error.name : "") {
+    case "JwtTokenExpired":
+      return "The access token has expired.";
+    case "JwtTokenNotBefore":
+      return "The access token is not valid yet.";
+    case "JwtTokenIssuedAt":
+      return "The access token was issued in the future.";
+    case "JwtTokenIssuer":
+      return "The access token has the wrong issuer.";
+    case "JwtTokenAudience":
+    case "JwtPayloadRequiresAud":
+      return "The access token is not meant for this API.";
+    case "JwtTokenSignatureMismatched":
+      return "The access token signature does not match.";
+    default:
+      return "The access token is malformed.";
+  }
+}
+
+/**
+ * Verifies a bearer token: HS256 with the shared secret, or RS256/ES256 with a key of the JWK set.
+ * Every other algorithm, `none` included, is refused. Unlike hono's verifier, `exp` is required.
+ */
+export async function verifyToken(token: string, settings: TokenSettings): Promise<JWTPayload> {
+  let alg: string;
+  let kid: unknown;
+  try {
+    ({ alg, kid } = decodeHeader(token));
+  } catch {
+    throw new TokenRejected("The access token is malformed.");
+  }
+
+  let key: CryptoKey;
+  if (alg === "HS256" && settings.secret) {
+    key = await hmacKeyFor(settings.secret);
+  } else if (isJwksAlgorithm(alg) && settings.jwksUrl && typeof kid === "string") {
+    key = await jwksKeyFor(settings.jwksUrl, kid, alg);
+  } else {
+    throw new TokenRejected(`Tokens signed with ${JSON.stringify(alg)} are not accepted.`);
+  }
+
+  let payload: JWTPayload;
+  try {
+    payload = await verify(token, key, {
+      alg: alg as "HS256",
+      ...(settings.issuer ? { iss: settings.issuer } : {}),
+      ...(settings.audience ? { aud: settings.audience } : {}),
+    });
+  } catch (error) {
+    throw new TokenRejected(describe(error));
+  }
+  if (typeof payload.exp !== "number") throw new TokenRejected("The access token has no expiry (exp).");
+  return payload;
+}

@@ -1,0 +1,152 @@
+import { eq, sql, type SQL } from "drizzle-orm";
+import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
+import { DatabaseUnavailableError } from "../errors";
+import { cardOrders, invoices } from "./schema";
+
+/** D1 cost of one request, summed from the `meta` of every result (D1 bills rows read). */
+export interface DatabaseUsage {
+  queries: number;
+  rowsRead: number;
+  rowsWritten: number;
+}
+
+/** A write was refused by a constraint: the guards that make a batch all-or-nothing under races. */
+export class ConstraintViolation extends Error {
+  constructor(cause: unknown) {
+    super("constraint violation", { cause });
+    this.name = "ConstraintViolation";
+  }
+}
+
+export function isConstraintViolation(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if (e instanceof ConstraintViolation) return true;
+  }
+  return false;
+}
+
+// Constraint failures are expected outcomes; an SQL error is a bug (500); anything else means the
+// database could not serve the call, which the client may retry (503).
+function classify(error: unknown): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  if (message.includes("SQLITE_CONSTRAINT")) return new ConstraintViolation(error);
+  if (message.includes("SQLITE_ERROR")) return error instanceof Error ? error : new Error(message);
+  return new DatabaseUnavailableError(error);
+}
+
+function record(usage: DatabaseUsage, result: D1Result): void {
+  usage.queries += 1;
+  usage.rowsRead += result.meta?.rows_read ?? 0;
+  usage.rowsWritten += result.meta?.rows_written ?? 0;
+}
+
+async function metered<T extends D1Result>(usage: DatabaseUsage, call: () => Promise<T>): Promise<T> {
+  let result: T;
+  try {
+    result = await call();
+  } catch (error) {
+    throw classify(error);
+  }
+  record(usage, result);
+  return result;
+}
+
+class MeteredStatement {
+  constructor(
+    readonly inner: D1PreparedStatement,
+    private readonly usage: DatabaseUsage,
+  ) {}
+
+  bind(...values: unknown[]): MeteredStatement {
+    return new MeteredStatement(this.inner.bind(...values), this.usage);
+  }
+
+  all<T>(): Promise<D1Result<T>> {
+    return metered(this.usage, () => this.inner.all<T>());
+  }
+
+  run<T>(): Promise<D1Result<T>> {
+    return metered(this.usage, () => this.inner.run<T>());
+  }
+
+  async first<T>(column?: string): Promise<T | null> {
+    const row = (await this.all<Record<string, unknown>>()).results[0];
+    if (!row) return null;
+    return (column === undefined ? row : row[column]) as T;
+  }
+
+  // D1's raw() drops `meta`, so rows come from all() and are flattened in column order, exactly as
+  // drizzle's own batch path does. Selected column names must therefore be unique.
+  async raw<T = unknown[]>(): Promise<T[]> {
+    const { results } = await this.all<Record<string, unknown>>();
+    return results.map((row) => Object.values(row)) as T[];
+  }
+}
+
+class MeteredSession {
+  constructor(
+    private readonly session: D1DatabaseSession,
+    readonly usage: DatabaseUsage,
+  ) {}
+
+  prepare(query: string): MeteredStatement {
+    return new MeteredStatement(this.session.prepare(query), this.usage);
+  }
+
+  async batch<T>(statements: MeteredStatement[]): Promise<D1Result<T>[]> {
+    let results: D1Result<T>[];
+    try {
+      results = await this.session.batch<T>(statements.map((s) => s.inner));
+    } catch (error) {
+      throw classify(error);
+    }
+    for (const result of results) record(this.usage, result);
+    return results;
+  }
+
+  bookmark(): string | null {
+    return this.session.getBookmark();
+  }
+}
+
+export type Database = DrizzleD1Database;
+
+/**
+ * The database as one request sees it: a D1 session (read replicas; a bookmark to read one's own
+ * writes), metered, behind drizzle.
+ */
+export class RequestDatabase {
+  readonly usage: DatabaseUsage = { queries: 0, rowsRead: 0, rowsWritten: 0 };
+  readonly orm: Database;
+  private readonly session: MeteredSession;
+
+  constructor(binding: D1Database, start: D1SessionBookmark | D1SessionConstraint) {
+    this.session = new MeteredSession(binding.withSession(start), this.usage);
+    this.orm = drizzle(this.session as unknown as D1Database);
+  }
+
+  /** The latest bookmark of the session, for the `x-d1-bookmark` response header. */
+  bookmark(): string | null {
+    return this.session.bookmark();
+  }
+}
+
+type Versioned = typeof cardOrders | typeof invoices;
+
+/**
+ * Updates a row only if nobody changed it since it was read (optimistic concurrency on
+ * `updated_at`, which advances on every change). Otherwise the CASE yields NULL, the NOT NULL
+ * constraint fails, and D1 rolls back the whole batch: a ConstraintViolation for the caller.
+ */
+export function updateIfUnchanged<T extends Versioned>(
+  orm: Database,
+  table: T,
+  current: { id: string; updatedAt: string },
+  changes: { [K in keyof T["$inferInsert"]]?: T["$inferInsert"][K] | SQL } & { updatedAt: string },
+) {
+  const guarded = { ...changes, updatedAt: sql`CASE WHEN ${table.updatedAt} = ${current.updatedAt} THEN ${changes.updatedAt} END` };
+  return orm
+    .update(table as typeof cardOrders)
+    .set(guarded as Partial<typeof cardOrders.$inferInsert>)
+    .where(eq(table.id, current.id));
+}

@@ -1,0 +1,39 @@
+import { and, eq, lte, sql, type SQL } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import type { Database } from "./client";
+import { idempotencyKeys } from "./schema";
+
+type IdempotencyKeyRow = typeof idempotencyKeys.$inferSelect;
+export type StoredResponse = Pick<IdempotencyKeyRow, "requestHash" | "status" | "body" | "expiresAt">;
+
+const byKey = (principal: string, key: string) => and(eq(idempotencyKeys.principal, principal), eq(idempotencyKeys.key, key));
+
+export function findStoredResponse(orm: Database, principal: string, key: string): Promise<StoredResponse | undefined> {
+  const { requestHash, status, body, expiresAt } = idempotencyKeys;
+  return orm.select({ requestHash, status, body, expiresAt }).from(idempotencyKeys).where(byKey(principal, key)).get();
+}
+
+/** Stores a response; `body` is SQL so that it can hold values the same batch produced. */
+export function storeResponse(orm: Database, row: Omit<IdempotencyKeyRow, "body">, body: SQL) {
+  return orm.insert(idempotencyKeys).values({ ...row, body }).returning({ body: idempotencyKeys.body });
+}
+
+/** Frees a key whose stored response has expired but not yet been swept away. */
+export function deleteExpiredKey(orm: Database, principal: string, key: string, now: string) {
+  return orm.delete(idempotencyKeys).where(and(byKey(principal, key), lte(idempotencyKeys.expiresAt, now)));
+}
+
+const SWEEP_CHUNK = 500;
+
+/** For the Cron Trigger: deletes expired responses in bounded chunks, returning how many. */
+export async function deleteExpiredIdempotencyKeys(binding: D1Database, now = new Date()): Promise<number> {
+  const orm = drizzle(binding);
+  let deleted = 0;
+  for (;;) {
+    const { meta } = await orm.run(
+      sql`DELETE FROM ${idempotencyKeys} WHERE rowid IN (SELECT rowid FROM ${idempotencyKeys} WHERE ${idempotencyKeys.expiresAt} <= ${now.toISOString()} LIMIT ${SWEEP_CHUNK})`,
+    );
+    deleted += meta.changes;
+    if (meta.changes < SWEEP_CHUNK) return deleted;
+  }
+}

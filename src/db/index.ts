@@ -1,0 +1,23 @@
+import type { Context } from "hono";
+import type { AppEnv } from "../env";
+import { RequestDatabase } from "./client";
+
+export const BOOKMARK_HEADER = "x-d1-bookmark";
+
+// D1 read replication (Sessions API): reads may be served by the nearest replica unless the client
+// sends the bookmark of its last response, which makes any replica catch up to it first; writes
+// always start at the primary.
+function sessionStart(c: Context<AppEnv>): D1SessionBookmark | D1SessionConstraint {
+  if (c.req.method !== "GET" && c.req.method !== "HEAD") return "first-primary";
+  return c.req.header(BOOKMARK_HEADER) || "first-unconstrained";
+}
+
+/** The request's database session, opened on first use so that routes without queries pay nothing. */
+export function database(c: Context<AppEnv>): RequestDatabase {
+  let db = c.var.db;
+  if (!db) {
+    db = new RequestDatabase(c.env.DB, sessionStart(c));
+    c.set("db", db);
+  }
+  return db;
+}

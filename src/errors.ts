@@ -1,0 +1,98 @@
+import type { Context, ErrorHandler, NotFoundHandler } from "hono";
+import type { AppEnv } from "./env";
+
+// Every error the API can answer, its status and when: CONTRACT part 3. The OpenAPI document is
+// built from this table too.
+export const ERRORS = {
+  invalid_json: [400, "The body is not valid UTF-8 JSON, not a JSON object, or nested too deeply."],
+  invalid_parameter: [400, "A query parameter or header has a value that is not allowed."],
+  unauthorized: [401, "The bearer token is missing, malformed, expired or badly signed."],
+  forbidden: [403, "The token lacks the scope, or the customer_id, that the route needs."],
+  not_found: [404, "No such route, or no such resource for this customer."],
+  method_not_allowed: [405, "The path exists but not with this method; see the Allow header."],
+  invalid_state: [409, "The transition is not allowed from the resource's current state."],
+  conflict: [409, "The request conflicts with the current state, e.g. the order already has an invoice."],
+  payload_too_large: [413, "The body is larger than 64 KiB."],
+  unsupported_media_type: [415, "The body is not sent as application/json."],
+  validation_failed: [422, "A body field is missing, of the wrong type, not allowed or too long; one error per field."],
+  idempotency_key_reused: [422, "The Idempotency-Key was used before for a different request."],
+  rate_limited: [429, "Too many requests for this principal; see Retry-After."],
+  internal_error: [500, "Something unexpected failed; nothing internal is disclosed."],
+  unavailable: [503, "The database could not be reached; nothing was written. Retry after Retry-After seconds."],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type ErrorCode = keyof typeof ERRORS;
+export type ErrorStatus = (typeof ERRORS)[ErrorCode][0];
+
+export type ErrorSource = { pointer: string } | { parameter: string } | { header: string } | Record<string, never>;
+
+export interface ErrorItem {
+  detail: string;
+  code: ErrorCode;
+  source: ErrorSource;
+}
+
+/** The one way to fail a request: thrown anywhere, rendered by `onError` as the error envelope. */
+export class ApiError extends Error {
+  readonly status: ErrorStatus;
+
+  constructor(
+    readonly errors: [ErrorItem, ...ErrorItem[]],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(errors[0].detail);
+    this.name = "ApiError";
+    this.status = ERRORS[errors[0].code][0];
+  }
+
+  static of(code: ErrorCode, detail: string, source: ErrorSource = {}, headers?: Record<string, string>): ApiError {
+    return new ApiError([{ detail, code, source }], headers);
+  }
+}
+
+export const notFound = (what = "resource"): ApiError => ApiError.of("not_found", `No such ${what}.`);
+
+/** A database call failed (unreachable, overloaded, injected fault): the client may retry. */
+export class DatabaseUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super("database unavailable", { cause });
+    this.name = "DatabaseUnavailableError";
+  }
+}
+
+const RETRY_AFTER_SECONDS = "1";
+
+export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+
+export function jsonResponse(c: Context, status: number, body: string, headers: Record<string, string> = {}): Response {
+  c.header("Content-Type", JSON_CONTENT_TYPE);
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  return c.body(body, status as 200);
+}
+
+function errorResponse(c: Context, error: ApiError): Response {
+  return jsonResponse(c, error.status, JSON.stringify({ errors: error.errors }), error.headers);
+}
+
+function isDatabaseFailure(error: unknown): boolean {
+  // Drizzle wraps driver errors in its own class; the original is somewhere down the cause chain.
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if (e instanceof DatabaseUnavailableError) return true;
+  }
+  return false;
+}
+
+export const onError: ErrorHandler<AppEnv> = (error, c) => {
+  if (error instanceof ApiError) return errorResponse(c, error);
+  if (isDatabaseFailure(error)) {
+    console.error(JSON.stringify({ level: "error", request_id: c.var.requestId, error: "database_unavailable", cause: String((error as Error).cause ?? error) }));
+    return errorResponse(
+      c,
+      ApiError.of("unavailable", "The database is unavailable; nothing was stored. Retry the request.", {}, { "Retry-After": RETRY_AFTER_SECONDS }),
+    );
+  }
+  console.error(JSON.stringify({ level: "error", request_id: c.var.requestId, error: String(error), stack: (error as Error)?.stack }));
+  return errorResponse(c, ApiError.of("internal_error", "Something went wrong on our side. The error has been logged."));
+};
+
+export const onNotFound: NotFoundHandler<AppEnv> = (c) => errorResponse(c, ApiError.of("not_found", "No route matches this path."));

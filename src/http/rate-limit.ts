@@ -1,0 +1,14 @@
+import type { MiddlewareHandler } from "hono";
+import { principalOf } from "../auth";
+import type { AppEnv } from "../env";
+import { ApiError } from "../errors";
+
+// The binding's period is 10 or 60 seconds (wrangler.toml); waiting the longer one always suffices.
+const RETRY_AFTER_SECONDS = "60";
+
+/** Per principal, with the Workers Rate Limiting binding (limits set in wrangler.toml). */
+export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const { success } = await c.env.RATE_LIMITER.limit({ key: principalOf(c).sub });
+  if (!success) throw ApiError.of("rate_limited", "Too many requests for this token's subject; slow down and retry later.", {}, { "Retry-After": RETRY_AFTER_SECONDS });
+  await next();
+};

@@ -1,0 +1,43 @@
+import type { MiddlewareHandler } from "hono";
+import { routePath } from "hono/route";
+import { BOOKMARK_HEADER } from "../db";
+import type { AppEnv } from "../env";
+
+const REQUEST_ID_HEADER = "X-Request-Id";
+const SANE_REQUEST_ID = /^[\w.:@-]{1,128}$/;
+
+/**
+ * Around every request: its id, the headers every response carries, the D1 bookmark, and one JSON
+ * log line (never a token, a token value or a body).
+ */
+export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const started = Date.now();
+  const sent = c.req.header(REQUEST_ID_HEADER);
+  const requestId = sent && SANE_REQUEST_ID.test(sent) ? sent : crypto.randomUUID();
+  c.set("requestId", requestId);
+
+  await next();
+
+  c.header(REQUEST_ID_HEADER, requestId);
+  c.header("X-Content-Type-Options", "nosniff");
+  if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
+  const db = c.var.db;
+  const bookmark = db?.bookmark();
+  if (bookmark) c.header(BOOKMARK_HEADER, bookmark);
+
+  const route = routePath(c, -1);
+  console.log(
+    JSON.stringify({
+      request_id: requestId,
+      method: c.req.method,
+      route: route === "/*" ? null : route,
+      status: c.res.status,
+      duration_ms: Date.now() - started,
+      sub: c.var.principal?.sub ?? null,
+      replayed: c.res.headers.has("Idempotent-Replayed") || undefined,
+      d1_queries: db?.usage.queries ?? 0,
+      d1_rows_read: db?.usage.rowsRead ?? 0,
+      d1_rows_written: db?.usage.rowsWritten ?? 0,
+    }),
+  );
+};

@@ -1,0 +1,128 @@
+import type { Context } from "hono";
+import { customerOf } from "../../auth";
+import { database } from "../../db";
+import { findCardOrder } from "../../db/card-orders";
+import { isConstraintViolation, updateIfUnchanged } from "../../db/client";
+import { findInvoice, insertInvoice, listInvoices as queryInvoices, numberOf, takeNumber, type InvoiceWithOrderState } from "../../db/invoices";
+import { cardOrders, invoices } from "../../db/schema";
+import { isId, newId } from "../../domain/ids";
+import {
+  addDays,
+  assertInvoiceable,
+  INVOICE_STATES,
+  invoiceLifecycle,
+  isoDate,
+  NUMBER_SERIES,
+  PAYMENT_TERM_DAYS,
+  toInvoice,
+  type InvoiceAction,
+} from "../../domain/invoices";
+import { assertAllowed, nextTimestamp } from "../../domain/lifecycle";
+import type { AppEnv } from "../../env";
+import { ApiError, jsonResponse, notFound } from "../../errors";
+import type { Handler } from "../../http/route";
+import { commit } from "../../idempotency";
+import { filterParameter, pageEnvelope, pageRequest, singlePageEnvelope } from "../../pagination";
+import { changedConcurrently } from "../card-orders/card-orders.handlers";
+import type * as routes from "./invoices.routes";
+
+async function loadInvoice(c: Context<AppEnv>): Promise<InvoiceWithOrderState> {
+  const id = c.req.param("id") ?? "";
+  const row = isId(id) ? await findInvoice(database(c).orm, customerOf(c), id) : undefined;
+  if (!row) throw notFound("invoice");
+  return row;
+}
+
+const toApi = ({ orderState, ...row }: InvoiceWithOrderState) => toInvoice(row, orderState);
+
+export const createInvoice: Handler<typeof routes.createInvoice> = async (c, body) => {
+  const { orm } = database(c);
+  const customerId = customerOf(c);
+  const findOrder = () => (isId(body.order_id) ? findCardOrder(orm, customerId, body.order_id) : Promise.resolve(undefined));
+  const order = await findOrder();
+  if (!order) throw ApiError.of("validation_failed", "order_id names no card order of this customer.", { pointer: "/order_id" });
+  assertInvoiceable(order);
+
+  const now = new Date();
+  const year = now.getUTCFullYear();
+  const number = numberOf(NUMBER_SERIES.invoice, year);
+  const invoice = {
+    id: newId(),
+    customerId,
+    state: invoiceLifecycle.initial,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    bookedOn: isoDate(now),
+    creditor: c.env.CREDITOR_NAME,
+    dueOn: isoDate(addDays(now, PAYMENT_TERM_DAYS)),
+    paidAt: null,
+    cancellationNumber: null,
+    cancelledAt: null,
+    orderId: order.id,
+    reference: body.reference ?? null,
+    costCenter: order.costCenter,
+    paymentMethod: order.paymentMethod,
+  };
+  // Number, invoice and link in one batch: a number is taken only if the invoice is stored, so the
+  // sequence stays gapless; the order's guard makes a concurrent second invoice roll back.
+  const writes = [
+    takeNumber(orm, NUMBER_SERIES.invoice, year),
+    insertInvoice(orm, { ...invoice, number }),
+    updateIfUnchanged(orm, cardOrders, order, { invoiceId: invoice.id, invoiceNumber: number, updatedAt: nextTimestamp(order.updatedAt, now) }),
+  ];
+  try {
+    return await commit(c, writes, {
+      status: 201,
+      body: singlePageEnvelope(c, [toInvoice({ ...invoice, number: "" }, order.state)]),
+      fill: { "$.data[0].number": number },
+    });
+  } catch (error) {
+    if (!isConstraintViolation(error)) throw error;
+    // Someone else changed the order meanwhile: answer as if we had come second.
+    const current = await findOrder();
+    if (current) assertInvoiceable(current);
+    throw changedConcurrently("card order");
+  }
+};
+
+export const listInvoices: Handler<typeof routes.listInvoices> = async (c) => {
+  const page = pageRequest(c);
+  const filter = { state: filterParameter(c, "state", INVOICE_STATES), orderId: filterParameter(c, "order_id") };
+  const { rows, total } = await queryInvoices(database(c).orm, customerOf(c), filter, page);
+  return jsonResponse(c, 200, JSON.stringify(pageEnvelope(c, page, rows.map(toApi), total)));
+};
+
+export const getInvoice: Handler<typeof routes.getInvoice> = async (c) => {
+  return jsonResponse(c, 200, JSON.stringify({ data: toApi(await loadInvoice(c)) }));
+};
+
+export const transitionInvoice =
+  (action: InvoiceAction): Handler<ReturnType<typeof routes.transitionInvoice>> =>
+  async (c) => {
+    const { orm } = database(c);
+    const row = await loadInvoice(c);
+    assertAllowed(invoiceLifecycle, row.state, action);
+    const { to, stamp } = invoiceLifecycle.transitions[action];
+    const at = nextTimestamp(row.updatedAt);
+    const changes = { state: to, updatedAt: at, ...(stamp ? { [stamp]: at } : {}) };
+    const body = { data: toApi({ ...row, ...changes }) };
+    let outcome;
+    if (action === "cancel") {
+      // A cancellation is a legal document of its own: it takes a number of the CN series.
+      const year = new Date(at).getUTCFullYear();
+      const cancellationNumber = numberOf(NUMBER_SERIES.cancellation, year);
+      outcome = commit(c, [takeNumber(orm, NUMBER_SERIES.cancellation, year), updateIfUnchanged(orm, invoices, row, { ...changes, cancellationNumber })], {
+        status: 200,
+        body,
+        fill: { "$.data.cancellation_number": cancellationNumber },
+      });
+    } else {
+      outcome = commit(c, [updateIfUnchanged(orm, invoices, row, changes)], { status: 200, body });
+    }
+    try {
+      return await outcome;
+    } catch (error) {
+      if (isConstraintViolation(error)) throw changedConcurrently("invoice");
+      throw error;
+    }
+  };
