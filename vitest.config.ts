@@ -11,5 +11,9 @@ export default defineConfig(async () => ({
       },
     }),
   ],
-  test: { setupFiles: ["./test/apply-migrations.ts"] },
+  test: {
+    setupFiles: ["./test/apply-migrations.ts"],
+    // Each request logs a line; show them only for failing tests.
+    silent: "passed-only",
+  },
 }));

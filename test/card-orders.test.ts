@@ -1,0 +1,221 @@
+import { describe, expect, it } from "vitest";
+import { BASE, call, CARD_ORDER_FIELDS, createCardOrder, expectError, expectJson, ISO_MS, newCardOrder, singlePage, token, unique, UUID } from "./support/api";
+
+const draftOrder = (customer: string, fields: Record<string, unknown> = {}) => ({
+  id: expect.stringMatching(UUID),
+  state: "draft",
+  state_label: "Draft",
+  created_at: expect.stringMatching(ISO_MS),
+  updated_at: expect.stringMatching(ISO_MS),
+  submitted_at: null,
+  production_started_at: null,
+  delivered_at: null,
+  is_cancellable: true,
+  customer,
+  description: null,
+  invoice_reference: null,
+  cost_center: null,
+  payment_method: "bank_transfer",
+  invoice: null,
+  production_invoice: null,
+  shipping_invoice: null,
+  voucher_category: "mixed",
+  entries_count: 0,
+  ...fields,
+});
+
+describe("POST /card_orders", () => {
+  it("creates a draft order and answers 201 with the single-page envelope, fields in the seed's order", async () => {
+    const customer = unique("customer");
+    const auth = await token({ customer_id: customer });
+    const response = await call("/card_orders", { token: auth, json: newCardOrder });
+
+    const body = await expectJson(response, 201, singlePage("/card_orders", [draftOrder(customer)]));
+    const [order] = body.data;
+    expect(Object.keys(order)).toStrictEqual(CARD_ORDER_FIELDS);
+    expect(order.updated_at).toBe(order.created_at);
+    expect(Date.now() - Date.parse(order.created_at)).toBeLessThan(60_000);
+    expect(response.headers.get("Cache-Control")).toBe("no-store");
+    expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(response.headers.get("X-Request-Id")).toMatch(UUID);
+    expect(response.headers.get("x-d1-bookmark")).toMatch(/\S/);
+
+    // Stored exactly as answered.
+    await expectJson(await call(`/card_orders/${order.id}`, { token: auth }), 200, { data: order });
+  });
+
+  it("stores every optional field exactly, unicode, emoji, quotes and SQL-looking text included", async () => {
+    const customer = unique("customer");
+    const auth = await token({ customer_id: customer });
+    const fields = {
+      voucher_category: "gift",
+      description: "Grüße 🎁 \"quoted\" 'single' \\ back",
+      invoice_reference: "'); DROP TABLE card_orders; --",
+      cost_center: "CC-4711\n\ttab",
+      payment_method: "direct_debit",
+    };
+    const response = await call("/card_orders", { token: auth, json: fields });
+    const body = await expectJson(response, 201, singlePage("/card_orders", [draftOrder(customer, fields)]));
+    await expectJson(await call(`/card_orders/${body.data[0].id}`, { token: auth }), 200, { data: body.data[0] });
+  });
+
+  it("accepts null for the optional fields and every allowed category and payment method", async () => {
+    const auth = await token();
+    for (const voucher_category of ["mixed", "meal", "gift"]) {
+      for (const payment_method of ["bank_transfer", "direct_debit"]) {
+        const order = await createCardOrder(auth, { voucher_category, payment_method, description: null, invoice_reference: null, cost_center: null });
+        expect(order).toMatchObject({ voucher_category, payment_method, description: null, invoice_reference: null, cost_center: null });
+      }
+    }
+  });
+
+  it("counts length in characters: 255 emoji pass, 256 characters do not", async () => {
+    const auth = await token();
+    const order = await createCardOrder(auth, { ...newCardOrder, description: "😀".repeat(255) });
+    expect(order.description).toBe("😀".repeat(255));
+
+    const response = await call("/card_orders", { token: auth, json: { ...newCardOrder, cost_center: "x".repeat(256) } });
+    await expectError(response, 422, { code: "validation_failed", source: { pointer: "/cost_center" }, detail: "cost_center must be at most 255 characters." });
+  });
+
+  it("answers 422 with one error per offending field, each with its pointer", async () => {
+    const auth = await token();
+    const response = await call("/card_orders", {
+      token: auth,
+      json: { voucher_category: "platinum", description: 42, invoice_reference: ["x"], cost_center: "ok", nickname: "typo", "a/b~c": 1 },
+    });
+    await expectError(
+      response,
+      422,
+      { code: "validation_failed", source: { pointer: "/voucher_category" }, detail: "voucher_category must be one of: mixed, meal, gift." },
+      { code: "validation_failed", source: { pointer: "/description" }, detail: "description must be a string or null." },
+      { code: "validation_failed", source: { pointer: "/invoice_reference" }, detail: "invoice_reference must be a string or null." },
+      { code: "validation_failed", source: { pointer: "/payment_method" }, detail: "payment_method is required." },
+      { code: "validation_failed", source: { pointer: "/nickname" }, detail: '"nickname" is not a known field.' },
+      { code: "validation_failed", source: { pointer: "/a~1b~0c" }, detail: '"a/b~c" is not a known field.' },
+    );
+  });
+
+  it("reports each missing required field", async () => {
+    await expectError(
+      await call("/card_orders", { token: await token(), json: {} }),
+      422,
+      { code: "validation_failed", source: { pointer: "/voucher_category" }, detail: "voucher_category is required." },
+      { code: "validation_failed", source: { pointer: "/payment_method" }, detail: "payment_method is required." },
+    );
+  });
+
+  it("refuses text with unpaired surrogates, which could not be stored faithfully", async () => {
+    const response = await call("/card_orders", {
+      token: await token(),
+      body: '{"voucher_category":"mixed","payment_method":"bank_transfer","description":"\\ud800"}',
+      headers: { "Content-Type": "application/json" },
+    });
+    await expectError(response, 422, { code: "validation_failed", source: { pointer: "/description" } });
+  });
+
+  it("writes nothing when the request is refused", async () => {
+    const auth = await token();
+    await call("/card_orders", { token: auth, json: { ...newCardOrder, description: 1 } });
+    const list = await expectJson(await call("/card_orders", { token: auth }), 200, expect.anything());
+    expect(list.meta.total_entries).toBe(0);
+    expect(list.data).toStrictEqual([]);
+  });
+});
+
+describe("GET /card_orders/{id}", () => {
+  it("answers {data: order}", async () => {
+    const auth = await token();
+    const order = await createCardOrder(auth);
+    const response = await call(`/card_orders/${order.id}`, { token: auth });
+    await expectJson(response, 200, { data: order });
+  });
+
+  it("answers 404 for another customer's order, exactly as for one that does not exist", async () => {
+    const order = await createCardOrder(await token({ customer_id: "tenant-a" }));
+    const other = await token({ customer_id: "tenant-b" });
+    const foreign = await call(`/card_orders/${order.id}`, { token: other });
+    const missing = await call(`/card_orders/${crypto.randomUUID()}`, { token: other });
+    const foreignBody = await expectError(foreign, 404, { code: "not_found" });
+    expect(await missing.json()).toStrictEqual(foreignBody);
+  });
+
+  it.each([
+    ["SQL", "1' OR '1'='1"],
+    ["emoji", "🧾🧾"],
+    ["very long", "a".repeat(5000)],
+    ["dots", ".."],
+    ["upper-case uuid", crypto.randomUUID().toUpperCase()],
+  ])("answers 404 for an id that matches nothing (%s)", async (_, id) => {
+    await expectError(await call(`/card_orders/${encodeURIComponent(id)}`, { token: await token() }), 404, { code: "not_found" });
+  });
+});
+
+describe("GET /card_orders", () => {
+  it("pages newest first with absolute links that keep the other query parameters", async () => {
+    const auth = await token();
+    const created = [];
+    for (let i = 0; i < 5; i++) created.push(await createCardOrder(auth, { ...newCardOrder, description: `order ${i}` }));
+    const newestFirst = created.toReversed();
+    const link = (page: number) => `${BASE}/card_orders?tag=x+y&page_size=2&page=${page}`;
+    const pageOf = (page: number, data: unknown[], prev: number | null, next: number | null) => ({
+      meta: { total_pages: 3, current_page: page, page_size: 2, total_entries: 5 },
+      data,
+      links: { self: link(page), first: link(1), last: link(3), prev: prev && link(prev), next: next && link(next) },
+    });
+    await expectJson(await call("/card_orders?tag=x+y&page_size=2", { token: auth }), 200, pageOf(1, newestFirst.slice(0, 2), null, 2));
+    await expectJson(await call("/card_orders?tag=x+y&page_size=2&page=2", { token: auth }), 200, pageOf(2, newestFirst.slice(2, 4), 1, 3));
+    await expectJson(await call("/card_orders?tag=x+y&page_size=2&page=3", { token: auth }), 200, pageOf(3, newestFirst.slice(4), 2, null));
+    // Past the last page: 200, no entries, and prev leads back to the last page.
+    await expectJson(await call("/card_orders?tag=x+y&page_size=2&page=9", { token: auth }), 200, pageOf(9, [], 3, null));
+  });
+
+  it("defaults to page 1 of 25 and answers an empty list with one page", async () => {
+    const link = `${BASE}/card_orders?page=1&page_size=25`;
+    await expectJson(await call("/card_orders", { token: await token() }), 200, {
+      meta: { total_pages: 1, current_page: 1, page_size: 25, total_entries: 0 },
+      data: [],
+      links: { self: link, first: link, last: link, prev: null, next: null },
+    });
+  });
+
+  it("filters by state and counts only the matching orders", async () => {
+    const auth = await token();
+    const [a, b] = [await createCardOrder(auth), await createCardOrder(auth)];
+    expect((await call(`/card_orders/${a.id}/submit`, { token: auth, method: "POST" })).status).toBe(200);
+
+    const submitted = await expectJson(await call("/card_orders?state=submitted", { token: auth }), 200, expect.anything());
+    expect(submitted.meta.total_entries).toBe(1);
+    expect(submitted.data.map((o: any) => [o.id, o.state])).toStrictEqual([[a.id, "submitted"]]);
+    const drafts = await expectJson(await call("/card_orders?state=draft", { token: auth }), 200, expect.anything());
+    expect(drafts.data.map((o: any) => o.id)).toStrictEqual([b.id]);
+    expect(drafts.meta.total_entries).toBe(1);
+    expect(drafts.links.self).toBe(`${BASE}/card_orders?state=draft&page=1&page_size=25`);
+  });
+
+  it("shows a customer only its own orders", async () => {
+    const mine = await token();
+    await createCardOrder(await token());
+    const order = await createCardOrder(mine);
+    const list = await expectJson(await call("/card_orders", { token: mine }), 200, expect.anything());
+    expect(list.data).toStrictEqual([order]);
+    expect(list.meta.total_entries).toBe(1);
+  });
+
+  it.each([
+    ["page=0", "page"],
+    ["page=-1", "page"],
+    ["page=1.5", "page"],
+    ["page=abc", "page"],
+    ["page=", "page"],
+    ["page=99999999999", "page"],
+    ["page_size=0", "page_size"],
+    ["page_size=101", "page_size"],
+    ["page_size=1000", "page_size"],
+    ["page=1&page=2", "page"],
+    ["state=shipped", "state"],
+    ["state=draft&state=submitted", "state"],
+  ])("answers 400 invalid_parameter for %s", async (query, parameter) => {
+    await expectError(await call(`/card_orders?${query}`, { token: await token() }), 400, { code: "invalid_parameter", source: { parameter } });
+  });
+});

@@ -1,0 +1,112 @@
+import { exports } from "cloudflare:workers";
+import { sign } from "hono/jwt";
+import { expect } from "vitest";
+import { SCOPES } from "../../src/auth";
+
+export const BASE = "https://api.test";
+export const JWT_SECRET = "test-secret"; // vitest.config.ts binds it
+export const ALL_SCOPES = SCOPES.join(" ");
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+export const JSON_TYPE = "application/json; charset=utf-8";
+
+export interface Claims {
+  sub?: string;
+  customer_id?: string;
+  scope?: string;
+  exp?: number;
+  nbf?: number;
+  iat?: number;
+  [claim: string]: unknown;
+}
+
+let counter = 0;
+/** A unique id for a test's principal or tenant, so tests never share rate limits or rows. */
+export const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
+
+/** A valid HS256 token: all scopes, a fresh sub and customer unless given, 10 minutes to live. */
+export async function token(claims: Claims = {}): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return sign({ sub: unique("user"), customer_id: unique("customer"), scope: ALL_SCOPES, exp: now + 600, ...claims }, JWT_SECRET, "HS256");
+}
+
+export interface CallOptions {
+  method?: string;
+  token?: string;
+  /** Sent as a JSON body with Content-Type: application/json. */
+  json?: unknown;
+  body?: BodyInit;
+  headers?: Record<string, string>;
+}
+
+/** Calls the Worker through its default export, as a client would. */
+export function call(path: string, options: CallOptions = {}): Promise<Response> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  let body = options.body;
+  if (options.json !== undefined) {
+    headers["Content-Type"] ??= "application/json";
+    body = JSON.stringify(options.json);
+  }
+  return exports.default.fetch(new Request(BASE + path, { method: options.method ?? (body === undefined ? "GET" : "POST"), headers, body }));
+}
+
+/** Field order matters (CONTRACT part 1): compare it wherever `expected` spells an object out. */
+function expectKeyOrder(actual: any, expected: unknown, path = "$"): void {
+  if (expected === null || typeof expected !== "object" || "asymmetricMatch" in expected) return;
+  if (Array.isArray(expected)) return expected.forEach((item, i) => expectKeyOrder(actual?.[i], item, `${path}[${i}]`));
+  expect(Object.keys(actual ?? {}), `field order of ${path}`).toStrictEqual(Object.keys(expected));
+  for (const [key, item] of Object.entries(expected)) expectKeyOrder(actual?.[key], item, `${path}.${key}`);
+}
+
+/** Asserts status, JSON content type, and the exact body: same fields, same order, same values. */
+export async function expectJson<T = any>(response: Response, status: number, expected: unknown): Promise<T> {
+  const text = await response.text();
+  expect({ status: response.status, body: text }).toMatchObject({ status });
+  expect(response.headers.get("Content-Type")).toBe(JSON_TYPE);
+  const body = JSON.parse(text);
+  expect(body).toStrictEqual(expected);
+  expectKeyOrder(body, expected);
+  return body as T;
+}
+
+/** Asserts an error response: the envelope with exactly these errors. */
+export function expectError(response: Response, status: number, ...errors: { code: string; source?: object; detail?: unknown }[]) {
+  return expectJson(response, status, {
+    errors: errors.map(({ code, source = {}, detail = expect.stringMatching(/\S/) }) => ({ detail, code, source })),
+  });
+}
+
+export const CARD_ORDER_FIELDS = [
+  "id", "state", "state_label", "created_at", "updated_at", "submitted_at", "production_started_at", "delivered_at",
+  "is_cancellable", "customer", "description", "invoice_reference", "cost_center", "payment_method", "invoice",
+  "production_invoice", "shipping_invoice", "voucher_category", "entries_count",
+];
+
+export const INVOICE_FIELDS = [
+  "id", "type", "number", "state", "created_at", "updated_at", "booked_on", "service_period_start", "service_period_end",
+  "creditor", "due_on", "paid_at", "cancellation_number", "cancelled_at", "gross_amount", "net_amount", "recipient",
+  "orders", "reference", "cost_center", "payment_method",
+];
+
+export const newCardOrder = { voucher_category: "mixed", payment_method: "bank_transfer" };
+
+/** Creates a card order and returns it as the API showed it. */
+export async function createCardOrder(auth: string, body: object = newCardOrder): Promise<any> {
+  const response = await call("/card_orders", { token: auth, json: body });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as any).data[0];
+}
+
+export async function createInvoice(auth: string, orderId: string, reference?: string): Promise<any> {
+  const response = await call("/invoices", { token: auth, json: reference === undefined ? { order_id: orderId } : { order_id: orderId, reference } });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as any).data[0];
+}
+
+/** The single-page envelope a POST answers with. */
+export const singlePage = (path: string, data: unknown[]) => ({
+  meta: { total_pages: 1, current_page: 1, page_size: data.length, total_entries: data.length },
+  data,
+  links: { self: BASE + path, first: BASE + path, last: BASE + path, prev: null, next: null },
+});
