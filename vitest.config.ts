@@ -14,6 +14,6 @@ export default defineConfig(async () => ({
   test: {
     setupFiles: ["./test/apply-migrations.ts"],
     // Each request logs a line; show them only for failing tests.
-    silent: "passed-only",
+    silent: "passed-only" as const,
   },
 }));

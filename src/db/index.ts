@@ -1,15 +1,23 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
+import { ApiError } from "../errors";
 import { RequestDatabase } from "./client";
 
 export const BOOKMARK_HEADER = "x-d1-bookmark";
+// The form D1 gives out. A malformed one is the client's mistake (400), not a database outage.
+const BOOKMARK_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
 
 // D1 read replication (Sessions API): reads may be served by the nearest replica unless the client
 // sends the bookmark of its last response, which makes any replica catch up to it first; writes
 // always start at the primary.
 function sessionStart(c: Context<AppEnv>): D1SessionBookmark | D1SessionConstraint {
   if (c.req.method !== "GET" && c.req.method !== "HEAD") return "first-primary";
-  return c.req.header(BOOKMARK_HEADER) || "first-unconstrained";
+  const bookmark = c.req.header(BOOKMARK_HEADER);
+  if (bookmark === undefined) return "first-unconstrained";
+  if (!BOOKMARK_PATTERN.test(bookmark)) {
+    throw ApiError.of("invalid_parameter", `${BOOKMARK_HEADER} must be a bookmark from an earlier response.`, { header: BOOKMARK_HEADER });
+  }
+  return bookmark;
 }
 
 /** The request's database session, opened on first use so that routes without queries pay nothing. */
