@@ -10,22 +10,27 @@ const codePoints = (text: string): number => {
   return count;
 };
 
-function string(type: string, min: number, max: number) {
+function string(type: string, required: boolean, max: number, ...extra: z.core.$ZodCheck<string>[]) {
   return z
     .string({ error: `must be ${type}` })
     .check(
       z.refine((s) => s.isWellFormed(), "must be valid Unicode text (no unpaired surrogates)"),
-      z.refine((s) => codePoints(s) >= min, `must not be empty`),
+      z.refine((s) => !required || s.length > 0, "must not be empty"),
       z.refine((s) => codePoints(s) <= max, `must be at most ${max} characters`),
+      ...extra,
     )
-    .register(z.globalRegistry, { minLength: min || undefined, maxLength: max });
+    .register(z.globalRegistry, { minLength: required ? 1 : undefined, maxLength: max });
 }
 
-/** A required string of `min`..`max` characters. */
-export const requiredText = (max: number, min = 1) => string("a string", min, max);
+/** A required, non-empty string of at most `max` characters. */
+export const requiredText = (max: number) => string("a string", true, max);
+
+/** A required string that will name a resource in a URL path: `.` and `..` cannot (URLs resolve them away). */
+export const pathSegmentText = (max: number) =>
+  string("a string", true, max, z.refine((s) => s !== "." && s !== "..", 'must not be "." or "..", which no URL path can name'));
 
 /** An optional string of at most `max` characters; `null` means none. */
-export const optionalText = (max: number) => z.optional(z.nullable(string("a string or null", 0, max)));
+export const optionalText = (max: number) => z.optional(z.nullable(string("a string or null", false, max)));
 
 /** One of a fixed set of strings. */
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of: ${values.join(", ")}` });

@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { dateTime, listOf, named } from "../../http/openapi";
 import type { RouteSpec } from "../../http/route";
-import { requestBody, requiredText } from "../../http/validation";
+import { pathSegmentText, requestBody, requiredText } from "../../http/validation";
 import { PAGE_PARAMETERS } from "../../pagination";
 
 const TAG = "Notification tokens";
@@ -13,7 +13,7 @@ export const DEVICE_IDENTIFIER_MAX = 255;
 
 export const RegisterNotificationToken = named(
   "RegisterNotificationToken",
-  requestBody({ value: requiredText(TOKEN_VALUE_MAX), device_identifier: requiredText(DEVICE_IDENTIFIER_MAX) }),
+  requestBody({ value: requiredText(TOKEN_VALUE_MAX), device_identifier: pathSegmentText(DEVICE_IDENTIFIER_MAX) }),
 );
 
 export const NotificationDevice = named(
