@@ -5,15 +5,18 @@ import { cardOrders, invoiceCounts, invoices, numberSequences, type InvoiceRow }
 
 export type InvoiceWithOrderState = InvoiceRow & { orderState: string };
 
-// `orders[].state` is the card order's current state, so reads join it. The alias keeps column
-// names unique, which the D1 result mapping needs (see client.ts).
-const withOrderState = { ...getTableColumns(invoices), orderState: sql<string>`${cardOrders.state}`.as("order_state") };
+// `orders[].state` is the card order's current state. A correlated subquery rather than a join: it
+// runs for the rows returned only, where a join would also look up the order of every row that
+// OFFSET skips. The alias keeps column names unique, which the D1 result mapping needs (client.ts).
+const withOrderState = {
+  ...getTableColumns(invoices),
+  orderState: sql<string>`(SELECT ${cardOrders.state} FROM ${cardOrders} WHERE ${cardOrders.id} = ${invoices.orderId})`.as("order_state"),
+};
 
 export function findInvoice(orm: Database, customerId: string, id: string): Promise<InvoiceWithOrderState | undefined> {
   return orm
     .select(withOrderState)
     .from(invoices)
-    .innerJoin(cardOrders, eq(cardOrders.id, invoices.orderId))
     .where(and(eq(invoices.id, id), eq(invoices.customerId, customerId)))
     .get();
 }
@@ -34,7 +37,6 @@ export async function listInvoices(orm: Database, customerId: string, filter: In
     orm
       .select(withOrderState)
       .from(invoices)
-      .innerJoin(cardOrders, eq(cardOrders.id, invoices.orderId))
       .where(where)
       .orderBy(desc(invoices.createdAt), desc(invoices.id))
       .limit(page.pageSize)

@@ -1,0 +1,368 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { call, createCardOrder, createInvoice, newCardOrder, token, unique, type CallOptions } from "./support/api";
+
+// D1 bills rows read, not rows returned: a COUNT(*) or a deep OFFSET pays for every row it passes.
+// These budgets hold with 5,000 card orders (and 1,500 invoices) stored for one customer.
+
+const ORDERS = 5000;
+const SEED_YEAR = new Date().getUTCFullYear() - 1;
+
+// Card order i (1..5000) is in state STATE(i); every tenth pattern repeats, so each state holds
+// a known share: 4/10 draft, 2/10 submitted, 1/10 in production, 2/10 delivered, 1/10 cancelled.
+const STATE = `CASE WHEN i % 10 < 4 THEN 'draft' WHEN i % 10 < 6 THEN 'submitted' WHEN i % 10 = 6 THEN 'in_production'
+  WHEN i % 10 < 9 THEN 'delivered' ELSE 'cancelled' END`;
+// Created every 97 minutes through the seed year, so that "newest first" means something.
+const CREATED = `strftime('%Y-%m-%dT%H:%M:%fZ', ?3, '+' || (i * 97) || ' minutes')`;
+const COST_CENTER = `'CC-' || (i % 7)`;
+const PAYMENT_METHOD = `CASE i % 2 WHEN 0 THEN 'bank_transfer' ELSE 'direct_debit' END`;
+const ORDER_ID = `printf('c%07d-0000-4000-8000-%012d', ?2, i)`;
+const INVOICE_ID = `printf('e%07d-0000-4000-8000-%012d', ?2, i)`;
+const SEQUENCE = `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < ${ORDERS})`;
+
+const SEEDED_ORDERS = { draft: 2000, submitted: 1000, in_production: 500, delivered: 1000, cancelled: 500 };
+// Orders in production (i % 10 = 6) and delivered (7, 8) have an invoice: paid for 7, cancelled for
+// half of 6, open otherwise.
+const SEEDED_INVOICES = { open: 750, paid: 500, cancelled: 250 };
+const INVOICED = `i % 10 IN (6, 7, 8)`;
+const INVOICE_STATE = `CASE WHEN i % 10 = 7 THEN 'paid' WHEN i % 20 = 6 THEN 'cancelled' ELSE 'open' END`;
+
+let seeds = 0;
+
+/**
+ * Stores 5,000 card orders and 1,500 invoices for `customer` the way the app would: through the
+ * count triggers, numbers taken from the sequences of the seed year, each invoice linked from its
+ * order. Returns the ids of card order i and invoice i.
+ */
+async function seedCustomer(customer: string) {
+  const tag = ++seeds;
+  const last = async (series: string) =>
+    (await env.DB.prepare("SELECT last FROM number_sequences WHERE series = ? AND year = ?").bind(series, SEED_YEAR).first<number>("last")) ?? 0;
+  const [invoiceBase, cancellationBase] = [await last("INV"), await last("CN")];
+  const invoices = SEEDED_INVOICES.open + SEEDED_INVOICES.paid + SEEDED_INVOICES.cancelled;
+  const stamp = (states: string) => `CASE WHEN state IN (${states}) THEN created END`;
+
+  await env.DB.batch([
+    env.DB.prepare(
+      `${SEQUENCE}, rows AS (SELECT i, ${STATE} AS state, ${CREATED} AS created FROM seq)
+      INSERT INTO card_orders (id, customer_id, state, created_at, updated_at, submitted_at, production_started_at, delivered_at,
+        description, invoice_reference, cost_center, payment_method, voucher_category)
+      SELECT ${ORDER_ID}, ?1, state, created, created, ${stamp("'submitted', 'in_production', 'delivered'")},
+        ${stamp("'in_production', 'delivered'")}, ${stamp("'delivered'")}, 'Order ' || i, NULL, ${COST_CENTER}, ${PAYMENT_METHOD},
+        CASE i % 3 WHEN 0 THEN 'mixed' WHEN 1 THEN 'meal' ELSE 'gift' END
+      FROM rows`,
+    ).bind(customer, tag, `${SEED_YEAR}-01-01`),
+    env.DB.prepare(
+      `${SEQUENCE}, picked AS (SELECT i, ${INVOICE_STATE} AS state, ${CREATED} AS created FROM seq WHERE ${INVOICED}),
+      numbered AS (SELECT *, ROW_NUMBER() OVER (ORDER BY i) AS n, ROW_NUMBER() OVER (PARTITION BY state = 'cancelled' ORDER BY i) AS cn FROM picked)
+      INSERT INTO invoices (id, customer_id, number, state, created_at, updated_at, booked_on, creditor, due_on, paid_at,
+        cancellation_number, cancelled_at, order_id, reference, cost_center, payment_method)
+      SELECT ${INVOICE_ID}, ?1, printf('INV-%d-%06d', ?4, ?5 + n), state, created, created, substr(created, 1, 10), 'Voucher Cards GmbH',
+        date(created, '+14 days'), CASE state WHEN 'paid' THEN created END,
+        CASE state WHEN 'cancelled' THEN printf('CN-%d-%06d', ?4, ?6 + cn) END, CASE state WHEN 'cancelled' THEN created END,
+        ${ORDER_ID}, 'Ref ' || i, ${COST_CENTER}, ${PAYMENT_METHOD}
+      FROM numbered`,
+    ).bind(customer, tag, `${SEED_YEAR}-01-01`, SEED_YEAR, invoiceBase, cancellationBase),
+    env.DB.prepare(
+      `UPDATE card_orders SET invoice_id = (SELECT id FROM invoices WHERE order_id = card_orders.id),
+        invoice_number = (SELECT number FROM invoices WHERE order_id = card_orders.id)
+      WHERE customer_id = ?1 AND id IN (SELECT order_id FROM invoices WHERE customer_id = ?1)`,
+    ).bind(customer),
+    env.DB.prepare(
+      `INSERT INTO number_sequences (series, year, last) VALUES ('INV', ?1, ?2), ('CN', ?1, ?3)
+      ON CONFLICT (series, year) DO UPDATE SET last = excluded.last`,
+    ).bind(SEED_YEAR, invoiceBase + invoices, cancellationBase + SEEDED_INVOICES.cancelled),
+  ]);
+  const pad = (n: number) => String(n).padStart(12, "0");
+  const prefix = String(tag).padStart(7, "0");
+  return { orderId: (i: number) => `c${prefix}-0000-4000-8000-${pad(i)}`, invoiceId: (i: number) => `e${prefix}-0000-4000-8000-${pad(i)}` };
+}
+
+interface Usage {
+  queries: number;
+  rowsRead: number;
+  rowsWritten: number;
+}
+
+/** Calls the Worker and reads the D1 usage from the one log line of that request. */
+async function measure(path: string, options: CallOptions = {}): Promise<{ response: Response; body: any; usage: Usage }> {
+  const lines: unknown[] = [];
+  const spy = vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(line));
+  let response: Response;
+  try {
+    response = await call(path, options);
+  } finally {
+    spy.mockRestore();
+  }
+  const requestId = response.headers.get("X-Request-Id");
+  const entries = lines
+    .filter((line): line is string => typeof line === "string" && line.startsWith("{"))
+    .map((line) => JSON.parse(line))
+    .filter((entry) => entry.request_id === requestId);
+  expect(entries, `log line of ${path}`).toHaveLength(1);
+  const [entry] = entries;
+  const text = await response.text();
+  return {
+    response,
+    body: text ? JSON.parse(text) : undefined,
+    usage: { queries: entry.d1_queries, rowsRead: entry.d1_rows_read, rowsWritten: entry.d1_rows_written },
+  };
+}
+
+/** A request that must answer `status` and read at most `budget` rows. */
+async function withinBudget(budget: number, status: number, path: string, options: CallOptions = {}) {
+  const result = await measure(path, options);
+  expect({ path, status: result.response.status }).toStrictEqual({ path, status });
+  expect(result.usage.rowsRead, `rows read by ${options.method ?? (options.json ? "POST" : "GET")} ${path}`).toBeLessThanOrEqual(budget);
+  return result;
+}
+
+const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
+
+describe("metering", () => {
+  it("reports no queries and no rows for a request that touches no database", async () => {
+    const { usage } = await withinBudget(0, 200, "/health");
+    expect(usage).toStrictEqual({ queries: 0, rowsRead: 0, rowsWritten: 0 });
+  });
+
+  it("reports nothing for a request refused before any lookup", async () => {
+    const { usage } = await withinBudget(0, 401, "/card_orders");
+    expect(usage).toStrictEqual({ queries: 0, rowsRead: 0, rowsWritten: 0 });
+  });
+
+  it("reports the rows a list reads and the rows a create writes", async () => {
+    const auth = await token();
+    for (let i = 0; i < 3; i++) await createCardOrder(auth);
+
+    const list = await measure("/card_orders", { token: auth });
+    expect(list.body.data).toHaveLength(3);
+    expect(list.usage.queries).toBe(2);
+    // At least the three orders themselves.
+    expect(list.usage.rowsRead).toBeGreaterThanOrEqual(3);
+    expect(list.usage.rowsWritten).toBe(0);
+
+    const create = await measure("/card_orders", { token: auth, json: newCardOrder });
+    expect(create.response.status).toBe(201);
+    expect(create.usage.queries).toBe(1);
+    // The order and its counts row at least.
+    expect(create.usage.rowsWritten).toBeGreaterThanOrEqual(2);
+  });
+
+  it("reports as many rows read as D1 reports for the same statement", async () => {
+    const customer = unique("customer");
+    const auth = await token({ customer_id: customer });
+    const order = await createCardOrder(auth);
+    const direct = await env.DB.prepare("SELECT * FROM card_orders WHERE id = ? AND customer_id = ?").bind(order.id, customer).all();
+    expect(direct.meta.rows_read).toBeGreaterThan(0);
+
+    const { usage } = await measure(`/card_orders/${order.id}`, { token: auth });
+    expect(usage).toStrictEqual({ queries: 1, rowsRead: direct.meta.rows_read, rowsWritten: 0 });
+  });
+});
+
+describe("reads, with 5,000 card orders and 1,500 invoices of one customer", () => {
+  const customer = unique("big-customer");
+  let auth: string;
+  let ids: Awaited<ReturnType<typeof seedCustomer>>;
+
+  beforeAll(async () => {
+    ids = await seedCustomer(customer);
+    auth = await token({ customer_id: customer });
+  }, 60_000);
+
+  it("the seed went through the count triggers and links each invoice from its order", async () => {
+    const counts = await env.DB.prepare("SELECT state, total FROM card_order_counts WHERE customer_id = ? ORDER BY state").bind(customer).all();
+    expect(Object.fromEntries(counts.results.map((row) => [row.state, row.total]))).toStrictEqual(SEEDED_ORDERS);
+    const invoiceCounts = await env.DB.prepare("SELECT state, total FROM invoice_counts WHERE customer_id = ? ORDER BY state").bind(customer).all();
+    expect(Object.fromEntries(invoiceCounts.results.map((row) => [row.state, row.total]))).toStrictEqual(SEEDED_INVOICES);
+    const unlinked = await env.DB.prepare(
+      "SELECT count(*) AS n FROM invoices i JOIN card_orders o ON o.id = i.order_id WHERE i.customer_id = ? AND (o.invoice_id IS NOT i.id OR o.invoice_number IS NOT i.number)",
+    )
+      .bind(customer)
+      .first<number>("n");
+    expect(unlinked).toBe(0);
+  });
+
+  // 25 orders, at most one counts row per state (5), and nothing else.
+  it("GET /card_orders: page 1 of 25 reads at most 35 rows and still counts all 5,000", async () => {
+    const { body } = await withinBudget(35, 200, "/card_orders?page_size=25", { token: auth });
+    expect(body.meta).toStrictEqual({ total_pages: 200, current_page: 1, page_size: 25, total_entries: ORDERS });
+    expect(body.data).toHaveLength(25);
+    // The newest: order 5000 was created last.
+    expect(body.data[0].id).toBe(ids.orderId(5000));
+    expect(body.data[24].id).toBe(ids.orderId(4976));
+  });
+
+  it.each(Object.entries(SEEDED_ORDERS))("GET /card_orders?state=%s: page 1 reads at most 35 rows, total %i", async (state, total) => {
+    const { body } = await withinBudget(35, 200, `/card_orders?state=${state}&page_size=25`, { token: auth });
+    expect(body.meta).toStrictEqual({ total_pages: Math.ceil(total / 25), current_page: 1, page_size: 25, total_entries: total });
+    expect(body.data).toHaveLength(25);
+    expect(body.data.every((order: { state: string }) => order.state === state)).toBe(true);
+  });
+
+  it("GET /card_orders: the largest page (100) reads little more than its 100 rows", async () => {
+    const { body } = await withinBudget(110, 200, "/card_orders?page_size=100", { token: auth });
+    expect(body.meta.total_entries).toBe(ORDERS);
+    expect(body.data).toHaveLength(100);
+  });
+
+  // OFFSET walks the index entries it skips: a page-number API pays for them. This holds it to
+  // that and no more (no sort, no second read per skipped row).
+  it("GET /card_orders: the last page pays for the rows it skips, once", async () => {
+    const { body } = await withinBudget(ORDERS + 10, 200, "/card_orders?page=200&page_size=25", { token: auth });
+    expect(body.data).toHaveLength(25);
+    expect(body.data[24].id).toBe(ids.orderId(1));
+  });
+
+  it("GET /card_orders/{id} reads at most 5 rows", async () => {
+    const { body } = await withinBudget(5, 200, `/card_orders/${ids.orderId(2507)}`, { token: auth });
+    expect(body.data).toMatchObject({ id: ids.orderId(2507), state: "delivered", invoice: { id: ids.invoiceId(2507), type: "invoice" } });
+  });
+
+  it("GET /card_orders/{id} of an id that does not exist reads at most 5 rows", async () => {
+    await withinBudget(5, 404, `/card_orders/${ids.orderId(ORDERS + 1)}`, { token: auth });
+  });
+
+  it("GET /invoices: page 1 of 25 reads at most 58 rows and counts all 1,500", async () => {
+    const { body } = await withinBudget(invoicePageBudget(25), 200, "/invoices?page_size=25", { token: auth });
+    expect(body.meta).toStrictEqual({ total_pages: 60, current_page: 1, page_size: 25, total_entries: sum(SEEDED_INVOICES) });
+    expect(body.data).toHaveLength(25);
+    // The newest invoice belongs to the newest invoiced order, 4998.
+    expect(body.data[0]).toMatchObject({ id: ids.invoiceId(4998), orders: [{ id: ids.orderId(4998), type: "card_order", state: "delivered" }] });
+  });
+
+  it.each(Object.entries(SEEDED_INVOICES))("GET /invoices?state=%s: page 1 reads at most 58 rows, total %i", async (state, total) => {
+    const { body } = await withinBudget(invoicePageBudget(25), 200, `/invoices?state=${state}&page_size=25`, { token: auth });
+    expect(body.meta).toStrictEqual({ total_pages: Math.ceil(total / 25), current_page: 1, page_size: 25, total_entries: total });
+    expect(body.data).toHaveLength(25);
+    expect(body.data.every((invoice: { state: string }) => invoice.state === state)).toBe(true);
+  });
+
+  // The order's one invoice, its card order, and the count of invoices of that order (one row).
+  it("GET /invoices?order_id=: reads at most 5 rows", async () => {
+    const { body } = await withinBudget(5, 200, `/invoices?order_id=${ids.orderId(1237)}`, { token: auth });
+    expect(body.meta.total_entries).toBe(1);
+    expect(body.data).toMatchObject([{ id: ids.invoiceId(1237), state: "paid", orders: [{ id: ids.orderId(1237) }] }]);
+  });
+
+  it("GET /invoices?order_id= of an order without an invoice reads at most 5 rows", async () => {
+    const { body } = await withinBudget(5, 200, `/invoices?order_id=${ids.orderId(1)}`, { token: auth });
+    expect(body.meta.total_entries).toBe(0);
+  });
+
+  it("GET /invoices?state=&order_id=: reads at most 5 rows", async () => {
+    const { body } = await withinBudget(5, 200, `/invoices?state=cancelled&order_id=${ids.orderId(1226)}`, { token: auth });
+    expect(body.meta.total_entries).toBe(1);
+    expect(body.data[0]).toMatchObject({ id: ids.invoiceId(1226), state: "cancelled" });
+  });
+
+  // The invoice and its card order.
+  it("GET /invoices/{id} reads at most 5 rows", async () => {
+    const { body } = await withinBudget(5, 200, `/invoices/${ids.invoiceId(4998)}`, { token: auth });
+    expect(body.data).toMatchObject({ id: ids.invoiceId(4998), state: "open", orders: [{ id: ids.orderId(4998), state: "delivered" }] });
+  });
+
+  // OFFSET must skip invoices, not joined rows: the card order of an invoice on an earlier page is
+  // not needed, so a deep page should cost one row per skipped invoice, as the card order list does.
+  it("GET /invoices: the last page pays for the invoices it skips once, not for their orders too", async () => {
+    const invoices = sum(SEEDED_INVOICES);
+    const { body } = await withinBudget(invoices + invoicePageBudget(25), 200, "/invoices?page=60&page_size=25", { token: auth });
+    expect(body.data).toHaveLength(25);
+    expect(body.data[24].id).toBe(ids.invoiceId(6));
+  });
+});
+
+describe("writes, with 5,000 card orders and 1,500 invoices of one customer", () => {
+  const customer = unique("big-writer");
+  let auth: string;
+  let ids: Awaited<ReturnType<typeof seedCustomer>>;
+
+  beforeAll(async () => {
+    ids = await seedCustomer(customer);
+    auth = await token({ customer_id: customer });
+  }, 60_000);
+
+  const post = (options: CallOptions = {}) => ({ token: auth, method: "POST", ...options });
+
+  it("POST /card_orders reads at most 10 rows", async () => {
+    const { usage } = await withinBudget(10, 201, "/card_orders", { token: auth, json: newCardOrder });
+    expect(usage.rowsWritten).toBeGreaterThan(0);
+  });
+
+  it("POST /card_orders with an Idempotency-Key reads at most 10 rows, and so does its replay", async () => {
+    const headers = { "Idempotency-Key": unique("key") };
+    const first = await withinBudget(10, 201, "/card_orders", { token: auth, json: newCardOrder, headers });
+    const replay = await withinBudget(10, 201, "/card_orders", { token: auth, json: newCardOrder, headers });
+    expect(replay.body).toStrictEqual(first.body);
+    expect(replay.usage.rowsWritten).toBe(0);
+  });
+
+  it.each([
+    ["submit", "draft", "submitted", 1],
+    ["cancel", "submitted", "cancelled", 5],
+    ["start_production", "submitted", "in_production", 4],
+    ["deliver", "in_production", "delivered", 16],
+  ])("POST /card_orders/{id}/%s (from %s to %s) reads at most 10 rows", async (action, _from, to, i) => {
+    const { body, usage } = await withinBudget(10, 200, `/card_orders/${ids.orderId(i as number)}/${action}`, post());
+    expect(body.data).toMatchObject({ id: ids.orderId(i as number), state: to });
+    expect(usage.rowsWritten).toBeGreaterThan(0);
+  });
+
+  it("a transition with an Idempotency-Key reads at most 10 rows", async () => {
+    await withinBudget(10, 200, `/card_orders/${ids.orderId(11)}/submit`, post({ headers: { "Idempotency-Key": unique("key") } }));
+  });
+
+  it("a transition refused from the wrong state reads at most 10 rows", async () => {
+    await withinBudget(10, 409, `/card_orders/${ids.orderId(9)}/submit`, post());
+  });
+
+  it("POST /invoices reads at most 15 rows", async () => {
+    const { body } = await withinBudget(15, 201, "/invoices", { token: auth, json: { order_id: ids.orderId(2) } });
+    expect(body.data[0].number).toMatch(new RegExp(`^INV-${new Date().getUTCFullYear()}-\\d{6}$`));
+  });
+
+  it("POST /invoices with an Idempotency-Key reads at most 15 rows, and so does its replay", async () => {
+    const options = { token: auth, json: { order_id: ids.orderId(3) }, headers: { "Idempotency-Key": unique("key") } };
+    const first = await withinBudget(15, 201, "/invoices", options);
+    const replay = await withinBudget(15, 201, "/invoices", options);
+    expect(replay.body).toStrictEqual(first.body);
+  });
+
+  it("POST /invoices for an order that has one reads at most 15 rows", async () => {
+    await withinBudget(15, 409, "/invoices", { token: auth, json: { order_id: ids.orderId(8) } });
+  });
+
+  it.each([
+    ["pay", "paid", 8],
+    ["cancel", "cancelled", 18],
+  ])("POST /invoices/{id}/%s reads at most 10 rows", async (action, to, i) => {
+    const { body } = await withinBudget(10, 200, `/invoices/${ids.invoiceId(i as number)}/${action}`, post());
+    expect(body.data).toMatchObject({ id: ids.invoiceId(i as number), state: to });
+  });
+
+  it("the totals include what the API wrote next to the seeded rows", async () => {
+    // The tests above ran first, in order: 2 drafts created (the replay wrote nothing), orders 1 and
+    // 11 submitted, 5 cancelled, 4 into production, 16 delivered; invoices for orders 2 and 3,
+    // invoice 8 paid, invoice 18 cancelled. Plus one more of each here.
+    const extra = await createCardOrder(auth);
+    await createInvoice(auth, extra.id);
+    const orders = { draft: 2000 + 2 + 1 - 2, submitted: 1000 + 2 - 2, in_production: 500 + 1 - 1, delivered: 1000 + 1, cancelled: 500 + 1 };
+    const invoices = { open: 750 + 2 + 1 - 2, paid: 500 + 1, cancelled: 250 + 1 };
+    for (const [state, total] of Object.entries(orders)) {
+      const { body } = await withinBudget(35, 200, `/card_orders?state=${state}`, { token: auth });
+      expect({ state, total: body.meta.total_entries }).toStrictEqual({ state, total });
+    }
+    const all = await withinBudget(35, 200, "/card_orders", { token: auth });
+    expect(all.body.meta.total_entries).toBe(sum(orders));
+    for (const [state, total] of Object.entries(invoices)) {
+      const { body } = await withinBudget(invoicePageBudget(25), 200, `/invoices?state=${state}`, { token: auth });
+      expect({ state, total: body.meta.total_entries }).toStrictEqual({ state, total });
+    }
+  });
+});
+
+// A list page reads each invoice and, for `orders[].state`, its card order: 2 rows per entry, plus
+// at most one counts row per invoice state (3), plus a little slack.
+function invoicePageBudget(pageSize: number): number {
+  return 2 * pageSize + 3 + 5;
+}

@@ -1,0 +1,305 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { deleteExpiredIdempotencyKeys } from "../src/db/idempotency-keys";
+import worker from "../src/index";
+import { BASE, newCardOrder, token } from "./support/api";
+
+// Every distinct SQL text the Worker sends to D1, with the parameters of its first execution.
+const shapes = new Map<string, unknown[]>();
+
+function remember(sql: string, params: unknown[]): void {
+  if (!shapes.has(sql)) shapes.set(sql, params);
+}
+
+/** A prepared statement that remembers its SQL and parameters when it runs, alone or in a batch. */
+class RecordingStatement {
+  constructor(
+    readonly inner: D1PreparedStatement,
+    readonly sql: string,
+    readonly params: unknown[] = [],
+  ) {}
+
+  bind(...values: unknown[]): RecordingStatement {
+    return new RecordingStatement(this.inner.bind(...values), this.sql, values);
+  }
+
+  private recorded<T>(call: () => Promise<T>): Promise<T> {
+    remember(this.sql, this.params);
+    return call();
+  }
+
+  first<T>(column?: string): Promise<T | null> {
+    return this.recorded(() => (column === undefined ? this.inner.first<T>() : this.inner.first<T>(column)));
+  }
+
+  all<T>(): Promise<D1Result<T>> {
+    return this.recorded(() => this.inner.all<T>());
+  }
+
+  run<T>(): Promise<D1Result<T>> {
+    return this.recorded(() => this.inner.run<T>());
+  }
+
+  raw<T>(options?: { columnNames?: boolean }): Promise<T[]> {
+    return this.recorded(() => this.inner.raw<T>(options as { columnNames?: false }));
+  }
+}
+
+function recordingBatch<T>(batch: (statements: D1PreparedStatement[]) => Promise<D1Result<T>[]>, statements: RecordingStatement[]) {
+  for (const statement of statements) remember(statement.sql, statement.params);
+  return batch(statements.map((s) => s.inner));
+}
+
+function recordingSession(session: D1DatabaseSession): D1DatabaseSession {
+  return {
+    prepare: (sql: string) => new RecordingStatement(session.prepare(sql), sql),
+    batch: <T>(statements: D1PreparedStatement[]) => recordingBatch<T>((s) => session.batch<T>(s), statements as unknown as RecordingStatement[]),
+    getBookmark: () => session.getBookmark(),
+  } as unknown as D1DatabaseSession;
+}
+
+/** env.DB as the Worker sees it, recording every statement on the way through. */
+const recorder = {
+  prepare: (sql: string) => new RecordingStatement(env.DB.prepare(sql), sql),
+  batch: <T>(statements: D1PreparedStatement[]) => recordingBatch<T>((s) => env.DB.batch<T>(s), statements as unknown as RecordingStatement[]),
+  exec: (sql: string) => env.DB.exec(sql),
+  withSession: (start?: D1SessionBookmark | D1SessionConstraint) => recordingSession(env.DB.withSession(start)),
+} as unknown as D1Database;
+
+interface Options {
+  method?: string;
+  json?: unknown;
+  headers?: Record<string, string>;
+}
+
+async function send(auth: string, path: string, { method, json, headers = {} }: Options = {}): Promise<Response> {
+  const request = new Request(BASE + path, {
+    method: method ?? (json === undefined ? "GET" : "POST"),
+    headers: { Authorization: `Bearer ${auth}`, ...(json === undefined ? {} : { "Content-Type": "application/json" }), ...headers },
+    body: json === undefined ? undefined : JSON.stringify(json),
+  });
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(request, { ...env, DB: recorder }, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+}
+
+/** Sends a request that must answer `status`; the body when there is one. */
+async function expectStatus(status: number, auth: string, path: string, options?: Options): Promise<any> {
+  const response = await send(auth, path, options);
+  const text = await response.text();
+  expect({ path, status: response.status, body: text }).toMatchObject({ status });
+  return text ? JSON.parse(text) : undefined;
+}
+
+const createOrder = async (auth: string, headers?: Record<string, string>) =>
+  (await expectStatus(201, auth, "/card_orders", { json: newCardOrder, headers })).data[0];
+
+const createInvoice = async (auth: string, orderId: string, headers?: Record<string, string>) =>
+  (await expectStatus(201, auth, "/invoices", { json: { order_id: orderId, reference: "R-1" }, headers })).data[0];
+
+/** Drives every endpoint through every branch that reaches the database. */
+async function exerciseEveryEndpoint(): Promise<void> {
+  const sub = "plans-user";
+  const auth = await token({ sub, customer_id: "plans-customer" });
+  const other = await token({ customer_id: "plans-other" });
+
+  // Card orders: creates with and without a key, a replay, a reused key, and a key whose stored
+  // response has expired (the write deletes it in its batch).
+  const order = await createOrder(auth);
+  const keyed = await createOrder(auth, { "Idempotency-Key": "create-1" });
+  await expectStatus(201, auth, "/card_orders", { json: newCardOrder, headers: { "Idempotency-Key": "create-1" } });
+  await expectStatus(422, auth, "/card_orders", { json: { ...newCardOrder, description: "other" }, headers: { "Idempotency-Key": "create-1" } });
+  await env.DB.prepare("INSERT INTO idempotency_keys (principal, key, request_hash, status, body, expires_at) VALUES (?, 'stale', 'x', 201, '{}', ?)")
+    .bind(sub, new Date(Date.now() - 1000).toISOString())
+    .run();
+  await createOrder(auth, { "Idempotency-Key": "stale" });
+
+  // Lists: every filter, first and later pages, and a page past the end.
+  for (const query of ["", "?state=draft", "?state=cancelled&page=1&page_size=1", "?page=2&page_size=1", "?page=99"]) {
+    await expectStatus(200, auth, `/card_orders${query}`);
+  }
+  await expectStatus(200, auth, `/card_orders/${order.id}`);
+  await expectStatus(404, other, `/card_orders/${order.id}`);
+
+  // Every transition, with and without a key, and one refused from the wrong state.
+  await expectStatus(200, auth, `/card_orders/${order.id}/submit`, { method: "POST" });
+  await expectStatus(200, auth, `/card_orders/${order.id}/start_production`, { method: "POST", headers: { "Idempotency-Key": "start-1" } });
+  await expectStatus(200, auth, `/card_orders/${order.id}/start_production`, { method: "POST", headers: { "Idempotency-Key": "start-1" } });
+  await expectStatus(200, auth, `/card_orders/${order.id}/deliver`, { method: "POST" });
+  await expectStatus(409, auth, `/card_orders/${order.id}/cancel`, { method: "POST" });
+  await expectStatus(200, auth, `/card_orders/${keyed.id}/cancel`, { method: "POST" });
+
+  // Invoices: created with and without a key (the number is filled in by the batch either way),
+  // a replay, a second invoice for one order, a cancelled order, then pay and cancel.
+  const invoice = await createInvoice(auth, order.id);
+  await expectStatus(409, auth, "/invoices", { json: { order_id: order.id } });
+  await expectStatus(409, auth, "/invoices", { json: { order_id: keyed.id } });
+  await expectStatus(422, other, "/invoices", { json: { order_id: order.id } });
+  const second = await createInvoice(auth, (await createOrder(auth)).id, { "Idempotency-Key": "invoice-1" });
+  await expectStatus(201, auth, "/invoices", { json: { order_id: second.orders[0].id, reference: "R-1" }, headers: { "Idempotency-Key": "invoice-1" } });
+  const third = await createInvoice(auth, (await createOrder(auth)).id);
+  const fourth = await createInvoice(auth, (await createOrder(auth)).id);
+
+  for (const query of ["", "?state=open", `?order_id=${order.id}`, `?state=open&order_id=${order.id}`, "?page=2&page_size=1", "?state=paid&page=3"]) {
+    await expectStatus(200, auth, `/invoices${query}`);
+  }
+  await expectStatus(200, auth, `/invoices/${invoice.id}`);
+  await expectStatus(404, other, `/invoices/${invoice.id}`);
+  await expectStatus(200, auth, `/invoices/${invoice.id}/pay`, { method: "POST" });
+  await expectStatus(409, auth, `/invoices/${invoice.id}/cancel`, { method: "POST" });
+  await expectStatus(200, auth, `/invoices/${second.id}/cancel`, { method: "POST" });
+  await expectStatus(200, auth, `/invoices/${third.id}/cancel`, { method: "POST", headers: { "Idempotency-Key": "cancel-1" } });
+  await expectStatus(200, auth, `/invoices/${third.id}/cancel`, { method: "POST", headers: { "Idempotency-Key": "cancel-1" } });
+  await expectStatus(200, auth, `/invoices/${fourth.id}/pay`, { method: "POST", headers: { "Idempotency-Key": "pay-1" } });
+
+  // Notification tokens: first registration, a repeat, the value moving to another owner, list, delete.
+  const owner = await token();
+  const path = "/voucher_owners/me/notification_tokens";
+  await expectStatus(204, auth, path, { method: "PUT", json: { value: "push-1", device_identifier: "phone" } });
+  await expectStatus(204, auth, path, { method: "PUT", json: { value: "push-2", device_identifier: "phone" } });
+  await expectStatus(204, owner, path, { method: "PUT", json: { value: "push-2", device_identifier: "tablet" } });
+  await expectStatus(200, auth, path);
+  await expectStatus(200, owner, `${path}?page=2&page_size=1`);
+  await expectStatus(204, owner, `${path}/tablet`, { method: "DELETE" });
+  await expectStatus(204, owner, `${path}/tablet`, { method: "DELETE" });
+
+  // The Cron Trigger's sweep, with something to sweep.
+  await env.DB.prepare("INSERT INTO idempotency_keys (principal, key, request_hash, status, body, expires_at) VALUES (?, 'old', 'x', 201, '{}', ?)")
+    .bind(sub, new Date(Date.now() - 1000).toISOString())
+    .run();
+  expect(await deleteExpiredIdempotencyKeys(recorder)).toBe(1);
+}
+
+interface PlanStep {
+  id: number;
+  parent: number;
+  detail: string;
+}
+
+async function planOf(sql: string, params: unknown[]): Promise<PlanStep[]> {
+  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<PlanStep>();
+  return results;
+}
+
+// Steps that visit every row of a table, each of which D1 bills as read: a SCAN of the table, and
+// also a SCAN ... USING (COVERING) INDEX, which walks the whole index for want of a constraint
+// (stricter than "not USING INDEX": every query here can SEARCH). A temporary B-tree for ORDER BY or
+// GROUP BY means every matching row was read to sort them before LIMIT could stop early.
+// Allowed: SEARCH (a lookup or a range of an index), the constant row of `FROM (SELECT 1)`, and the
+// scan of a subquery's own result.
+function wholeTableSteps(plan: PlanStep[]): PlanStep[] {
+  return plan.filter(({ detail }) => {
+    if (/^USE TEMP B-TREE/.test(detail)) return true;
+    if (!/^SCAN /.test(detail)) return false;
+    return detail !== "SCAN CONSTANT ROW" && !/^SCAN \(subquery-\d+\)$/.test(detail);
+  });
+}
+
+const showPlan = (sql: string, params: unknown[], plan: PlanStep[]) =>
+  [sql, `  params: ${JSON.stringify(params).slice(0, 300)}`, ...plan.map((step) => `  ${step.detail}`)].join("\n");
+
+/** The statements of each trigger body, with NEW./OLD. columns as parameters. */
+async function triggerStatements(): Promise<{ trigger: string; sql: string; params: unknown[] }[]> {
+  const { results } = await env.DB.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name").all<{ name: string; sql: string }>();
+  return results.flatMap(({ name, sql }) => {
+    const body = /\bBEGIN\b([\s\S]*)\bEND\s*$/.exec(sql)?.[1] ?? "";
+    return body
+      .split(";")
+      .map((statement) => statement.trim())
+      .filter(Boolean)
+      .map((statement) => {
+        const params: unknown[] = [];
+        const text = statement.replace(/\b(?:NEW|OLD)\.`?\w+`?/g, () => {
+          params.push("x");
+          return "?";
+        });
+        return { trigger: name, sql: text, params };
+      });
+  });
+}
+
+describe("query plans of every statement the Worker issues", () => {
+  beforeAll(async () => {
+    await exerciseEveryEndpoint();
+  }, 120_000);
+
+  it("recorded every kind of statement, so that the plan check below is not vacuous", () => {
+    const texts = [...shapes.keys()];
+    const expected: Record<string, RegExp> = {
+      "card order insert": /^insert into "card_orders"/,
+      "card order by id": /^select .* from "card_orders" where \("card_orders"\."id" = \? and "card_orders"\."customer_id" = \?\)$/,
+      "card order list": /^select .* from "card_orders" where "card_orders"\."customer_id" = \? order by .* limit \?$/,
+      "card order list by state": /^select .* from "card_orders" where \(.*"card_orders"\."state" = \?\) order by .* limit \?$/,
+      "card order list, later page": /^select .* from "card_orders" .* limit \? offset \?$/,
+      "card order total": /^select coalesce\(sum\("total"\), 0\) from "card_order_counts" where "card_order_counts"\."customer_id" = \?$/,
+      "card order total by state": /^select coalesce\(sum\("total"\), 0\) from "card_order_counts" where \(.*"state" = \?\)$/,
+      "card order transition": /^update "card_orders" set "state" = \?/,
+      "card order invoice link": /^update "card_orders" set "updated_at" = CASE .* "invoice_number" = \(SELECT printf/,
+      "invoice insert": /^insert into "invoices"/,
+      "invoice by id": /^select .* from "invoices" where \("invoices"\."id" = \?/,
+      "invoice list": /^select .* from "invoices" where "invoices"\."customer_id" = \? order by/,
+      "invoice list by state": /^select .* from "invoices" where \("invoices"\."customer_id" = \? and "invoices"\."state" = \?\) order by/,
+      "invoice list by order": /^select .* from "invoices" where \("invoices"\."customer_id" = \? and "invoices"\."order_id" = \?\) order by/,
+      "invoice list by state and order": /^select .* from "invoices" where .* "invoices"\."state" = \? and "invoices"\."order_id" = \?\) order by/,
+      "invoice total": /^select coalesce\(sum\("total"\), 0\) from "invoice_counts" where "invoice_counts"\."customer_id" = \?$/,
+      "invoice total by state": /^select coalesce\(sum\("total"\), 0\) from "invoice_counts" where \(/,
+      "invoice total by order": /^select count\(\*\) from "invoices" where \(.*"invoices"\."order_id" = \?\)$/,
+      "invoice payment": /^update "invoices" set "state" = \?, "updated_at" = CASE .* "paid_at" = \?/,
+      "invoice cancellation": /^update "invoices" set .* "cancellation_number" = \(SELECT printf/,
+      "number taken": /^insert into "number_sequences" .* on conflict .* do update/,
+      "number read back": /^select json_set\(\?, \?, \(SELECT printf/,
+      "idempotent lookup": /^select "request_hash", "status", "body", "expires_at" from "idempotency_keys"/,
+      "idempotent store": /^insert into "idempotency_keys" .* values \(\?, \?, \?, \?, \?, \?\) returning "body"$/,
+      "idempotent store with a number": /^insert into "idempotency_keys" .* json_set\(/,
+      "expired key freed": /^delete from "idempotency_keys" where .*\."expires_at" <= \?\)$/,
+      "expired keys swept": /^DELETE FROM "idempotency_keys" WHERE rowid IN \(SELECT rowid FROM "idempotency_keys"/,
+      "token lookup": /^select "updated_at" from "notification_tokens"/,
+      "token value taken away": /^delete from "notification_tokens" where \("notification_tokens"\."value" = \?/,
+      "token upsert": /^insert into "notification_tokens" .* on conflict/,
+      "token list": /^select "device_identifier", "created_at", "updated_at" from "notification_tokens" .* limit \?$/,
+      "token list, later page": /^select "device_identifier", .* limit \? offset \?$/,
+      "token total": /^select count\(\*\) from "notification_tokens"/,
+      "token delete": /^delete from "notification_tokens" where \("notification_tokens"\."owner_id" = \?/,
+    };
+    const missing = Object.entries(expected)
+      .filter(([, pattern]) => !texts.some((text) => pattern.test(text)))
+      .map(([name]) => name);
+    expect(missing, `not recorded; recorded were:\n${texts.join("\n")}`).toStrictEqual([]);
+    expect(shapes.size).toBeGreaterThanOrEqual(Object.keys(expected).length);
+  });
+
+  it("no statement reads a whole table", async () => {
+    const offenders: string[] = [];
+    for (const [sql, params] of shapes) {
+      const plan = await planOf(sql, params);
+      if (wholeTableSteps(plan).length > 0) offenders.push(showPlan(sql, params, plan));
+    }
+    expect(offenders.join("\n\n")).toBe("");
+  });
+
+  it("no statement of the count triggers reads a whole table", async () => {
+    const statements = await triggerStatements();
+    // Two tables, insert, state change (two statements) and delete each.
+    expect(statements).toHaveLength(8);
+    const offenders: string[] = [];
+    for (const { trigger, sql, params } of statements) {
+      const plan = await planOf(sql, params);
+      if (wholeTableSteps(plan).length > 0) offenders.push(`${trigger}: ${showPlan(sql, params, plan)}`);
+    }
+    expect(offenders.join("\n\n")).toBe("");
+  });
+
+  it("the check itself catches a table scan, a walk of a whole index and a sort", async () => {
+    const flagged = async (sql: string, ...params: unknown[]) => wholeTableSteps(await planOf(sql, params)).map((step) => step.detail);
+    expect(await flagged("SELECT * FROM card_orders WHERE state = ?", "draft")).toStrictEqual(["SCAN card_orders"]);
+    expect(await flagged("SELECT id FROM card_orders WHERE created_at > ?", "2026")).toStrictEqual([
+      expect.stringMatching(/^SCAN card_orders USING COVERING INDEX /),
+    ]);
+    expect(await flagged("SELECT * FROM card_orders WHERE customer_id = ? ORDER BY description LIMIT 25", "c")).toStrictEqual([
+      expect.stringMatching(/^USE TEMP B-TREE FOR ORDER BY/),
+    ]);
+    expect(await flagged("SELECT * FROM card_orders WHERE customer_id = ? ORDER BY created_at DESC, id DESC LIMIT 25", "c")).toStrictEqual([]);
+  });
+});
