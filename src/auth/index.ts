@@ -16,9 +16,10 @@ const REALM = 'Bearer realm="voucher-billing-api"';
 const AUTHORIZATION = { header: "Authorization" };
 
 // RFC 6750 section 3: no error attribute when no token was sent, `invalid_token` when one was refused.
-const unauthorized = (detail: string, description?: string): ApiError =>
+const unauthorized = (detail: string, tokenSent: boolean): ApiError =>
   ApiError.of("unauthorized", detail, AUTHORIZATION, {
-    "WWW-Authenticate": description === undefined ? REALM : `${REALM}, error="invalid_token", error_description="${description}"`,
+    // `detail` is one of our fixed ASCII sentences, so it is safe as error_description.
+    "WWW-Authenticate": tokenSent ? `${REALM}, error="invalid_token", error_description="${detail}"` : REALM,
   });
 
 const forbidden = (detail: string, scope?: Scope): ApiError =>
@@ -36,26 +37,25 @@ export function authenticate(requirement: AccessRequirement): MiddlewareHandler<
   return async (c, next) => {
     const header = c.req.header("Authorization");
     const match = header?.match(/^Bearer(?:\s+(.*))?$/i);
-    if (!match) throw unauthorized("This endpoint needs an Authorization: Bearer <token> header.");
+    if (!match) throw unauthorized("This endpoint needs an Authorization: Bearer <token> header.", false);
 
     let claims;
     try {
       claims = await verifyToken(match[1]?.trim() ?? "", tokenSettings(c.env));
     } catch (error) {
-      if (error instanceof TokenRejected) throw unauthorized(error.message, error.message.replace(/"/g, "'"));
+      if (error instanceof TokenRejected) throw unauthorized(error.message, true);
       throw error;
     }
-    if (!nonEmptyString(claims.sub)) throw unauthorized("The access token has no subject (sub).", "no sub claim");
+    if (!nonEmptyString(claims.sub)) throw unauthorized("The access token has no subject (sub).", true);
 
     const principal: Principal = {
       sub: claims.sub,
       customerId: nonEmptyString(claims.customer_id) ? claims.customer_id : null,
       scopes: new Set(typeof claims.scope === "string" ? claims.scope.split(" ").filter(Boolean) : []),
     };
+    c.set("principal", principal); // set before the checks, so the request log names who was refused
     if (!principal.scopes.has(requirement.scope)) throw forbidden(`The access token lacks the scope ${requirement.scope}.`, requirement.scope);
     if (requirement.tenant && principal.customerId === null) throw forbidden("The access token names no customer (customer_id).");
-
-    c.set("principal", principal);
     await next();
   };
 }

@@ -2,7 +2,7 @@ import { decodeHeader, verify } from "hono/utils/jwt/jwt";
 import type { JWTPayload } from "hono/utils/jwt/types";
 import { ApiError } from "../errors";
 
-/** Why a token was refused: safe to tell the client, never the token itself. */
+/** Why a token was refused: a fixed ASCII sentence, never text from the token (it goes into a header). */
 export class TokenRejected extends Error {
   override readonly name = "TokenRejected";
 }
@@ -36,8 +36,9 @@ function hmacKeyFor(secret: string): Promise<CryptoKey> {
 }
 
 const JWKS_MAX_AGE_MS = 10 * 60_000;
-/** An unknown `kid` refetches the set (key rotation), but at most this often. */
-const JWKS_MIN_REFETCH_MS = 60_000;
+/** An unknown `kid` (key rotation) or a failed fetch is retried, but at most this often. */
+const JWKS_RETRY_MS = 60_000;
+const JWKS_TIMEOUT_MS = 5_000;
 
 interface KeySet {
   url: string;
@@ -46,10 +47,11 @@ interface KeySet {
 }
 
 let keySet: KeySet | undefined;
-let keySetLoading: Promise<KeySet> | undefined;
+let lastAttempt = { url: "", at: 0 };
+const loading = new Map<string, Promise<KeySet>>();
 
 async function fetchKeySet(url: string): Promise<KeySet> {
-  const response = await fetch(url, { headers: { Accept: "application/json" } });
+  const response = await fetch(url, { headers: { Accept: "application/json" }, signal: AbortSignal.timeout(JWKS_TIMEOUT_MS) });
   if (!response.ok) throw new Error(`JWKS ${url} answered ${response.status}`);
   const body = (await response.json()) as { keys?: unknown };
   if (!Array.isArray(body.keys)) throw new Error(`JWKS ${url} has no "keys" array`);
@@ -61,41 +63,44 @@ async function fetchKeySet(url: string): Promise<KeySet> {
 }
 
 async function loadKeySet(url: string, refresh: boolean): Promise<KeySet> {
-  const fresh = keySet?.url === url && Date.now() - keySet.fetchedAt < (refresh ? JWKS_MIN_REFETCH_MS : JWKS_MAX_AGE_MS);
-  if (keySet && fresh) return keySet;
-  // One fetch at a time, shared by every request that needs it.
-  keySetLoading ??= fetchKeySet(url).finally(() => (keySetLoading = undefined));
+  const now = Date.now();
+  const cached = keySet?.url === url ? keySet : undefined;
+  const age = cached ? now - cached.fetchedAt : Infinity;
+  const wanted = age >= JWKS_MAX_AGE_MS || (refresh && age >= JWKS_RETRY_MS);
+  const throttled = cached !== undefined && lastAttempt.url === url && now - lastAttempt.at < JWKS_RETRY_MS;
+  if (cached && (!wanted || throttled)) return cached;
+
+  // One fetch per URL at a time, shared by every request that needs it.
+  let pending = loading.get(url);
+  if (!pending) {
+    lastAttempt = { url, at: now };
+    pending = fetchKeySet(url).finally(() => loading.delete(url));
+    loading.set(url, pending);
+  }
   try {
-    keySet = await keySetLoading;
+    return (keySet = await pending);
   } catch (error) {
     // A stale set keeps working while the key server is down; without one nobody can be verified.
-    if (keySet?.url === url) return keySet;
+    if (cached) return cached;
     console.error(JSON.stringify({ level: "error", error: "jwks_unavailable", cause: String(error) }));
     throw ApiError.of("unavailable", "The token signing keys could not be loaded. Retry the request.", {}, { "Retry-After": "5" });
   }
-  return keySet;
 }
 
 async function jwksKeyFor(url: string, kid: string, alg: JwksAlgorithm): Promise<CryptoKey> {
   let entry = (await loadKeySet(url, false)).keys.get(kid);
   entry ??= (await loadKeySet(url, true)).keys.get(kid);
-  if (!entry || (entry.jwk.alg !== undefined && entry.jwk.alg !== alg)) throw new TokenRejected("The token is signed with an unknown key.");
+  if (!entry || (entry.jwk.alg !== undefined && entry.jwk.alg !== alg)) throw new TokenRejected("The access token is signed with an unknown key.");
   entry.key ??= crypto.subtle.importKey("jwk", entry.jwk, JWKS_ALGORITHMS[alg], false, ["verify"]);
   try {
     return await entry.key;
   } catch {
-    throw new TokenRejected("The token is signed with an unusable key.");
+    throw new TokenRejected("The access token is signed with an unusable key.");
   }
 }
 
 function describe(error: unknown): string {
   switch (error instanceof Error ? error.name : "") {
-    case "JwtTokenExpired":
-      return "The access token has expired.";
-    case "JwtTokenNotBefore":
-      return "The access token is not valid yet.";
-    case "JwtTokenIssuedAt":
-      return "The access token was issued in the future.";
     case "JwtTokenIssuer":
       return "The access token has the wrong issuer.";
     case "JwtTokenAudience":
@@ -108,9 +113,21 @@ function describe(error: unknown): string {
   }
 }
 
+/** Tolerated difference between the issuer's clock and ours (RFC 7519 allows "some small leeway"). */
+export const CLOCK_SKEW_SECONDS = 30;
+
+function checkTimes({ exp, nbf, iat }: JWTPayload): void {
+  const now = Math.floor(Date.now() / 1000);
+  if (typeof exp !== "number" || !Number.isFinite(exp)) throw new TokenRejected("The access token has no expiry (exp).");
+  if (exp <= now - CLOCK_SKEW_SECONDS) throw new TokenRejected("The access token has expired.");
+  if (nbf !== undefined && !(typeof nbf === "number" && nbf <= now + CLOCK_SKEW_SECONDS)) throw new TokenRejected("The access token is not valid yet.");
+  if (iat !== undefined && !(typeof iat === "number" && iat <= now + CLOCK_SKEW_SECONDS)) throw new TokenRejected("The access token was issued in the future.");
+}
+
 /**
  * Verifies a bearer token: HS256 with the shared secret, or RS256/ES256 with a key of the JWK set.
  * Every other algorithm, `none` included, is refused. Unlike hono's verifier, `exp` is required.
+ * Time claims get CLOCK_SKEW_SECONDS of leeway.
  */
 export async function verifyToken(token: string, settings: TokenSettings): Promise<JWTPayload> {
   let alg: string;
@@ -127,19 +144,23 @@ export async function verifyToken(token: string, settings: TokenSettings): Promi
   } else if (isJwksAlgorithm(alg) && settings.jwksUrl && typeof kid === "string") {
     key = await jwksKeyFor(settings.jwksUrl, kid, alg);
   } else {
-    throw new TokenRejected(`Tokens signed with ${JSON.stringify(alg)} are not accepted.`);
+    throw new TokenRejected("The access token is signed with an algorithm that is not accepted.");
   }
 
   let payload: JWTPayload;
   try {
     payload = await verify(token, key, {
       alg: alg as "HS256",
+      // Times are checked below, with leeway and with `exp` required.
+      exp: false,
+      nbf: false,
+      iat: false,
       ...(settings.issuer ? { iss: settings.issuer } : {}),
       ...(settings.audience ? { aud: settings.audience } : {}),
     });
   } catch (error) {
     throw new TokenRejected(describe(error));
   }
-  if (typeof payload.exp !== "number") throw new TokenRejected("The access token has no expiry (exp).");
+  checkTimes(payload);
   return payload;
 }
