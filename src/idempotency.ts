@@ -53,6 +53,12 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   context.replacesExpired = stored !== undefined;
   c.set("idempotency", context);
   await next();
+  // A duplicate sent while the first request was still running found the key free, then was
+  // refused by what the first one did (the order is invoiced, the state moved): answer as it did.
+  if (c.res.status >= 400 && c.res.status < 500) {
+    const replayed = replay(c, context, await findStoredResponse(database(c).orm, principal.sub, key));
+    if (replayed) c.res = replayed;
+  }
 };
 
 export interface WriteOutcome {
