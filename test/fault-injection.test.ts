@@ -1,0 +1,337 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import worker from "../src/index";
+import { BASE, expectError, token } from "./support/api";
+import { FaultyD1, type FaultMode } from "./support/faulty-d1";
+
+// CONTRACT parts 3 and 7: when the database fails, the client gets 503 `unavailable` with
+// Retry-After, nothing is half-written, and a retry stores the request's effects exactly once.
+
+const TEST_TIMEOUT_MS = 120_000;
+
+// Every table a write can touch, with its primary key.
+const TABLES = {
+  card_orders: ["id"],
+  invoices: ["id"],
+  card_order_counts: ["customer_id", "state"],
+  invoice_counts: ["customer_id", "state"],
+  number_sequences: ["series", "year"],
+  notification_tokens: ["owner_id", "device_identifier"],
+  idempotency_keys: ["principal", "key"],
+} as const;
+
+type Row = Record<string, unknown>;
+type Snapshot = Record<string, Map<string, Row>>;
+
+async function snapshot(): Promise<Snapshot> {
+  const names = Object.keys(TABLES) as (keyof typeof TABLES)[];
+  const results = await env.DB.batch(names.map((table) => env.DB.prepare(`SELECT * FROM ${table}`)));
+  const tables: Snapshot = {};
+  names.forEach((table, i) => {
+    const rows = results[i]!.results as Row[];
+    tables[table] = new Map(rows.map((row) => [JSON.stringify(TABLES[table].map((column) => row[column])), row]));
+  });
+  return tables;
+}
+
+/** What happened to the database between two snapshots: rows added, removed and changed. */
+function effects(before: Snapshot, after: Snapshot): unknown[] {
+  const found: unknown[] = [];
+  for (const table of Object.keys(TABLES)) {
+    const [old, now] = [before[table]!, after[table]!];
+    for (const [key, row] of now) {
+      const previous = old.get(key);
+      if (!previous) {
+        found.push({ table, added: row });
+        continue;
+      }
+      const changes: Record<string, unknown> = {};
+      for (const [column, value] of Object.entries(row)) {
+        const was = previous[column];
+        if (was === value) continue;
+        // Counters and sequences: how far they moved is the effect, not where they stand.
+        changes[column] = typeof was === "number" && typeof value === "number" ? { delta: value - was } : { from: was, to: value };
+      }
+      if (Object.keys(changes).length > 0) found.push({ table, key, changes });
+    }
+    for (const [key, row] of old) if (!now.has(key)) found.push({ table, removed: row });
+  }
+  return found;
+}
+
+/** A fresh name of a kind: the kind survives normalisation, the random part does not. */
+const fresh = (kind: "customer" | "owner" | "other" | "key" | "value") => `${kind}-${crypto.randomUUID().slice(0, 8)}`;
+
+// Two runs of one request on like preconditions differ only in generated ids, times, names, hashes
+// and the number they took; with those replaced, "all effects" of both runs are the same text.
+function normalize(value: unknown): string {
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return text
+    .replace(/\b(customer|owner|other|key|value)-[0-9a-f]{8}\b/g, "<$1>")
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<id>")
+    .replace(/\b[0-9a-f]{64}\b/g, "<hash>")
+    .replace(/\b(INV|CN)-(\d{4})-\d{6}\b/g, "$1-$2-<n>")
+    .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, "<ts>")
+    .replace(/\d{4}-\d{2}-\d{2}/g, "<date>");
+}
+
+const normalizedEffects = (before: Snapshot, after: Snapshot): string[] => effects(before, after).map(normalize).sort();
+
+interface Prepared {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** Calls the Worker as deployed, but with `db` as its D1 binding. */
+async function send({ method, path, headers, body }: Prepared, db: D1Database): Promise<Response> {
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(new Request(BASE + path, { method, headers, body }), { ...env, DB: db }, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+}
+
+const withAuth = (auth: string, extra: Record<string, string> = {}) => ({ Authorization: `Bearer ${auth}`, ...extra });
+const jsonRequest = (method: string, path: string, auth: string, json: object): Prepared => ({
+  method,
+  path,
+  headers: withAuth(auth, { "Content-Type": "application/json" }),
+  body: JSON.stringify(json),
+});
+const bodyless = (method: string, path: string, auth: string): Prepared => ({ method, path, headers: withAuth(auth) });
+
+const principal = async () => token({ sub: fresh("owner"), customer_id: fresh("customer") });
+
+// Preconditions are made through the module too: each call through `exports.default.fetch`
+// (support/api.ts) costs more than the one before it.
+async function setUp(method: string, path: string, auth: string, json?: object): Promise<any> {
+  const response = await send(json ? jsonRequest(method, path, auth, json) : bodyless(method, path, auth), env.DB);
+  expect(response.status, `${method} ${path}`).toBeLessThan(300);
+  return response.status === 204 ? undefined : response.json();
+}
+
+async function orderIn(auth: string, ...actions: string[]): Promise<{ id: string }> {
+  const order = (await setUp("POST", "/card_orders", auth, { voucher_category: "meal", payment_method: "direct_debit", cost_center: "CC-1" })).data[0];
+  for (const action of actions) await setUp("POST", `/card_orders/${order.id}/${action}`, auth);
+  return order;
+}
+
+async function createInvoice(auth: string, orderId: string, reference?: string): Promise<{ id: string }> {
+  return (await setUp("POST", "/invoices", auth, { order_id: orderId, reference })).data[0];
+}
+
+async function registerToken(auth: string, value: string, device: string) {
+  await setUp("PUT", "/voucher_owners/me/notification_tokens", auth, { value, device_identifier: device });
+}
+
+interface WriteCase {
+  name: string;
+  status: 200 | 201 | 204;
+  /** Fresh preconditions, and the request to run on them. */
+  prepare: () => Promise<Prepared>;
+}
+
+const transition = (action: string, ...before: string[]) => async () => {
+  const auth = await principal();
+  const order = await orderIn(auth, ...before);
+  return bodyless("POST", `/card_orders/${order.id}/${action}`, auth);
+};
+
+const invoiceTransition = (action: string) => async () => {
+  const auth = await principal();
+  const invoice = await createInvoice(auth, (await orderIn(auth)).id, "ref");
+  return bodyless("POST", `/invoices/${invoice.id}/${action}`, auth);
+};
+
+const WRITES: WriteCase[] = [
+  {
+    name: "POST /card_orders",
+    status: 201,
+    prepare: async () =>
+      jsonRequest("POST", "/card_orders", await principal(), {
+        voucher_category: "gift",
+        description: "fault",
+        invoice_reference: "PO-1",
+        cost_center: "CC-9",
+        payment_method: "bank_transfer",
+      }),
+  },
+  {
+    name: "POST /invoices",
+    status: 201,
+    prepare: async () => {
+      const auth = await principal();
+      return jsonRequest("POST", "/invoices", auth, { order_id: (await orderIn(auth, "submit")).id, reference: "R-1" });
+    },
+  },
+  { name: "POST /card_orders/{id}/submit", status: 200, prepare: transition("submit") },
+  { name: "POST /card_orders/{id}/cancel", status: 200, prepare: transition("cancel", "submit") },
+  { name: "POST /card_orders/{id}/start_production", status: 200, prepare: transition("start_production", "submit") },
+  { name: "POST /card_orders/{id}/deliver", status: 200, prepare: transition("deliver", "submit", "start_production") },
+  { name: "POST /invoices/{id}/pay", status: 200, prepare: invoiceTransition("pay") },
+  { name: "POST /invoices/{id}/cancel", status: 200, prepare: invoiceTransition("cancel") },
+  {
+    name: "PUT /voucher_owners/me/notification_tokens (new registration)",
+    status: 204,
+    prepare: async () => jsonRequest("PUT", "/voucher_owners/me/notification_tokens", await principal(), { value: fresh("value"), device_identifier: "phone" }),
+  },
+  {
+    name: "PUT /voucher_owners/me/notification_tokens (replacement)",
+    status: 204,
+    prepare: async () => {
+      const auth = await principal();
+      await registerToken(auth, fresh("value"), "phone");
+      return jsonRequest("PUT", "/voucher_owners/me/notification_tokens", auth, { value: fresh("value"), device_identifier: "phone" });
+    },
+  },
+  {
+    name: "PUT /voucher_owners/me/notification_tokens (value moving from another owner)",
+    status: 204,
+    prepare: async () => {
+      const value = fresh("value");
+      await registerToken(await token({ sub: fresh("other") }), value, "tablet");
+      return jsonRequest("PUT", "/voucher_owners/me/notification_tokens", await principal(), { value, device_identifier: "phone" });
+    },
+  },
+  {
+    name: "DELETE /voucher_owners/me/notification_tokens/{device}",
+    status: 204,
+    prepare: async () => {
+      const auth = await principal();
+      await registerToken(auth, fresh("value"), "phone");
+      await registerToken(auth, fresh("value"), "tablet");
+      return bodyless("DELETE", "/voucher_owners/me/notification_tokens/phone", auth);
+    },
+  },
+];
+
+const KEY_VARIANTS = [
+  ["without an Idempotency-Key", false],
+  ["with an Idempotency-Key", true],
+] as const;
+
+async function prepared(write: WriteCase, withKey: boolean): Promise<Prepared> {
+  const request = await write.prepare();
+  if (withKey) request.headers["Idempotency-Key"] = fresh("key");
+  return request;
+}
+
+interface CleanRun {
+  calls: number;
+  body: string;
+  effects: string[];
+}
+
+/** Runs the request once without faults: how many calls it makes, what it answers, what it stores. */
+async function cleanRun(write: WriteCase, withKey: boolean): Promise<CleanRun> {
+  const request = await prepared(write, withKey);
+  const before = await snapshot();
+  const db = new FaultyD1(env.DB);
+  const response = await send(request, db.binding);
+  const body = await response.text();
+  expect({ status: response.status, body }).toMatchObject({ status: write.status });
+  const clean = { calls: db.count, body: normalize(body), effects: normalizedEffects(before, await snapshot()) };
+  expect(clean.calls).toBeGreaterThan(0);
+  expect(clean.effects.length).toBeGreaterThan(0);
+  // CONTRACT part 7: all of a request's writes go in one batch, its last database call.
+  const writing = db.calls.filter((c) => c.sql.some((statement) => /^\s*(insert|update|delete|replace)\b/i.test(statement)));
+  expect(writing.map((c) => [c.number, c.kind])).toStrictEqual([[db.count, "batch"]]);
+  return clean;
+}
+
+async function expectUnavailable(response: Response) {
+  await expectError(response, 503, { code: "unavailable", source: {} });
+  expect(response.headers.get("Retry-After")).toMatch(/^[1-9][0-9]*$/);
+}
+
+/** Numbers of both series are 1..last of their year, each once: no gap, no duplicate. */
+async function expectGaplessNumbers() {
+  const { results: sequences } = await env.DB.prepare("SELECT series, year, last FROM number_sequences").all<{ series: string; year: number; last: number }>();
+  const { results: taken } = await env.DB.prepare(
+    "SELECT number AS n FROM invoices UNION ALL SELECT cancellation_number AS n FROM invoices WHERE cancellation_number IS NOT NULL",
+  ).all<{ n: string }>();
+  const byYear = new Map<string, number[]>();
+  for (const { n } of taken) {
+    const [, series, year, seq] = /^(INV|CN)-(\d{4})-(\d{6})$/.exec(n) ?? [];
+    expect(series, `malformed number ${n}`).toBeDefined();
+    byYear.set(`${series}-${Number(year)}`, [...(byYear.get(`${series}-${Number(year)}`) ?? []), Number(seq)]);
+  }
+  expect(new Set(byYear.keys())).toStrictEqual(new Set(sequences.map((s) => `${s.series}-${s.year}`)));
+  for (const { series, year, last } of sequences) {
+    const numbers = byYear.get(`${series}-${year}`)!.sort((a, b) => a - b);
+    expect(numbers, `${series} ${year}`).toStrictEqual(Array.from({ length: last }, (_, i) => i + 1));
+  }
+}
+
+beforeAll(async () => {
+  // Both number series exist before any measured run, so every run moves them the same way (+1).
+  const auth = await principal();
+  const invoice = await createInvoice(auth, (await orderIn(auth)).id);
+  await setUp("POST", `/invoices/${invoice.id}/cancel`, auth);
+});
+
+describe.each(WRITES)("$name", (write) => {
+  it.each(KEY_VARIANTS)(
+    "%s: whichever database call fails, 503 unavailable, nothing stored, and a retry stores it exactly once",
+    async (_, withKey) => {
+      const clean = await cleanRun(write, withKey);
+
+      for (let k = 1; k <= clean.calls; k++) {
+        const request = await prepared(write, withKey);
+        const before = await snapshot();
+        const faulty = new FaultyD1(env.DB).failCall(k);
+        const failed = await send(request, faulty.binding);
+        expect(faulty.injected, `call ${k} of ${clean.calls} was made and failed`).toBe(1);
+        await expectUnavailable(failed);
+        expect(normalizedEffects(before, await snapshot()), `effects after call ${k} of ${clean.calls} failed`).toStrictEqual([]);
+
+        const retry = await send(request, new FaultyD1(env.DB).binding);
+        const body = await retry.text();
+        expect({ status: retry.status, body: normalize(body) }, `retry after call ${k} failed`).toStrictEqual({ status: write.status, body: clean.body });
+        expect(retry.headers.has("Idempotent-Replayed"), "a retry after a failure is not a replay").toBe(false);
+        expect(normalizedEffects(before, await snapshot()), `effects after the retry of call ${k}`).toStrictEqual(clean.effects);
+        await expectGaplessNumbers();
+      }
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
+
+// The harder failure: the database did the work, but its answer was lost. The client sees 503 and
+// cannot know; a batch that ran must have run whole, and the retry must not do it twice. Only an
+// Idempotency-Key makes a retried POST safe; PUT and DELETE are idempotent by themselves.
+const LOST_ANSWER_CASES = WRITES.flatMap((write) =>
+  KEY_VARIANTS.filter(([, withKey]) => withKey || !write.name.startsWith("POST")).map(([variant, withKey]) => ({ write, variant, withKey })),
+);
+
+describe.each(LOST_ANSWER_CASES)("$write.name, $variant, the answer of a database call lost", ({ write, withKey }) => {
+  it(
+    "answers 503; the stored effects are all or none, and a retry leaves them exactly once",
+    async () => {
+      const clean = await cleanRun(write, withKey);
+      const mode: FaultMode = "after";
+
+      for (let k = 1; k <= clean.calls; k++) {
+        const request = await prepared(write, withKey);
+        const before = await snapshot();
+        const faulty = new FaultyD1(env.DB).failCall(k, mode);
+        await expectUnavailable(await send(request, faulty.binding));
+        expect(faulty.injected).toBe(1);
+        // Only the last call writes (one batch); a lost read leaves nothing behind.
+        const stored = normalizedEffects(before, await snapshot());
+        expect(stored, `effects after the answer of call ${k} of ${clean.calls} was lost`).toStrictEqual(k === clean.calls ? clean.effects : []);
+
+        const retry = await send(request, new FaultyD1(env.DB).binding);
+        const body = await retry.text();
+        expect({ status: retry.status, body: normalize(body) }, `retry after call ${k} lost its answer`).toStrictEqual({ status: write.status, body: clean.body });
+        const replayed = withKey && write.name.startsWith("POST") && k === clean.calls;
+        expect(retry.headers.get("Idempotent-Replayed"), "the stored response is replayed").toBe(replayed ? "true" : null);
+        expect(normalizedEffects(before, await snapshot()), `effects after the retry of call ${k}`).toStrictEqual(clean.effects);
+        await expectGaplessNumbers();
+      }
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
