@@ -14,10 +14,11 @@ export interface TokenSettings {
   audience?: string;
 }
 
-// Import parameters of the asymmetric algorithms a JWK set may sign with (CONTRACT part 2).
+// The asymmetric algorithms a JWK set may sign with (CONTRACT part 2): the key type each needs, and
+// its import parameters.
 const JWKS_ALGORITHMS = {
-  RS256: { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" },
-  ES256: { name: "ECDSA", namedCurve: "P-256" },
+  RS256: { kty: "RSA", crv: undefined, params: { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" } },
+  ES256: { kty: "EC", crv: "P-256", params: { name: "ECDSA", namedCurve: "P-256" } },
 } as const;
 
 type JwksAlgorithm = keyof typeof JWKS_ALGORITHMS;
@@ -90,11 +91,18 @@ async function loadKeySet(url: string, refresh: boolean): Promise<KeySet> {
 async function jwksKeyFor(url: string, kid: string, alg: JwksAlgorithm): Promise<CryptoKey> {
   let entry = (await loadKeySet(url, false)).keys.get(kid);
   entry ??= (await loadKeySet(url, true)).keys.get(kid);
-  if (!entry || (entry.jwk.alg !== undefined && entry.jwk.alg !== alg)) throw new TokenRejected("The access token is signed with an unknown key.");
-  entry.key ??= crypto.subtle.importKey("jwk", entry.jwk, JWKS_ALGORITHMS[alg], false, ["verify"]);
+  const { kty, crv, params } = JWKS_ALGORITHMS[alg];
+  // The token names its own alg: only a key of that type may verify it. Checked before the import,
+  // so a forged header cannot spoil the cached key for genuine tokens.
+  const { jwk } = entry ?? {};
+  if (!entry || !jwk || jwk.kty !== kty || (crv && jwk.crv !== crv) || (jwk.alg !== undefined && jwk.alg !== alg)) {
+    throw new TokenRejected("The access token is signed with an unknown key.");
+  }
+  entry.key ??= crypto.subtle.importKey("jwk", jwk, params, false, ["verify"]);
   try {
     return await entry.key;
   } catch {
+    entry.key = undefined;
     throw new TokenRejected("The access token is signed with an unusable key.");
   }
 }
@@ -113,13 +121,14 @@ function describe(error: unknown): string {
   }
 }
 
-/** Tolerated difference between the issuer's clock and ours (RFC 7519 allows "some small leeway"). */
+/** Tolerated lead of the issuer's clock over ours, for `nbf` and `iat` (RFC 7519's "small leeway"). */
 export const CLOCK_SKEW_SECONDS = 30;
 
+// `exp` gets no leeway: it is the issuer's limit, and an expired token must be refused (CONTRACT).
 function checkTimes({ exp, nbf, iat }: JWTPayload): void {
   const now = Math.floor(Date.now() / 1000);
   if (typeof exp !== "number" || !Number.isFinite(exp)) throw new TokenRejected("The access token has no expiry (exp).");
-  if (exp <= now - CLOCK_SKEW_SECONDS) throw new TokenRejected("The access token has expired.");
+  if (exp <= now) throw new TokenRejected("The access token has expired.");
   if (nbf !== undefined && !(typeof nbf === "number" && nbf <= now + CLOCK_SKEW_SECONDS)) throw new TokenRejected("The access token is not valid yet.");
   if (iat !== undefined && !(typeof iat === "number" && iat <= now + CLOCK_SKEW_SECONDS)) throw new TokenRejected("The access token was issued in the future.");
 }
@@ -127,7 +136,7 @@ function checkTimes({ exp, nbf, iat }: JWTPayload): void {
 /**
  * Verifies a bearer token: HS256 with the shared secret, or RS256/ES256 with a key of the JWK set.
  * Every other algorithm, `none` included, is refused. Unlike hono's verifier, `exp` is required.
- * Time claims get CLOCK_SKEW_SECONDS of leeway.
+ * `nbf` and `iat` get CLOCK_SKEW_SECONDS of leeway.
  */
 export async function verifyToken(token: string, settings: TokenSettings): Promise<JWTPayload> {
   let alg: string;
