@@ -3,7 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Context, MiddlewareHandler } from "hono";
 import { principalOf } from "./auth";
 import { database } from "./db";
-import { isConstraintViolation } from "./db/client";
+import { isWriteConflict } from "./db/client";
 import { deleteExpiredKey, findStoredResponse, storeResponse, type StoredResponse } from "./db/idempotency-keys";
 import type { AppEnv } from "./env";
 import { ApiError, jsonResponse } from "./errors";
@@ -99,7 +99,7 @@ export async function commit(c: Context<AppEnv>, writes: BatchItem<"sqlite">[], 
     results = await orm.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   } catch (error) {
     // A concurrent request with the same key got there first: answer as it did.
-    if (context && isConstraintViolation(error)) {
+    if (context && isWriteConflict(error)) {
       const replayed = replay(c, context, await findStoredResponse(orm, context.principal, context.key));
       if (replayed) return replayed;
     }

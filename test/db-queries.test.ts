@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { findCardOrder, insertCardOrder, listCardOrders } from "../src/db/card-orders";
-import { isConstraintViolation, RequestDatabase, updateIfUnchanged, type Database } from "../src/db/client";
+import { isWriteConflict, RequestDatabase, updateIfUnchanged, type Database } from "../src/db/client";
 import { deleteExpiredIdempotencyKeys, deleteExpiredKey, findStoredResponse, storeResponse } from "../src/db/idempotency-keys";
 import { findInvoice, insertInvoice, listInvoices, numberOf, takeNumber } from "../src/db/invoices";
 import { deleteNotificationToken, findNotificationToken, listNotificationTokens, registerNotificationToken } from "../src/db/notification-tokens";
@@ -174,7 +174,7 @@ describe("count triggers", () => {
     const customer = unique("customer");
     const [order] = await insertOrders(orm, [orderRow(customer)]);
     // The second insert repeats the first one's id: the whole batch fails.
-    await expect(orm.batch([insertCardOrder(orm, orderRow(customer, { state: "submitted" })), insertCardOrder(orm, order!)])).rejects.toSatisfy(isConstraintViolation);
+    await expect(orm.batch([insertCardOrder(orm, orderRow(customer, { state: "submitted" })), insertCardOrder(orm, order!)])).rejects.toThrow();
     expect(await countsOf("card_order_counts", customer)).toStrictEqual({ draft: 1 });
   });
 
@@ -221,7 +221,7 @@ describe("takeNumber and numberOf", () => {
 
     // A second invoice for the same order breaks the one-invoice-per-order constraint.
     const fresh = await findCardOrder(orm, customer, order!.id);
-    await expect(invoiceOrder(orm, { ...fresh!, invoiceId: null }, { year: 2033 })).rejects.toSatisfy(isConstraintViolation);
+    await expect(invoiceOrder(orm, { ...fresh!, invoiceId: null }, { year: 2033 })).rejects.toSatisfy(isWriteConflict);
     expect(await sequenceLast("INV", 2033)).toBe(1);
     expect(await nextNumber(orm, "INV", 2033)).toBe("INV-2033-000002");
   });
@@ -247,7 +247,7 @@ describe("updateIfUnchanged", () => {
     expect(await findCardOrder(orm, customer, order!.id)).toStrictEqual({ ...order, state: "submitted", submittedAt: at(5), updatedAt: at(5) });
   });
 
-  it("rolls back the whole batch with a ConstraintViolation when the row changed in between", async () => {
+  it("rolls back the whole batch with a WriteConflict when the row changed in between", async () => {
     const { orm } = database();
     const customer = unique("customer");
     const [order] = await insertOrders(orm, [orderRow(customer)]);
@@ -263,7 +263,7 @@ describe("updateIfUnchanged", () => {
         () => undefined,
         (e: unknown) => e,
       );
-    expect(isConstraintViolation(error)).toBe(true);
+    expect(isWriteConflict(error)).toBe(true);
 
     // Nothing of the batch is stored; the concurrent change stands.
     expect(await findCardOrder(orm, customer, other.id)).toBeUndefined();
@@ -280,19 +280,30 @@ describe("updateIfUnchanged", () => {
     const invoice = (await findInvoice(orm, customer, id))!;
     await updateIfUnchanged(orm, invoices, invoice, { state: "paid", paidAt: at(9), updatedAt: at(9) }).run();
     await expect(updateIfUnchanged(orm, invoices, invoice, { state: "cancelled", cancelledAt: at(10), updatedAt: at(10) }).run()).rejects.toSatisfy(
-      isConstraintViolation,
+      isWriteConflict,
     );
     expect(await findInvoice(orm, customer, id)).toMatchObject({ state: "paid", paidAt: at(9), cancelledAt: null, updatedAt: at(9) });
   });
 
-  it("is told apart from an SQL error, which is no ConstraintViolation", async () => {
+  it("is told apart from other constraint failures, which are bugs rather than races", async () => {
+    const { orm } = database();
+    const [order] = await insertOrders(orm, [orderRow(unique("customer"))]);
+    const error = await insertCardOrder(orm, order!).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(String((error as Error).cause ?? error)).toContain("UNIQUE constraint failed: card_orders.id");
+    expect(isWriteConflict(error)).toBe(false);
+  });
+
+  it("is told apart from an SQL error, which is no WriteConflict", async () => {
     const { orm } = database();
     const error = await orm.run(sql`SELECT * FROM no_such_table`).then(
       () => undefined,
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(Error);
-    expect(isConstraintViolation(error)).toBe(false);
+    expect(isWriteConflict(error)).toBe(false);
   });
 });
 
@@ -402,7 +413,7 @@ describe("idempotency key statements", () => {
     const [stored] = await storeResponse(orm, row, sql`json_set('{"a":1}', '$.b', 2)`);
     expect(stored).toStrictEqual({ body: '{"a":1,"b":2}' });
     expect(await findStoredResponse(orm, principal, "k")).toStrictEqual({ requestHash: "h", status: 201, body: '{"a":1,"b":2}', expiresAt: at(100) });
-    await expect(storeResponse(orm, row, sql`'{}'`)).rejects.toSatisfy(isConstraintViolation);
+    await expect(storeResponse(orm, row, sql`'{}'`)).rejects.toSatisfy(isWriteConflict);
 
     // Not yet expired at minute 99: kept. Expired at minute 100: freed.
     await deleteExpiredKey(orm, principal, "k", at(99)).run();

@@ -10,27 +10,35 @@ export interface DatabaseUsage {
   rowsWritten: number;
 }
 
-/** A write was refused by a constraint: the guards that make a batch all-or-nothing under races. */
-export class ConstraintViolation extends Error {
+/**
+ * A concurrent request changed what this write relied on, so D1 rolled the whole batch back: the
+ * request may be retried. Raised only by the guards below, never by other constraint failures.
+ */
+export class WriteConflict extends Error {
   constructor(cause: unknown) {
-    super("constraint violation", { cause });
-    this.name = "ConstraintViolation";
+    super("write conflict", { cause });
+    this.name = "WriteConflict";
   }
 }
 
-export function isConstraintViolation(error: unknown): boolean {
+export function isWriteConflict(error: unknown): boolean {
   for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    if (e instanceof ConstraintViolation) return true;
+    if (e instanceof WriteConflict) return true;
   }
   return false;
 }
 
-// Constraint failures are expected outcomes; an SQL error is a bug (500); anything else means the
-// database could not serve the call, which the client may retry (503).
+// The constraints that fail when a concurrent request got there first: the `updated_at` guard of
+// updateIfUnchanged, one invoice per card order, one stored response per idempotency key.
+const CONCURRENT_WRITE = /NOT NULL constraint failed: \w+\.updated_at|UNIQUE constraint failed: (invoices\.order_id|idempotency_keys\.)/;
+// Errors of the SQL or its parameters, and any other constraint failure: a bug here, not a retry.
+const BUG = /SQLITE_|D1_TYPE_ERROR|D1_COLUMN_NOTFOUND/;
+
 function classify(error: unknown): Error {
   const message = error instanceof Error ? error.message : String(error);
-  if (message.includes("SQLITE_CONSTRAINT")) return new ConstraintViolation(error);
-  if (message.includes("SQLITE_ERROR")) return error instanceof Error ? error : new Error(message);
+  if (CONCURRENT_WRITE.test(message)) return new WriteConflict(error);
+  if (BUG.test(message)) return error instanceof Error ? error : new Error(message);
+  // Anything else means the database could not serve the call (unreachable, overloaded, reset).
   return new DatabaseUnavailableError(error);
 }
 
@@ -131,12 +139,13 @@ export class RequestDatabase {
   }
 }
 
-type Versioned = typeof cardOrders | typeof invoices;
+/** The tables whose rows carry the optimistic `updated_at` guard. */
+export type Versioned = typeof cardOrders | typeof invoices;
 
 /**
  * Updates a row only if nobody changed it since it was read (optimistic concurrency on
  * `updated_at`, which advances on every change). Otherwise the CASE yields NULL, the NOT NULL
- * constraint fails, and D1 rolls back the whole batch: a ConstraintViolation for the caller.
+ * constraint fails, and D1 rolls back the whole batch: a WriteConflict for the caller.
  */
 export function updateIfUnchanged<T extends Versioned>(
   orm: Database,

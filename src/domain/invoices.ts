@@ -2,12 +2,9 @@ import type { InvoiceRow } from "../db/schema";
 import { ApiError } from "../errors";
 import { defineLifecycle } from "./lifecycle";
 
-export const INVOICE_STATES = ["open", "paid", "cancelled"] as const;
-export type InvoiceState = (typeof INVOICE_STATES)[number];
-
 export const invoiceLifecycle = defineLifecycle({
   noun: "invoice",
-  states: INVOICE_STATES,
+  states: ["open", "paid", "cancelled"],
   initial: "open",
   transitions: {
     pay: { from: ["open"], to: "paid", scope: "fulfilment", stamp: "paidAt" },

@@ -2,28 +2,24 @@ import type { Context } from "hono";
 import { customerOf } from "../../auth";
 import { database } from "../../db";
 import { findCardOrder, insertCardOrder, listCardOrders as queryCardOrders } from "../../db/card-orders";
-import { isConstraintViolation, updateIfUnchanged } from "../../db/client";
 import { cardOrders, type CardOrderRow } from "../../db/schema";
 import { cardOrderLifecycle, toCardOrder, type CardOrderAction } from "../../domain/card-orders";
 import { isId, newId } from "../../domain/ids";
-import { assertAllowed, nextTimestamp } from "../../domain/lifecycle";
 import type { AppEnv } from "../../env";
-import { ApiError, jsonResponse, notFound } from "../../errors";
+import { jsonResponse, notFound } from "../../errors";
 import type { Handler } from "../../http/route";
 import { commit } from "../../idempotency";
 import { filterParameter, pageEnvelope, pageRequest, singlePageEnvelope } from "../../pagination";
+import { applyTransition } from "../transition";
 import type * as routes from "./card-orders.routes";
 
 /** The card order named in the path, if it is the caller's customer's. */
-export async function loadCardOrder(c: Context<AppEnv>): Promise<CardOrderRow> {
+async function loadCardOrder(c: Context<AppEnv>): Promise<CardOrderRow> {
   const id = c.req.param("id") ?? "";
   const row = isId(id) ? await findCardOrder(database(c).orm, customerOf(c), id) : undefined;
   if (!row) throw notFound("card order");
   return row;
 }
-
-export const changedConcurrently = (noun: string) =>
-  ApiError.of("conflict", `The ${noun} changed while this request ran; nothing was written. Fetch it and retry.`);
 
 export const createCardOrder: Handler<typeof routes.createCardOrder> = (c, body) => {
   const now = new Date().toISOString();
@@ -60,19 +56,5 @@ export const getCardOrder: Handler<typeof routes.getCardOrder> = async (c) => {
 
 export const transitionCardOrder =
   (action: CardOrderAction): Handler<ReturnType<typeof routes.transitionCardOrder>> =>
-  async (c) => {
-    const row = await loadCardOrder(c);
-    assertAllowed(cardOrderLifecycle, row.state, action);
-    const { to, stamp } = cardOrderLifecycle.transitions[action];
-    const at = nextTimestamp(row.updatedAt);
-    const changes = { state: to, updatedAt: at, ...(stamp ? { [stamp]: at } : {}) };
-    try {
-      return await commit(c, [updateIfUnchanged(database(c).orm, cardOrders, row, changes)], {
-        status: 200,
-        body: { data: toCardOrder({ ...row, ...changes }) },
-      });
-    } catch (error) {
-      if (isConstraintViolation(error)) throw changedConcurrently("card order");
-      throw error;
-    }
-  };
+  async (c) =>
+    applyTransition(c, { lifecycle: cardOrderLifecycle, action, table: cardOrders, row: await loadCardOrder(c), show: toCardOrder });

@@ -2,14 +2,13 @@ import type { Context } from "hono";
 import { customerOf } from "../../auth";
 import { database } from "../../db";
 import { findCardOrder } from "../../db/card-orders";
-import { isConstraintViolation, updateIfUnchanged } from "../../db/client";
+import { isWriteConflict, updateIfUnchanged, type Database } from "../../db/client";
 import { findInvoice, insertInvoice, listInvoices as queryInvoices, numberOf, takeNumber, type InvoiceWithOrderState } from "../../db/invoices";
 import { cardOrders, invoices } from "../../db/schema";
 import { isId, newId } from "../../domain/ids";
 import {
   addDays,
   assertInvoiceable,
-  INVOICE_STATES,
   invoiceLifecycle,
   isoDate,
   NUMBER_SERIES,
@@ -17,13 +16,13 @@ import {
   toInvoice,
   type InvoiceAction,
 } from "../../domain/invoices";
-import { assertAllowed, nextTimestamp } from "../../domain/lifecycle";
+import { changedConcurrently, nextTimestamp } from "../../domain/lifecycle";
 import type { AppEnv } from "../../env";
 import { ApiError, jsonResponse, notFound } from "../../errors";
 import type { Handler } from "../../http/route";
 import { commit } from "../../idempotency";
 import { filterParameter, pageEnvelope, pageRequest, singlePageEnvelope } from "../../pagination";
-import { changedConcurrently } from "../card-orders/card-orders.handlers";
+import { applyTransition, type TransitionEffects } from "../transition";
 import type * as routes from "./invoices.routes";
 
 async function loadInvoice(c: Context<AppEnv>): Promise<InvoiceWithOrderState> {
@@ -77,7 +76,7 @@ export const createInvoice: Handler<typeof routes.createInvoice> = async (c, bod
       fill: { "$.data[0].number": number },
     });
   } catch (error) {
-    if (!isConstraintViolation(error)) throw error;
+    if (!isWriteConflict(error)) throw error;
     // Someone else changed the order meanwhile: answer as if we had come second.
     const current = await findOrder();
     if (current) assertInvoiceable(current);
@@ -87,7 +86,7 @@ export const createInvoice: Handler<typeof routes.createInvoice> = async (c, bod
 
 export const listInvoices: Handler<typeof routes.listInvoices> = async (c) => {
   const page = pageRequest(c);
-  const filter = { state: filterParameter(c, "state", INVOICE_STATES), orderId: filterParameter(c, "order_id") };
+  const filter = { state: filterParameter(c, "state", invoiceLifecycle.states), orderId: filterParameter(c, "order_id") };
   const { rows, total } = await queryInvoices(database(c).orm, customerOf(c), filter, page);
   return jsonResponse(c, 200, JSON.stringify(pageEnvelope(c, page, rows.map(toApi), total)));
 };
@@ -96,33 +95,25 @@ export const getInvoice: Handler<typeof routes.getInvoice> = async (c) => {
   return jsonResponse(c, 200, JSON.stringify({ data: toApi(await loadInvoice(c)) }));
 };
 
+// A cancellation is a legal document of its own: it takes a number of the CN series.
+function cancellationNumber(orm: Database, at: string): TransitionEffects {
+  const year = new Date(at).getUTCFullYear();
+  const number = numberOf(NUMBER_SERIES.cancellation, year);
+  return {
+    writes: [takeNumber(orm, NUMBER_SERIES.cancellation, year)],
+    changes: { cancellationNumber: number },
+    fill: { "$.data.cancellation_number": number },
+  };
+}
+
 export const transitionInvoice =
   (action: InvoiceAction): Handler<ReturnType<typeof routes.transitionInvoice>> =>
-  async (c) => {
-    const { orm } = database(c);
-    const row = await loadInvoice(c);
-    assertAllowed(invoiceLifecycle, row.state, action);
-    const { to, stamp } = invoiceLifecycle.transitions[action];
-    const at = nextTimestamp(row.updatedAt);
-    const changes = { state: to, updatedAt: at, ...(stamp ? { [stamp]: at } : {}) };
-    const body = { data: toApi({ ...row, ...changes }) };
-    let outcome;
-    if (action === "cancel") {
-      // A cancellation is a legal document of its own: it takes a number of the CN series.
-      const year = new Date(at).getUTCFullYear();
-      const cancellationNumber = numberOf(NUMBER_SERIES.cancellation, year);
-      outcome = commit(c, [takeNumber(orm, NUMBER_SERIES.cancellation, year), updateIfUnchanged(orm, invoices, row, { ...changes, cancellationNumber })], {
-        status: 200,
-        body,
-        fill: { "$.data.cancellation_number": cancellationNumber },
-      });
-    } else {
-      outcome = commit(c, [updateIfUnchanged(orm, invoices, row, changes)], { status: 200, body });
-    }
-    try {
-      return await outcome;
-    } catch (error) {
-      if (isConstraintViolation(error)) throw changedConcurrently("invoice");
-      throw error;
-    }
-  };
+  async (c) =>
+    applyTransition(c, {
+      lifecycle: invoiceLifecycle,
+      action,
+      table: invoices,
+      row: await loadInvoice(c),
+      show: toApi,
+      effects: action === "cancel" ? cancellationNumber : undefined,
+    });

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { cardOrderLifecycle } from "../../domain/card-orders";
-import { INVOICE_STATES, invoiceLifecycle, type InvoiceAction } from "../../domain/invoices";
+import { invoiceLifecycle, type InvoiceAction } from "../../domain/invoices";
 import { dataOf, date, dateTime, listOf, named } from "../../http/openapi";
 import type { RouteSpec } from "../../http/route";
 import { optionalText, requestBody } from "../../http/validation";
@@ -25,7 +25,7 @@ export const Invoice = named(
     id: z.string(),
     type: z.literal("invoice"),
     number: z.string().register(z.globalRegistry, { pattern: "^INV-[0-9]{4}-[0-9]{6,}$" }),
-    state: z.enum(INVOICE_STATES),
+    state: z.enum(invoiceLifecycle.states),
     created_at: dateTime(),
     updated_at: dateTime(),
     booked_on: z.nullable(date()),
@@ -70,7 +70,7 @@ export const listInvoices = {
   summary: "List the customer's invoices, newest first",
   tag: TAG,
   access: { scope: "invoices:read", tenant: true },
-  query: [...PAGE_PARAMETERS, filterDoc("state", "Only invoices in this state.", INVOICE_STATES), filterDoc("order_id", "Only the invoice of this card order.")],
+  query: [...PAGE_PARAMETERS, filterDoc("state", "Only invoices in this state.", invoiceLifecycle.states), filterDoc("order_id", "Only the invoice of this card order.")],
   success: { status: 200, description: "A page of invoices.", schema: InvoiceList },
 } satisfies RouteSpec;
 
