@@ -5,7 +5,7 @@ import { findCardOrder, insertCardOrder, listCardOrders } from "../src/db/card-o
 import { isWriteConflict, RequestDatabase, updateIfUnchanged, type Database } from "../src/db/client";
 import { deleteExpiredIdempotencyKeys, deleteExpiredKey, findStoredResponse, storeResponse } from "../src/db/idempotency-keys";
 import { findInvoice, insertInvoice, listInvoices, numberOf, takeNumber } from "../src/db/invoices";
-import { deleteNotificationToken, findNotificationToken, listNotificationTokens, registerNotificationToken } from "../src/db/notification-tokens";
+import { deleteNotificationToken, listNotificationTokens, registerNotificationToken } from "../src/db/notification-tokens";
 import { cardOrders, invoices, type CardOrderRow } from "../src/db/schema";
 import { unique } from "./support/api";
 
@@ -362,7 +362,6 @@ describe("notification token statements", () => {
     await register(orm, first, "phone", value, at(1));
     await register(orm, second, "tablet", value, at(2));
     expect(await rowsWithValue(value)).toStrictEqual([{ owner_id: second, device_identifier: "tablet" }]);
-    expect(await findNotificationToken(orm, first, "phone")).toBeUndefined();
     expect(await listNotificationTokens(orm, first, page(1, 25))).toStrictEqual({ rows: [], total: 0 });
   });
 
@@ -389,6 +388,17 @@ describe("notification token statements", () => {
     });
   });
 
+  it("advance updated_at by a millisecond when a repeat carries the same or an earlier time", async () => {
+    const { orm } = database();
+    const owner = unique("owner");
+    await register(orm, owner, "phone", unique("push"), "2026-11-22T09:15:30.999Z");
+    await register(orm, owner, "phone", unique("push"), "2026-11-22T09:15:30.999Z");
+    await register(orm, owner, "phone", unique("push"), "2026-11-22T09:15:30.000Z");
+    expect((await listNotificationTokens(orm, owner, page(1, 25))).rows).toStrictEqual([
+      { deviceIdentifier: "phone", createdAt: "2026-11-22T09:15:30.999Z", updatedAt: "2026-11-22T09:15:31.001Z" },
+    ]);
+  });
+
   it("delete only the caller's device, and list the rest newest first", async () => {
     const { orm } = database();
     const [owner, other] = [unique("owner"), unique("owner")];
@@ -401,7 +411,7 @@ describe("notification token statements", () => {
     await deleteNotificationToken(orm, owner, "unknown").run();
     expect(await listNotificationTokens(orm, owner, page(1, 1))).toStrictEqual({ rows: [{ deviceIdentifier: "watch", createdAt: at(3), updatedAt: at(3) }], total: 2 });
     expect((await listNotificationTokens(orm, owner, page(2, 1))).rows.map((row) => row.deviceIdentifier)).toStrictEqual(["tablet"]);
-    expect(await findNotificationToken(orm, other, "phone")).toStrictEqual({ updatedAt: at(1) });
+    expect((await listNotificationTokens(orm, other, page(1, 25))).rows).toStrictEqual([{ deviceIdentifier: "phone", createdAt: at(1), updatedAt: at(1) }]);
   });
 });
 

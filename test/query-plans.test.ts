@@ -255,7 +255,6 @@ describe("query plans of every statement the Worker issues", () => {
       "idempotent store with a number": /^insert into "idempotency_keys" .* json_set\(/,
       "expired key freed": /^delete from "idempotency_keys" where .*\."expires_at" <= \?\)$/,
       "expired keys swept": /^DELETE FROM "idempotency_keys" WHERE rowid IN \(SELECT rowid FROM "idempotency_keys"/,
-      "token lookup": /^select "updated_at" from "notification_tokens"/,
       "token value taken away": /^delete from "notification_tokens" where \("notification_tokens"\."value" = \?/,
       "token upsert": /^insert into "notification_tokens" .* on conflict/,
       "token list": /^select "device_identifier", "created_at", "updated_at" from "notification_tokens" .* limit \?$/,

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ne, or } from "drizzle-orm";
+import { and, count, desc, eq, ne, or, sql } from "drizzle-orm";
 import type { PageRequest } from "../pagination";
 import type { Database } from "./client";
 import { notificationTokens, type NotificationTokenRow } from "./schema";
@@ -6,15 +6,14 @@ import { notificationTokens, type NotificationTokenRow } from "./schema";
 const byDevice = (ownerId: string, deviceIdentifier: string) =>
   and(eq(notificationTokens.ownerId, ownerId), eq(notificationTokens.deviceIdentifier, deviceIdentifier));
 
-export function findNotificationToken(orm: Database, ownerId: string, deviceIdentifier: string) {
-  return orm.select({ updatedAt: notificationTokens.updatedAt }).from(notificationTokens).where(byDevice(ownerId, deviceIdentifier)).get();
-}
-
 /**
  * Registers `row.value` for one device: a value belongs to one device of one owner, so it is first
- * taken away from wherever else it was registered. Both statements go into one batch.
+ * taken away from wherever else it was registered. Both statements go into one batch. A repeated
+ * registration keeps `created_at`; `updated_at` advances, by a millisecond at least (the rule of
+ * nextTimestamp in domain/lifecycle.ts, here in SQL so that no read is needed first).
  */
 export function registerNotificationToken(orm: Database, row: NotificationTokenRow) {
+  const { updatedAt } = notificationTokens;
   return [
     orm
       .delete(notificationTokens)
@@ -24,7 +23,10 @@ export function registerNotificationToken(orm: Database, row: NotificationTokenR
       .values(row)
       .onConflictDoUpdate({
         target: [notificationTokens.ownerId, notificationTokens.deviceIdentifier],
-        set: { value: row.value, updatedAt: row.updatedAt },
+        set: {
+          value: row.value,
+          updatedAt: sql`CASE WHEN ${row.updatedAt} > ${updatedAt} THEN ${row.updatedAt} ELSE strftime('%Y-%m-%dT%H:%M:%fZ', ${updatedAt}, '+0.001 seconds') END`,
+        },
       }),
   ] as const;
 }
@@ -43,7 +45,7 @@ export async function listNotificationTokens(orm: Database, ownerId: string, pag
       .orderBy(desc(notificationTokens.createdAt), desc(notificationTokens.deviceIdentifier))
       .limit(page.pageSize)
       .offset(page.offset),
-    // An owner has a handful of devices: counting them reads no more than that.
+    // Counts the owner's devices only: as many rows as the owner registered.
     orm.select({ total: count() }).from(notificationTokens).where(eq(notificationTokens.ownerId, ownerId)),
   ]);
   return { rows, total: total[0]?.total ?? 0 };

@@ -40,7 +40,8 @@ export const changedConcurrently = (noun: string): ApiError =>
 
 /**
  * The `updated_at` of a change: now, but always after the previous value, so that it advances on
- * every change even when two land within one millisecond.
+ * every change even when two land within one millisecond. (db/notification-tokens.ts does the same
+ * in SQL.)
  */
 export function nextTimestamp(previous: string, now = new Date()): string {
   return new Date(Math.max(now.getTime(), Date.parse(previous) + 1)).toISOString();

@@ -1,26 +1,16 @@
 import { principalOf } from "../../auth";
 import { database } from "../../db";
 import * as queries from "../../db/notification-tokens";
-import { nextTimestamp } from "../../domain/lifecycle";
 import { jsonResponse } from "../../errors";
 import type { Handler } from "../../http/route";
 import { commit } from "../../idempotency";
 import { pageEnvelope, pageRequest } from "../../pagination";
 import type * as routes from "./notification-tokens.routes";
 
-export const registerNotificationToken: Handler<typeof routes.registerNotificationToken> = async (c, body) => {
-  const { orm } = database(c);
-  const ownerId = principalOf(c).sub;
-  const existing = await queries.findNotificationToken(orm, ownerId, body.device_identifier);
-  const now = new Date();
-  const row = {
-    ownerId,
-    deviceIdentifier: body.device_identifier,
-    value: body.value,
-    createdAt: now.toISOString(), // kept by the upsert when the device was registered before
-    updatedAt: existing ? nextTimestamp(existing.updatedAt, now) : now.toISOString(),
-  };
-  return commit(c, [...queries.registerNotificationToken(orm, row)], { status: 204 });
+export const registerNotificationToken: Handler<typeof routes.registerNotificationToken> = (c, body) => {
+  const now = new Date().toISOString();
+  const row = { ownerId: principalOf(c).sub, deviceIdentifier: body.device_identifier, value: body.value, createdAt: now, updatedAt: now };
+  return commit(c, [...queries.registerNotificationToken(database(c).orm, row)], { status: 204 });
 };
 
 export const listNotificationTokens: Handler<typeof routes.listNotificationTokens> = async (c) => {
