@@ -1,5 +1,6 @@
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import type { AppEnv } from "./env";
+import { jsonResponse } from "./http/json";
 
 // Every error the API can answer, its status and when: CONTRACT part 3. The OpenAPI document is
 // built from this table too.
@@ -12,13 +13,13 @@ export const ERRORS = {
   method_not_allowed: [405, "The path exists but not with this method; see the Allow header."],
   invalid_state: [409, "The transition is not allowed from the resource's current state."],
   conflict: [409, "The request conflicts with the current state, e.g. the order already has an invoice."],
-  payload_too_large: [413, "The body is larger than 64 KiB."],
+  payload_too_large: [413, "The body is larger than the request body limit."],
   unsupported_media_type: [415, "The body is not sent as application/json."],
   validation_failed: [422, "A body field is missing, of the wrong type, not allowed or too long; one error per field."],
   idempotency_key_reused: [422, "The Idempotency-Key was used before for a different request."],
   rate_limited: [429, "Too many requests for this principal; see Retry-After."],
   internal_error: [500, "Something unexpected failed; nothing internal is disclosed."],
-  unavailable: [503, "The database could not be reached; nothing was written. Retry after Retry-After seconds."],
+  unavailable: [503, "The database or the token key set could not be reached; nothing was half-written. Retry after Retry-After seconds."],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERRORS;
@@ -62,33 +63,23 @@ export class DatabaseUnavailableError extends Error {
 
 const RETRY_AFTER_SECONDS = "1";
 
-export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
-
-export function jsonResponse(c: Context, status: number, body: string, headers: Record<string, string> = {}): Response {
-  c.header("Content-Type", JSON_CONTENT_TYPE);
-  for (const [name, value] of Object.entries(headers)) c.header(name, value);
-  return c.body(body, status as 200);
-}
-
 function errorResponse(c: Context, error: ApiError): Response {
   return jsonResponse(c, error.status, JSON.stringify({ errors: error.errors }), error.headers);
 }
 
-function isDatabaseFailure(error: unknown): boolean {
-  // Drizzle wraps driver errors in its own class; the original is somewhere down the cause chain.
-  for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    if (e instanceof DatabaseUnavailableError) return true;
-  }
-  return false;
-}
+/** Whether `error` or an error down its cause chain is a `kind` (drizzle wraps driver errors). */
+export const causedBy = (error: unknown, kind: new (cause: unknown) => Error): boolean =>
+  error instanceof kind || (error instanceof Error && causedBy(error.cause, kind));
 
 export const onError: ErrorHandler<AppEnv> = (error, c) => {
   if (error instanceof ApiError) return errorResponse(c, error);
-  if (isDatabaseFailure(error)) {
+  if (causedBy(error, DatabaseUnavailableError)) {
     console.error(JSON.stringify({ level: "error", request_id: c.var.requestId, error: "database_unavailable", cause: String((error as Error).cause ?? error) }));
     return errorResponse(
       c,
-      ApiError.of("unavailable", "The database is unavailable; nothing was stored. Retry the request.", {}, { "Retry-After": RETRY_AFTER_SECONDS }),
+      ApiError.of("unavailable", "The database is unavailable; nothing was half-written. Retry the request (a write with the same Idempotency-Key).", {}, {
+        "Retry-After": RETRY_AFTER_SECONDS,
+      }),
     );
   }
   console.error(JSON.stringify({ level: "error", request_id: c.var.requestId, error: String(error), stack: (error as Error)?.stack }));

@@ -6,7 +6,8 @@ import { database } from "./db";
 import { isWriteConflict } from "./db/client";
 import { deleteExpiredKey, findStoredResponse, storeResponse, type StoredResponse } from "./db/idempotency-keys";
 import type { AppEnv } from "./env";
-import { ApiError, jsonResponse } from "./errors";
+import { ApiError } from "./errors";
+import { jsonResponse } from "./http/json";
 
 // CONTRACT part 7.
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;

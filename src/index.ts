@@ -7,7 +7,9 @@ const app = createApp();
 export default {
   fetch: app.fetch,
   // Cron Trigger (wrangler.toml): stored idempotent responses live 24 hours.
-  async scheduled(_controller, env, ctx) {
-    ctx.waitUntil(deleteExpiredIdempotencyKeys(env.DB).then((deleted) => console.log(JSON.stringify({ job: "expire_idempotency_keys", deleted }))));
+  async scheduled(_controller, env, _ctx) {
+    // Awaited, so that a failed run shows as failed in the Cron Trigger's history.
+    const deleted = await deleteExpiredIdempotencyKeys(env.DB);
+    console.log(JSON.stringify({ job: "expire_idempotency_keys", deleted }));
   },
 } satisfies ExportedHandler<Bindings>;

@@ -29,7 +29,7 @@ const invalid = (name: string, detail: string) => ApiError.of("invalid_parameter
 
 /** A query parameter that may appear at most once. */
 function singleParameter(c: Context, name: string): string | undefined {
-  const values = new URL(c.req.url).searchParams.getAll(name);
+  const values = c.req.queries(name) ?? [];
   if (values.length > 1) throw invalid(name, `${name} must be given once.`);
   return values[0];
 }
@@ -65,11 +65,13 @@ export const filterDoc = (name: string, description: string, allowed?: readonly 
 /** A page of a list, with absolute links that keep every other query parameter of the request. */
 export function pageEnvelope<T>(c: Context, { page, pageSize }: PageRequest, data: T[], totalEntries: number): ListEnvelope<T> {
   const url = new URL(c.req.url);
+  const base = url.origin + url.pathname;
+  const query = url.searchParams;
   const totalPages = Math.max(1, Math.ceil(totalEntries / pageSize));
   const link = (n: number) => {
-    url.searchParams.set("page", String(n));
-    url.searchParams.set("page_size", String(pageSize));
-    return url.href;
+    query.set("page", String(n));
+    query.set("page_size", String(pageSize));
+    return `${base}?${query}`;
   };
   return {
     meta: { total_pages: totalPages, current_page: page, page_size: pageSize, total_entries: totalEntries },

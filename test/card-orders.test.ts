@@ -96,6 +96,14 @@ describe("POST /card_orders", () => {
     );
   });
 
+  it("reports at most 20 errors, however many fields are wrong", async () => {
+    const junk = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`field${i}`, i]));
+    const response = await call("/card_orders", { token: await token(), json: { ...newCardOrder, ...junk } });
+    const body = await expectJson(response, 422, { errors: expect.any(Array) });
+    expect(body.errors).toHaveLength(20);
+    expect(body.errors[0]).toStrictEqual({ detail: '"field0" is not a known field.', code: "validation_failed", source: { pointer: "/field0" } });
+  });
+
   it("reports each missing required field", async () => {
     await expectError(
       await call("/card_orders", { token: await token(), json: {} }),

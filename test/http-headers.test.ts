@@ -132,6 +132,34 @@ describe("x-d1-bookmark", () => {
     }
   });
 
+  it("opens each request's D1 session where the contract says: reads at a replica or the client's bookmark, writes at the primary", async () => {
+    const opened: string[] = [];
+    const DB = { withSession: (start: string) => (opened.push(start), env.DB.withSession(start as never)) } as unknown as D1Database;
+    const auth = await token();
+    const order = await createCardOrder(auth);
+    const bookmark = "00000000-00000005-00000000-00000000000000000000000000000000";
+
+    const read = await callWith({ DB }, `/card_orders/${order.id}`, { headers: { Authorization: `Bearer ${auth}` } });
+    const readAgain = await callWith({ DB }, `/card_orders/${order.id}`, { headers: { Authorization: `Bearer ${auth}`, [BOOKMARK]: bookmark } });
+    const write = await callWith({ DB }, `/card_orders/${order.id}/submit`, { method: "POST", headers: { Authorization: `Bearer ${auth}`, [BOOKMARK]: bookmark } });
+
+    expect([read.status, readAgain.status, write.status]).toStrictEqual([200, 200, 200]);
+    expect(opened).toStrictEqual(["first-unconstrained", bookmark, "first-primary"]);
+    // Each answer carries the session's own latest bookmark, not the one the client sent.
+    for (const response of [read, readAgain, write]) expect(response.headers.get(BOOKMARK)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/);
+  });
+
+  it.each([
+    ["with a space", "a b"],
+    ["non-ASCII", "bookmärk"],
+    ["too long", "0".repeat(257)],
+  ])("refuses a bookmark that cannot be one (%s) with 400, without opening a session", async (_, bookmark) => {
+    await expectError(await call("/card_orders", { token: await token(), headers: { [BOOKMARK]: bookmark } }), 400, {
+      code: "invalid_parameter",
+      source: { header: BOOKMARK },
+    });
+  });
+
   it("sent back on a read, shows that read the write it came from", async () => {
     const auth = await token();
     const created = await call("/card_orders", { token: auth, json: { ...newCardOrder, description: "read your writes" } });

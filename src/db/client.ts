@@ -1,6 +1,6 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
-import { DatabaseUnavailableError } from "../errors";
+import { causedBy, DatabaseUnavailableError } from "../errors";
 import { cardOrders, invoices } from "./schema";
 
 /** D1 cost of one request, summed from the `meta` of every result (D1 bills rows read). */
@@ -21,12 +21,7 @@ export class WriteConflict extends Error {
   }
 }
 
-export function isWriteConflict(error: unknown): boolean {
-  for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    if (e instanceof WriteConflict) return true;
-  }
-  return false;
-}
+export const isWriteConflict = (error: unknown): boolean => causedBy(error, WriteConflict);
 
 // The constraints that fail when a concurrent request got there first: the `updated_at` guard of
 // updateIfUnchanged, one invoice per card order, one stored response per idempotency key.

@@ -4,8 +4,9 @@ import { ApiError } from "../errors";
 import { RequestDatabase } from "./client";
 
 export const BOOKMARK_HEADER = "x-d1-bookmark";
-// The form D1 gives out. A malformed one is the client's mistake (400), not a database outage.
-const BOOKMARK_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
+// Bookmarks are opaque (today 8-8-8-32 hex digits); only what cannot be one is refused here, with
+// a 400, rather than passed on to D1, whose refusal would read as an outage (503).
+const BOOKMARK_PATTERN = /^[\x21-\x7e]{1,256}$/;
 
 // D1 read replication (Sessions API): reads may be served by the nearest replica unless the client
 // sends the bookmark of its last response, which makes any replica catch up to it first; writes

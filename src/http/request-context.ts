@@ -15,15 +15,18 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const sent = c.req.header(REQUEST_ID_HEADER);
   const requestId = sent && SANE_REQUEST_ID.test(sent) ? sent : crypto.randomUUID();
   c.set("requestId", requestId);
+  // Set before the response exists, so every response is created with them (routes may override
+  // Cache-Control); c.header() on a finished response would copy the whole response each time.
+  c.header(REQUEST_ID_HEADER, requestId);
+  c.header("X-Content-Type-Options", "nosniff");
+  c.header("Cache-Control", "no-store");
 
   await next();
 
-  c.header(REQUEST_ID_HEADER, requestId);
-  c.header("X-Content-Type-Options", "nosniff");
-  if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
+  // The session's bookmark is known only after its last query.
   const db = c.var.db;
   const bookmark = db?.bookmark();
-  if (bookmark) c.header(BOOKMARK_HEADER, bookmark);
+  if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
 
   const route = routePath(c, -1);
   console.log(

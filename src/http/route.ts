@@ -47,29 +47,44 @@ export const endpoint = <S extends RouteSpec>(spec: S, handler: Handler<S>): End
 
 export const honoPath = (path: string): string => path.replace(/\{(\w+)\}/g, ":$1");
 
+// The checks a route goes through, in this order, each with the errors it can answer: token and
+// scope before any lookup, then the rate limit, the body, and idempotency. Mounting and the OpenAPI
+// document both read this list.
+const CHECKS: { applies: (spec: RouteSpec) => boolean; middleware: (spec: RouteSpec) => MiddlewareHandler<AppEnv>[]; errors: ErrorCode[] }[] = [
+  {
+    applies: (spec) => spec.access !== undefined,
+    middleware: (spec) => [authenticate(spec.access!), rateLimit],
+    errors: ["unauthorized", "forbidden", "rate_limited"],
+  },
+  {
+    applies: (spec) => spec.body !== undefined,
+    middleware: (spec) => [jsonBody(spec.body!)],
+    errors: ["invalid_json", "payload_too_large", "unsupported_media_type", "validation_failed"],
+  },
+  {
+    applies: (spec) => spec.access !== undefined && spec.method === "post",
+    middleware: () => [idempotency],
+    errors: ["invalid_parameter", "idempotency_key_reused"],
+  },
+];
+
 /** The errors a route can answer, derived from what it does (for the OpenAPI document). */
 export function errorsOf(spec: RouteSpec): ErrorCode[] {
   const codes = new Set<ErrorCode>(spec.errors);
-  if (spec.access) ["unauthorized", "forbidden", "rate_limited", "unavailable"].forEach((c) => codes.add(c as ErrorCode));
-  if (spec.body) ["invalid_json", "payload_too_large", "unsupported_media_type", "validation_failed"].forEach((c) => codes.add(c as ErrorCode));
-  if (spec.access && spec.method === "post") ["invalid_parameter", "idempotency_key_reused"].forEach((c) => codes.add(c as ErrorCode));
-  if (spec.query?.length) codes.add("invalid_parameter");
+  for (const check of CHECKS) if (check.applies(spec)) check.errors.forEach((code) => codes.add(code));
+  // Authenticated routes use the database; their GETs read the x-d1-bookmark header.
+  if (spec.access) codes.add("unavailable");
+  if (spec.query?.length || (spec.access && spec.method === "get")) codes.add("invalid_parameter");
   if (spec.path.includes("{")) codes.add("not_found");
   codes.add("internal_error");
   return [...codes];
 }
 
-/**
- * Mounts each endpoint behind the checks its spec asks for, in this order: token and scope (before
- * any lookup), rate limit, body, idempotency. A known path with another method answers 405.
- */
+/** Mounts each endpoint behind the checks its spec asks for. A known path with another method answers 405. */
 export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[]): void {
   const methodsByPath = new Map<string, string[]>();
   for (const { spec, handler } of endpoints) {
-    const chain: MiddlewareHandler<AppEnv>[] = [];
-    if (spec.access) chain.push(authenticate(spec.access), rateLimit);
-    if (spec.body) chain.push(jsonBody(spec.body));
-    if (spec.access && spec.method === "post") chain.push(idempotency);
+    const chain = CHECKS.filter((check) => check.applies(spec)).flatMap((check) => check.middleware(spec));
     const path = honoPath(spec.path);
     app.on([spec.method.toUpperCase()], [path], ...chain, (c: Context<AppEnv>) => handler(c, c.var.body as never));
     methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), spec.method.toUpperCase()]);

@@ -42,6 +42,9 @@ export type RequestSchema = z.ZodMiniType<unknown, unknown>;
 
 const pointerOf = (path: PropertyKey[]): string => "/" + path.map((key) => String(key).replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
 
+/** Enough to correct a request; a body of thousands of unknown fields must not echo them all. */
+export const MAX_REPORTED_ERRORS = 20;
+
 /** Validates a parsed JSON object: the value, or one error per offending field with its pointer. */
 export function validate<T>(schema: z.ZodMiniType<T, unknown>, input: Record<string, unknown>): { data: T } | { errors: [ErrorItem, ...ErrorItem[]] } {
   const result = schema.safeParse(input);
@@ -60,5 +63,5 @@ export function validate<T>(schema: z.ZodMiniType<T, unknown>, input: Record<str
     const missing = issue.path.length === 1 && input[issue.path[0] as string] === undefined;
     add(issue.path, missing ? `${field} is required.` : `${field} ${issue.message}.`);
   }
-  return { errors: [...errors.values()] as [ErrorItem, ...ErrorItem[]] };
+  return { errors: [...errors.values()].slice(0, MAX_REPORTED_ERRORS) as [ErrorItem, ...ErrorItem[]] };
 }

@@ -18,7 +18,8 @@ import {
 } from "../../domain/invoices";
 import { changedConcurrently, nextTimestamp } from "../../domain/lifecycle";
 import type { AppEnv } from "../../env";
-import { ApiError, jsonResponse, notFound } from "../../errors";
+import { ApiError, notFound } from "../../errors";
+import { jsonResponse } from "../../http/json";
 import type { Handler } from "../../http/route";
 import { commit } from "../../idempotency";
 import { filterParameter, pageEnvelope, pageRequest, singlePageEnvelope } from "../../pagination";
@@ -37,7 +38,7 @@ const toApi = ({ orderState, ...row }: InvoiceWithOrderState) => toInvoice(row, 
 export const createInvoice: Handler<typeof routes.createInvoice> = async (c, body) => {
   const { orm } = database(c);
   const customerId = customerOf(c);
-  const findOrder = () => (isId(body.order_id) ? findCardOrder(orm, customerId, body.order_id) : Promise.resolve(undefined));
+  const findOrder = () => (isId(body.order_id) ? findCardOrder(database(c).orm, customerId, body.order_id) : Promise.resolve(undefined));
   const order = await findOrder();
   if (!order) throw ApiError.of("validation_failed", "order_id names no card order of this customer.", { pointer: "/order_id" });
   assertInvoiceable(order);

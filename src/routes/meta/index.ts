@@ -1,4 +1,4 @@
-import { jsonResponse } from "../../errors";
+import { jsonResponse } from "../../http/json";
 import { DOCS_HTML, openApiDocument } from "../../http/openapi";
 import { endpoint, type Endpoint } from "../../http/route";
 import * as routes from "./meta.routes";

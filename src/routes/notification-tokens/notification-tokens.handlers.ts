@@ -1,7 +1,7 @@
 import { principalOf } from "../../auth";
 import { database } from "../../db";
 import * as queries from "../../db/notification-tokens";
-import { jsonResponse } from "../../errors";
+import { jsonResponse } from "../../http/json";
 import type { Handler } from "../../http/route";
 import { commit } from "../../idempotency";
 import { pageEnvelope, pageRequest } from "../../pagination";
