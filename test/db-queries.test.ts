@@ -94,13 +94,13 @@ describe("listCardOrders", () => {
     const expected = [...rows].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id)).map((row) => row.id);
 
     const pages = [];
-    for (const n of [1, 2, 3]) pages.push(await listCardOrders(orm, customer, {}, page(n, 3)));
+    for (const n of [1, 2, 3]) pages.push(await listCardOrders(database(), customer, {}, page(n, 3)));
     expect(pages.map((p) => p.total)).toStrictEqual([7, 7, 7]);
     expect(pages.map((p) => p.rows.length)).toStrictEqual([3, 3, 1]);
     expect(pages.flatMap((p) => p.rows.map((row) => row.id))).toStrictEqual(expected);
     expect(pages[0]!.rows[0]).toStrictEqual(rows[4]);
 
-    expect(await listCardOrders(orm, customer, {}, page(4, 3))).toStrictEqual({ rows: [], total: 7 });
+    expect(await listCardOrders(database(), customer, {}, page(4, 3))).toStrictEqual({ rows: [], total: 7 });
   });
 
   it("filters by state and totals only that state", async () => {
@@ -112,24 +112,24 @@ describe("listCardOrders", () => {
       orderRow(customer, { state: "draft", createdAt: at(3) }),
       orderRow(customer, { state: "cancelled", createdAt: at(4) }),
     ]);
-    const drafts = await listCardOrders(orm, customer, { state: "draft" }, page(1, 25));
+    const drafts = await listCardOrders(database(), customer, { state: "draft" }, page(1, 25));
     expect(drafts.total).toBe(2);
     expect(drafts.rows.map((row) => [row.state, row.createdAt])).toStrictEqual([
       ["draft", at(3)],
       ["draft", at(1)],
     ]);
-    expect((await listCardOrders(orm, customer, { state: "submitted" }, page(1, 25))).total).toBe(1);
-    expect(await listCardOrders(orm, customer, { state: "delivered" }, page(1, 25))).toStrictEqual({ rows: [], total: 0 });
+    expect((await listCardOrders(database(), customer, { state: "submitted" }, page(1, 25))).total).toBe(1);
+    expect(await listCardOrders(database(), customer, { state: "delivered" }, page(1, 25))).toStrictEqual({ rows: [], total: 0 });
   });
 
   it("neither lists nor counts another customer's orders", async () => {
     const { orm } = database();
     const [mine, theirs] = [unique("customer"), unique("customer")];
     const [own] = await insertOrders(orm, [orderRow(mine), orderRow(theirs), orderRow(theirs)]);
-    const list = await listCardOrders(orm, mine, {}, page(1, 25));
+    const list = await listCardOrders(database(), mine, {}, page(1, 25));
     expect(list).toStrictEqual({ rows: [own], total: 1 });
-    expect(await findCardOrder(orm, mine, own!.id)).toStrictEqual(own);
-    expect(await findCardOrder(orm, theirs, own!.id)).toBeUndefined();
+    expect(await findCardOrder(database(), mine, own!.id)).toStrictEqual(own);
+    expect(await findCardOrder(database(), theirs, own!.id)).toBeUndefined();
   });
 });
 
@@ -156,8 +156,8 @@ describe("count triggers", () => {
 
     await orm.update(cardOrders).set({ state: "cancelled" }).where(sql`${cardOrders.customerId} = ${customer}`).run();
     expect(await countsOf("card_order_counts", customer)).toStrictEqual({ draft: 0, submitted: 0, cancelled: 2 });
-    expect((await listCardOrders(orm, customer, {}, page(1, 25))).total).toBe(2);
-    expect((await listCardOrders(orm, customer, { state: "draft" }, page(1, 25))).total).toBe(0);
+    expect((await listCardOrders(database(), customer, {}, page(1, 25))).total).toBe(2);
+    expect((await listCardOrders(database(), customer, { state: "draft" }, page(1, 25))).total).toBe(0);
   });
 
   it("uncount a deleted order", async () => {
@@ -166,7 +166,7 @@ describe("count triggers", () => {
     const [order] = await insertOrders(orm, [orderRow(customer), orderRow(customer, { state: "delivered" })]);
     await orm.delete(cardOrders).where(sql`${cardOrders.id} = ${order!.id}`).run();
     expect(await countsOf("card_order_counts", customer)).toStrictEqual({ draft: 0, delivered: 1 });
-    expect(await listCardOrders(orm, customer, {}, page(1, 25))).toMatchObject({ total: 1, rows: [{ state: "delivered" }] });
+    expect(await listCardOrders(database(), customer, {}, page(1, 25))).toMatchObject({ total: 1, rows: [{ state: "delivered" }] });
   });
 
   it("count nothing of a batch that rolled back", async () => {
@@ -193,7 +193,7 @@ describe("count triggers", () => {
 
     await orm.delete(invoices).where(sql`${invoices.id} = ${ids[1]!}`).run();
     expect(await countsOf("invoice_counts", customer)).toStrictEqual({ cancelled: 0, open: 1, paid: 1 });
-    expect((await listInvoices(orm, customer, {}, page(1, 25))).total).toBe(2);
+    expect((await listInvoices(database(), customer, {}, page(1, 25))).total).toBe(2);
   });
 });
 
@@ -220,7 +220,7 @@ describe("takeNumber and numberOf", () => {
     expect(await sequenceLast("INV", 2033)).toBe(1);
 
     // A second invoice for the same order breaks the one-invoice-per-order constraint.
-    const fresh = await findCardOrder(orm, customer, order!.id);
+    const fresh = await findCardOrder(database(), customer, order!.id);
     await expect(invoiceOrder(orm, { ...fresh!, invoiceId: null }, { year: 2033 })).rejects.toSatisfy(isWriteConflict);
     expect(await sequenceLast("INV", 2033)).toBe(1);
     expect(await nextNumber(orm, "INV", 2033)).toBe("INV-2033-000002");
@@ -233,8 +233,8 @@ describe("takeNumber and numberOf", () => {
     const before = (await sequenceLast("INV", 2034)) ?? 0;
     const id = await invoiceOrder(orm, order!, { year: 2034 });
     const expected = `INV-2034-${String(before + 1).padStart(6, "0")}`;
-    expect(await findInvoice(orm, customer, id)).toMatchObject({ id, number: expected, orderId: order!.id, orderState: "draft" });
-    expect(await findCardOrder(orm, customer, order!.id)).toMatchObject({ invoiceId: id, invoiceNumber: expected });
+    expect(await findInvoice(database(), customer, id)).toMatchObject({ id, number: expected, orderId: order!.id, orderState: "draft" });
+    expect(await findCardOrder(database(), customer, order!.id)).toMatchObject({ invoiceId: id, invoiceNumber: expected });
   });
 });
 
@@ -244,7 +244,7 @@ describe("updateIfUnchanged", () => {
     const customer = unique("customer");
     const [order] = await insertOrders(orm, [orderRow(customer)]);
     await updateIfUnchanged(orm, cardOrders, order!, { state: "submitted", submittedAt: at(5), updatedAt: at(5) }).run();
-    expect(await findCardOrder(orm, customer, order!.id)).toStrictEqual({ ...order, state: "submitted", submittedAt: at(5), updatedAt: at(5) });
+    expect(await findCardOrder(database(), customer, order!.id)).toStrictEqual({ ...order, state: "submitted", submittedAt: at(5), updatedAt: at(5) });
   });
 
   it("rolls back the whole batch with a WriteConflict when the row changed in between", async () => {
@@ -266,9 +266,9 @@ describe("updateIfUnchanged", () => {
     expect(isWriteConflict(error)).toBe(true);
 
     // Nothing of the batch is stored; the concurrent change stands.
-    expect(await findCardOrder(orm, customer, other.id)).toBeUndefined();
+    expect(await findCardOrder(database(), customer, other.id)).toBeUndefined();
     expect(await sequenceLast("INV", 2035)).toBe(numberBefore);
-    expect(await findCardOrder(orm, customer, stale.id)).toMatchObject({ state: "cancelled", updatedAt: at(7) });
+    expect(await findCardOrder(database(), customer, stale.id)).toMatchObject({ state: "cancelled", updatedAt: at(7) });
     expect(await countsOf("card_order_counts", customer)).toStrictEqual({ draft: 0, cancelled: 1 });
   });
 
@@ -277,12 +277,12 @@ describe("updateIfUnchanged", () => {
     const customer = unique("customer");
     const [order] = await insertOrders(orm, [orderRow(customer)]);
     const id = await invoiceOrder(orm, order!);
-    const invoice = (await findInvoice(orm, customer, id))!;
+    const invoice = (await findInvoice(database(), customer, id))!;
     await updateIfUnchanged(orm, invoices, invoice, { state: "paid", paidAt: at(9), updatedAt: at(9) }).run();
     await expect(updateIfUnchanged(orm, invoices, invoice, { state: "cancelled", cancelledAt: at(10), updatedAt: at(10) }).run()).rejects.toSatisfy(
       isWriteConflict,
     );
-    expect(await findInvoice(orm, customer, id)).toMatchObject({ state: "paid", paidAt: at(9), cancelledAt: null, updatedAt: at(9) });
+    expect(await findInvoice(database(), customer, id)).toMatchObject({ state: "paid", paidAt: at(9), cancelledAt: null, updatedAt: at(9) });
   });
 
   it("is told apart from other constraint failures, which are bugs rather than races", async () => {
@@ -317,21 +317,21 @@ describe("listInvoices", () => {
     const [theirs] = await insertOrders(orm, [orderRow(other)]);
     await invoiceOrder(orm, theirs!);
 
-    const all = await listInvoices(orm, customer, {}, page(1, 3));
+    const all = await listInvoices(database(), customer, {}, page(1, 3));
     expect(all.total).toBe(4);
     expect(all.rows.map((row) => row.id)).toStrictEqual([ids[3], ids[2], ids[1]]);
-    expect((await listInvoices(orm, customer, {}, page(2, 3))).rows.map((row) => row.id)).toStrictEqual([ids[0]]);
-    expect((await listInvoices(orm, customer, { state: "open" }, page(1, 25))).total).toBe(3);
-    expect((await listInvoices(orm, customer, { state: "paid" }, page(1, 25))).rows.map((row) => row.id)).toStrictEqual([ids[0]]);
+    expect((await listInvoices(database(), customer, {}, page(2, 3))).rows.map((row) => row.id)).toStrictEqual([ids[0]]);
+    expect((await listInvoices(database(), customer, { state: "open" }, page(1, 25))).total).toBe(3);
+    expect((await listInvoices(database(), customer, { state: "paid" }, page(1, 25))).rows.map((row) => row.id)).toStrictEqual([ids[0]]);
 
-    const byOrder = await listInvoices(orm, customer, { orderId: orders[1]!.id }, page(1, 25));
+    const byOrder = await listInvoices(database(), customer, { orderId: orders[1]!.id }, page(1, 25));
     expect(byOrder).toMatchObject({ total: 1, rows: [{ id: ids[1], orderId: orders[1]!.id, orderState: "draft" }] });
-    expect(await listInvoices(orm, customer, { orderId: orders[1]!.id, state: "paid" }, page(1, 25))).toStrictEqual({ rows: [], total: 0 });
-    expect(await listInvoices(orm, customer, { orderId: orders[1]!.id }, page(2, 25))).toStrictEqual({ rows: [], total: 1 });
+    expect(await listInvoices(database(), customer, { orderId: orders[1]!.id, state: "paid" }, page(1, 25))).toStrictEqual({ rows: [], total: 0 });
+    expect(await listInvoices(database(), customer, { orderId: orders[1]!.id }, page(2, 25))).toStrictEqual({ rows: [], total: 1 });
     // Another customer's order, and an order without an invoice.
-    expect(await listInvoices(orm, customer, { orderId: theirs!.id }, page(1, 25))).toStrictEqual({ rows: [], total: 0 });
+    expect(await listInvoices(database(), customer, { orderId: theirs!.id }, page(1, 25))).toStrictEqual({ rows: [], total: 0 });
     const [uninvoiced] = await insertOrders(orm, [orderRow(customer)]);
-    expect(await listInvoices(orm, customer, { orderId: uninvoiced!.id }, page(1, 25))).toStrictEqual({ rows: [], total: 0 });
+    expect(await listInvoices(database(), customer, { orderId: uninvoiced!.id }, page(1, 25))).toStrictEqual({ rows: [], total: 0 });
   });
 
   it("reads the card order's current state", async () => {
@@ -340,8 +340,8 @@ describe("listInvoices", () => {
     const [order] = await insertOrders(orm, [orderRow(customer)]);
     const id = await invoiceOrder(orm, order!);
     await orm.update(cardOrders).set({ state: "submitted" }).where(sql`${cardOrders.id} = ${order!.id}`).run();
-    expect((await listInvoices(orm, customer, {}, page(1, 25))).rows).toMatchObject([{ id, orderState: "submitted" }]);
-    expect(await findInvoice(orm, customer, id)).toMatchObject({ id, orderState: "submitted" });
+    expect((await listInvoices(database(), customer, {}, page(1, 25))).rows).toMatchObject([{ id, orderState: "submitted" }]);
+    expect(await findInvoice(database(), customer, id)).toMatchObject({ id, orderState: "submitted" });
   });
 });
 
@@ -362,7 +362,7 @@ describe("notification token statements", () => {
     await register(orm, first, "phone", value, at(1));
     await register(orm, second, "tablet", value, at(2));
     expect(await rowsWithValue(value)).toStrictEqual([{ owner_id: second, device_identifier: "tablet" }]);
-    expect(await listNotificationTokens(orm, first, page(1, 25))).toStrictEqual({ rows: [], total: 0 });
+    expect(await listNotificationTokens(database(), first, page(1, 25))).toStrictEqual({ rows: [], total: 0 });
   });
 
   it("move a value between devices of one owner", async () => {
@@ -382,7 +382,7 @@ describe("notification token statements", () => {
     await register(orm, owner, "phone", fresh, at(4));
     expect(await rowsWithValue(old)).toStrictEqual([]);
     expect(await rowsWithValue(fresh)).toStrictEqual([{ owner_id: owner, device_identifier: "phone" }]);
-    expect(await listNotificationTokens(orm, owner, page(1, 25))).toStrictEqual({
+    expect(await listNotificationTokens(database(), owner, page(1, 25))).toStrictEqual({
       rows: [{ deviceIdentifier: "phone", createdAt: at(1), updatedAt: at(4) }],
       total: 1,
     });
@@ -394,7 +394,7 @@ describe("notification token statements", () => {
     await register(orm, owner, "phone", unique("push"), "2026-11-22T09:15:30.999Z");
     await register(orm, owner, "phone", unique("push"), "2026-11-22T09:15:30.999Z");
     await register(orm, owner, "phone", unique("push"), "2026-11-22T09:15:30.000Z");
-    expect((await listNotificationTokens(orm, owner, page(1, 25))).rows).toStrictEqual([
+    expect((await listNotificationTokens(database(), owner, page(1, 25))).rows).toStrictEqual([
       { deviceIdentifier: "phone", createdAt: "2026-11-22T09:15:30.999Z", updatedAt: "2026-11-22T09:15:31.001Z" },
     ]);
   });
@@ -409,9 +409,9 @@ describe("notification token statements", () => {
 
     await deleteNotificationToken(orm, owner, "phone").run();
     await deleteNotificationToken(orm, owner, "unknown").run();
-    expect(await listNotificationTokens(orm, owner, page(1, 1))).toStrictEqual({ rows: [{ deviceIdentifier: "watch", createdAt: at(3), updatedAt: at(3) }], total: 2 });
-    expect((await listNotificationTokens(orm, owner, page(2, 1))).rows.map((row) => row.deviceIdentifier)).toStrictEqual(["tablet"]);
-    expect((await listNotificationTokens(orm, other, page(1, 25))).rows).toStrictEqual([{ deviceIdentifier: "phone", createdAt: at(1), updatedAt: at(1) }]);
+    expect(await listNotificationTokens(database(), owner, page(1, 1))).toStrictEqual({ rows: [{ deviceIdentifier: "watch", createdAt: at(3), updatedAt: at(3) }], total: 2 });
+    expect((await listNotificationTokens(database(), owner, page(2, 1))).rows.map((row) => row.deviceIdentifier)).toStrictEqual(["tablet"]);
+    expect((await listNotificationTokens(database(), other, page(1, 25))).rows).toStrictEqual([{ deviceIdentifier: "phone", createdAt: at(1), updatedAt: at(1) }]);
   });
 });
 
@@ -462,12 +462,12 @@ describe("RequestDatabase.usage", () => {
     expect(db.usage).toStrictEqual({ queries: 0, rowsRead: 0, rowsWritten: 0 });
 
     const direct = await env.DB.prepare("SELECT * FROM card_orders WHERE id = ? AND customer_id = ?").bind(rows[0]!.id, customer).all();
-    await findCardOrder(db.orm, customer, rows[0]!.id);
+    await findCardOrder(db, customer, rows[0]!.id);
     expect(db.usage).toStrictEqual({ queries: 1, rowsRead: direct.meta.rows_read, rowsWritten: 0 });
     expect(db.usage.rowsRead).toBeGreaterThan(0);
 
     // A batch counts each of its statements.
-    await listCardOrders(db.orm, customer, {}, page(1, 25));
+    await listCardOrders(db, customer, {}, page(1, 25));
     expect(db.usage.queries).toBe(3);
     expect(db.usage.rowsRead).toBeGreaterThanOrEqual(direct.meta.rows_read + 3);
     expect(db.usage.rowsWritten).toBe(0);

@@ -1,6 +1,7 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import { causedBy, DatabaseUnavailableError } from "../errors";
+import { bindValues, type CompiledRead } from "./compiled";
 import { cardOrders, invoices } from "./schema";
 
 /** D1 cost of one request, summed from the `meta` of every result (D1 bills rows read). */
@@ -131,6 +132,22 @@ export class RequestDatabase {
   /** The latest bookmark of the session, for the `x-d1-bookmark` response header. */
   bookmark(): string | null {
     return this.session.bookmark();
+  }
+
+  /** Runs a compiled read with this request's values. */
+  async read<Row>(read: CompiledRead<Row>, values: Record<string, unknown>): Promise<Row[]> {
+    const { results } = await this.statement(read, values).all<Record<string, unknown>>();
+    return results.map(read.map);
+  }
+
+  /** Runs two compiled reads in one round trip (a list page and its total). */
+  async readBoth<A, B>(first: [CompiledRead<A>, Record<string, unknown>], second: [CompiledRead<B>, Record<string, unknown>]): Promise<[A[], B[]]> {
+    const [a, b] = await this.session.batch<Record<string, unknown>>([this.statement(...first), this.statement(...second)]);
+    return [a!.results.map(first[0].map), b!.results.map(second[0].map)];
+  }
+
+  private statement(read: CompiledRead<unknown>, values: Record<string, unknown>): MeteredStatement {
+    return this.session.prepare(read.sql).bind(...bindValues(read, values));
   }
 }
 

@@ -1,24 +1,30 @@
 import { and, count, desc, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { PageRequest } from "../pagination";
-import type { Database } from "./client";
+import type { Database, RequestDatabase } from "./client";
+import { columnsOf, compile, lazily, param, queryBuilder as qb } from "./compiled";
 import { cardOrders, invoiceCounts, invoices, numberSequences, type InvoiceRow } from "./schema";
 
 export type InvoiceWithOrderState = InvoiceRow & { orderState: string };
 
 // `orders[].state` is the card order's current state. A correlated subquery rather than a join: it
 // runs for the rows returned only, where a join would also look up the order of every row that
-// OFFSET skips. The alias keeps column names unique, which the D1 result mapping needs (client.ts).
+// OFFSET skips.
 const withOrderState = {
   ...getTableColumns(invoices),
   orderState: sql<string>`(SELECT ${cardOrders.state} FROM ${cardOrders} WHERE ${cardOrders.id} = ${invoices.orderId})`.as("order_state"),
 };
+const columns = () => ({ ...columnsOf(invoices), orderState: "order_state" });
 
-export function findInvoice(orm: Database, customerId: string, id: string): Promise<InvoiceWithOrderState | undefined> {
-  return orm
-    .select(withOrderState)
-    .from(invoices)
-    .where(and(eq(invoices.id, id), eq(invoices.customerId, customerId)))
-    .get();
+const byId = lazily(() =>
+  compile<InvoiceWithOrderState>(
+    qb.select(withOrderState).from(invoices).where(and(eq(invoices.id, param("id")), eq(invoices.customerId, param("customer")))),
+    columns(),
+  ),
+);
+
+export async function findInvoice(db: RequestDatabase, customerId: string, id: string): Promise<InvoiceWithOrderState | undefined> {
+  const [row] = await db.read(byId(), { id, customer: customerId });
+  return row;
 }
 
 export interface InvoiceFilter {
@@ -26,31 +32,41 @@ export interface InvoiceFilter {
   orderId?: string;
 }
 
-/** One page, newest first, and its total, in one round trip. */
-export async function listInvoices(orm: Database, customerId: string, filter: InvoiceFilter, page: PageRequest) {
+// One statement per filter combination, so that each has a fixed plan on its own index.
+function listReads(byState: boolean, byOrder: boolean) {
   const where = and(
-    eq(invoices.customerId, customerId),
-    filter.state === undefined ? undefined : eq(invoices.state, filter.state),
-    filter.orderId === undefined ? undefined : eq(invoices.orderId, filter.orderId),
+    eq(invoices.customerId, param("customer")),
+    byState ? eq(invoices.state, param("state")) : undefined,
+    byOrder ? eq(invoices.orderId, param("order")) : undefined,
   );
-  const [rows, total] = await orm.batch([
-    orm
-      .select(withOrderState)
-      .from(invoices)
-      .where(where)
-      .orderBy(desc(invoices.createdAt), desc(invoices.id))
-      .limit(page.pageSize)
-      .offset(page.offset),
+  return {
+    page: compile<InvoiceWithOrderState>(
+      qb.select(withOrderState).from(invoices).where(where).orderBy(desc(invoices.createdAt), desc(invoices.id)).limit(param("limit")).offset(param("offset")),
+      columns(),
+    ),
     // An order has at most one invoice, so counting by order reads one row at most; otherwise the
     // per-state counts kept by triggers answer without touching the invoices.
-    filter.orderId === undefined
-      ? orm
-          .select({ total: sql<number>`coalesce(sum(${invoiceCounts.total}), 0)` })
-          .from(invoiceCounts)
-          .where(and(eq(invoiceCounts.customerId, customerId), filter.state === undefined ? undefined : eq(invoiceCounts.state, filter.state)))
-      : orm.select({ total: count() }).from(invoices).where(where),
-  ]);
-  return { rows, total: Number(total[0]?.total ?? 0) };
+    total: compile<{ total: number }>(
+      byOrder
+        ? qb.select({ total: count().as("total") }).from(invoices).where(where)
+        : qb
+            .select({ total: sql<number>`coalesce(sum(${invoiceCounts.total}), 0)`.as("total") })
+            .from(invoiceCounts)
+            .where(and(eq(invoiceCounts.customerId, param("customer")), byState ? eq(invoiceCounts.state, param("state")) : undefined)),
+      { total: "total" },
+    ),
+  };
+}
+
+const shapes = [false, true].flatMap((byState) => [false, true].map((byOrder) => lazily(() => listReads(byState, byOrder))));
+const invoiceListReads = (filter: InvoiceFilter) => shapes[(filter.state === undefined ? 0 : 2) + (filter.orderId === undefined ? 0 : 1)]!();
+
+/** One page, newest first, and its total, in one round trip. */
+export async function listInvoices(db: RequestDatabase, customerId: string, filter: InvoiceFilter, page: PageRequest) {
+  const { page: pageRead, total: totalRead } = invoiceListReads(filter);
+  const values = { customer: customerId, state: filter.state, order: filter.orderId, limit: page.pageSize, offset: page.offset };
+  const [rows, [total]] = await db.readBoth([pageRead, values], [totalRead, values]);
+  return { rows, total: Number(total?.total ?? 0) };
 }
 
 /** Takes the next number of a series for a UTC year; read it back with `numberOf` in the same batch. */

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, ne, or, sql } from "drizzle-orm";
 import type { PageRequest } from "../pagination";
-import type { Database } from "./client";
+import type { Database, RequestDatabase } from "./client";
+import { compile, lazily, param, queryBuilder as qb } from "./compiled";
 import { notificationTokens, type NotificationTokenRow } from "./schema";
 
 const byDevice = (ownerId: string, deviceIdentifier: string) =>
@@ -35,18 +36,25 @@ export function deleteNotificationToken(orm: Database, ownerId: string, deviceId
   return orm.delete(notificationTokens).where(byDevice(ownerId, deviceIdentifier));
 }
 
-/** The owner's devices, newest first; never the token values. */
-export async function listNotificationTokens(orm: Database, ownerId: string, page: PageRequest) {
-  const [rows, total] = await orm.batch([
-    orm
+const listReads = lazily(() => ({
+  page: compile<{ deviceIdentifier: string; createdAt: string; updatedAt: string }>(
+    qb
       .select({ deviceIdentifier: notificationTokens.deviceIdentifier, createdAt: notificationTokens.createdAt, updatedAt: notificationTokens.updatedAt })
       .from(notificationTokens)
-      .where(eq(notificationTokens.ownerId, ownerId))
+      .where(eq(notificationTokens.ownerId, param("owner")))
       .orderBy(desc(notificationTokens.createdAt), desc(notificationTokens.deviceIdentifier))
-      .limit(page.pageSize)
-      .offset(page.offset),
-    // Counts the owner's devices only: as many rows as the owner registered.
-    orm.select({ total: count() }).from(notificationTokens).where(eq(notificationTokens.ownerId, ownerId)),
-  ]);
-  return { rows, total: total[0]?.total ?? 0 };
+      .limit(param("limit"))
+      .offset(param("offset")),
+    { deviceIdentifier: "device_identifier", createdAt: "created_at", updatedAt: "updated_at" },
+  ),
+  // Counts the owner's devices only: as many rows as the owner registered.
+  total: compile<{ total: number }>(qb.select({ total: count().as("total") }).from(notificationTokens).where(eq(notificationTokens.ownerId, param("owner"))), { total: "total" }),
+}));
+
+/** The owner's devices, newest first; never the token values. */
+export async function listNotificationTokens(db: RequestDatabase, ownerId: string, page: PageRequest) {
+  const { page: pageRead, total: totalRead } = listReads();
+  const values = { owner: ownerId, limit: page.pageSize, offset: page.offset };
+  const [rows, [total]] = await db.readBoth([pageRead, values], [totalRead, values]);
+  return { rows, total: total?.total ?? 0 };
 }

@@ -17,7 +17,7 @@ import type * as routes from "./card-orders.routes";
 /** The card order named in the path, if it is the caller's customer's. */
 async function loadCardOrder(c: Context<AppEnv>): Promise<CardOrderRow> {
   const id = c.req.param("id") ?? "";
-  const row = isId(id) ? await findCardOrder(database(c).orm, customerOf(c), id) : undefined;
+  const row = isId(id) ? await findCardOrder(database(c), customerOf(c), id) : undefined;
   if (!row) throw notFound("card order");
   return row;
 }
@@ -47,7 +47,7 @@ export const createCardOrder: Handler<typeof routes.createCardOrder> = (c, body)
 export const listCardOrders: Handler<typeof routes.listCardOrders> = async (c) => {
   const page = pageRequest(c);
   const state = filterParameter(c, "state", cardOrderLifecycle.states);
-  const { rows, total } = await queryCardOrders(database(c).orm, customerOf(c), { state }, page);
+  const { rows, total } = await queryCardOrders(database(c), customerOf(c), { state }, page);
   return jsonResponse(c, 200, JSON.stringify(pageEnvelope(c, page, rows.map(toCardOrder), total)));
 };
 

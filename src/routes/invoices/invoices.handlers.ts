@@ -28,7 +28,7 @@ import type * as routes from "./invoices.routes";
 
 async function loadInvoice(c: Context<AppEnv>): Promise<InvoiceWithOrderState> {
   const id = c.req.param("id") ?? "";
-  const row = isId(id) ? await findInvoice(database(c).orm, customerOf(c), id) : undefined;
+  const row = isId(id) ? await findInvoice(database(c), customerOf(c), id) : undefined;
   if (!row) throw notFound("invoice");
   return row;
 }
@@ -38,7 +38,7 @@ const toApi = ({ orderState, ...row }: InvoiceWithOrderState) => toInvoice(row, 
 export const createInvoice: Handler<typeof routes.createInvoice> = async (c, body) => {
   const { orm } = database(c);
   const customerId = customerOf(c);
-  const findOrder = () => (isId(body.order_id) ? findCardOrder(database(c).orm, customerId, body.order_id) : Promise.resolve(undefined));
+  const findOrder = () => (isId(body.order_id) ? findCardOrder(database(c), customerId, body.order_id) : Promise.resolve(undefined));
   const order = await findOrder();
   if (!order) throw ApiError.of("validation_failed", "order_id names no card order of this customer.", { pointer: "/order_id" });
   assertInvoiceable(order);
@@ -88,7 +88,7 @@ export const createInvoice: Handler<typeof routes.createInvoice> = async (c, bod
 export const listInvoices: Handler<typeof routes.listInvoices> = async (c) => {
   const page = pageRequest(c);
   const filter = { state: filterParameter(c, "state", invoiceLifecycle.states), orderId: filterParameter(c, "order_id") };
-  const { rows, total } = await queryInvoices(database(c).orm, customerOf(c), filter, page);
+  const { rows, total } = await queryInvoices(database(c), customerOf(c), filter, page);
   return jsonResponse(c, 200, JSON.stringify(pageEnvelope(c, page, rows.map(toApi), total)));
 };
 

@@ -15,7 +15,7 @@ export const registerNotificationToken: Handler<typeof routes.registerNotificati
 
 export const listNotificationTokens: Handler<typeof routes.listNotificationTokens> = async (c) => {
   const page = pageRequest(c);
-  const { rows, total } = await queries.listNotificationTokens(database(c).orm, principalOf(c).sub, page);
+  const { rows, total } = await queries.listNotificationTokens(database(c), principalOf(c).sub, page);
   const data = rows.map((row) => ({ device_identifier: row.deviceIdentifier, created_at: row.createdAt, updated_at: row.updatedAt }));
   return jsonResponse(c, 200, JSON.stringify(pageEnvelope(c, page, data, total)));
 };

@@ -1,0 +1,46 @@
+import { fillPlaceholders, getTableColumns, sql, type Placeholder } from "drizzle-orm";
+import { QueryBuilder, type SQLiteTable } from "drizzle-orm/sqlite-core";
+
+// The hot reads (list pages, their totals, single resources) are built by drizzle once per isolate
+// and shape, then run as plain D1 statements with each request's values: building a query and
+// mapping its rows through drizzle took more CPU per request than the rest of a list page
+// (BENCHMARKS.md). Writes go through drizzle's query builders as usual.
+
+export const queryBuilder = new QueryBuilder();
+
+/** A value filled in per request. */
+export const param = (name: string): Placeholder => sql.placeholder(name);
+
+export interface CompiledRead<Row> {
+  sql: string;
+  params: unknown[];
+  /** From a D1 result row (column names) to the row type (field names). */
+  map: (raw: Record<string, unknown>) => Row;
+}
+
+/** Field name → result column name of a table's columns, for `compile`. */
+export const columnsOf = (table: SQLiteTable): Record<string, string> =>
+  Object.fromEntries(Object.entries(getTableColumns(table)).map(([field, column]) => [field, column.name]));
+
+/** Builds a read once; `columns` names the result column behind each field of `Row`. */
+export function compile<Row>(query: { toSQL(): { sql: string; params: unknown[] } }, columns: Record<string, string>): CompiledRead<Row> {
+  const { sql: text, params } = query.toSQL();
+  const pairs = Object.entries(columns);
+  return {
+    sql: text,
+    params,
+    map: (raw) => {
+      const row: Record<string, unknown> = {};
+      for (const [field, column] of pairs) row[field] = raw[column];
+      return row as Row;
+    },
+  };
+}
+
+/** Compiled on first use, so that module start-up stays cheap. */
+export function lazily<T>(build: () => T): () => T {
+  let built: T | undefined;
+  return () => (built ??= build());
+}
+
+export const bindValues = (read: CompiledRead<unknown>, values: Record<string, unknown>): unknown[] => fillPlaceholders(read.params, values);
