@@ -1,8 +1,10 @@
 // Starts a Worker under `wrangler dev` on loopback with its own migrated local D1, for the load and
-// bench scripts (never on the developer's `.wrangler/state`). Returns { url, stop }.
+// bench scripts (never on the developer's `.wrangler/state`). Returns { url, stop, ... }.
+import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { wranglerSpawn, wranglerSync } from "./wrangler.mjs";
+import { createInterface } from "node:readline";
+import { quietEnv, wranglerSpawn } from "./wrangler.mjs";
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
 
@@ -38,6 +40,49 @@ async function waitUntilReady(url, child, timeoutMs) {
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
+// Every wrangler process started here runs in a process group of its own, so that stopping it reaches
+// its workerd too. A Ctrl-C in the terminal does not reach those groups: an interrupted caller calls
+// stopAllWorkers().
+const running = new Set();
+let generation = 0;
+
+/** Stops every Worker, migration and seed started here that still runs; Workers still starting give up. */
+export function stopAllWorkers() {
+  generation += 1;
+  return Promise.all([...running].map((stop) => stop()));
+}
+
+/** wrangler (or the worker host) in a new process group; `stop()` ends the group and waits for it. */
+function spawnGroup(args, options, startedIn, host = false) {
+  if (startedIn !== generation) throw new Error("stopAllWorkers() was called while this Worker was starting");
+  const child = host
+    ? spawn(process.execPath, [resolve(ROOT, "scripts/worker-host.mjs"), ...args], { ...options, detached: true })
+    : wranglerSpawn(args, { ...options, detached: true });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const stop = async () => {
+    running.delete(stop);
+    try {
+      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid, "SIGTERM");
+    } catch {
+      // the group is gone already
+    }
+    await exited;
+  };
+  running.add(stop);
+  exited.then(() => running.delete(stop));
+  return { child, exited, stop };
+}
+
+/**
+ * A wrangler command run to completion without blocking, so that several Workers can migrate and
+ * seed their D1 at once. `CI=true` makes it take defaults instead of asking.
+ */
+async function wranglerStep(args, env, startedIn) {
+  const { exited } = spawnGroup(args, { stdio: ["ignore", "ignore", "inherit"], env: { ...quietEnv, ...env, CI: "true" } }, startedIn);
+  const code = await exited;
+  if (code !== 0) throw new Error(`wrangler ${args.join(" ")} exited with ${code}`);
+}
+
 /**
  * @param {object} options
  * @param {string} options.name       distinguishes config and state directories
@@ -47,32 +92,41 @@ async function waitUntilReady(url, child, timeoutMs) {
  * @param {number} [options.rateLimit] requests per period per principal
  * @param {Record<string,string>} [options.vars]
  * @param {string} [options.readyPath]
+ * @param {string} [options.seed]     an SQL file executed on the migrated D1 before the Worker starts
+ * @param {Record<string,string>} [options.env] more environment for wrangler
+ * @param {boolean} [options.inspector] false: serve through scripts/worker-host.mjs, without wrangler
+ *   dev's inspector proxy (the bench); the Worker's console lines then go to `onLine`
+ * @param {(line: string) => void} [options.onLine]
+ * @returns {Promise<{ url: string, inspectorPort: number, persistTo: string, configPath: string, stop: () => Promise<void> }>}
  */
-export async function startWorker({ name, port, config = "wrangler.toml", d1 = true, rateLimit, vars = {}, readyPath = "/health", log = false }) {
+export async function startWorker({ name, port, config = "wrangler.toml", d1 = true, rateLimit, vars = {}, readyPath = "/health", log = false, seed, env = {}, inspector = true, onLine }) {
+  const startedIn = generation;
   const configPath = derivedConfig(config, name, { rateLimit });
   const persistTo = resolve(ROOT, ".wrangler/generated", `${name}-state`);
   rmSync(persistTo, { recursive: true, force: true });
-  if (d1) wranglerSync(["d1", "migrations", "apply", "DB", "--local", "--config", configPath, "--persist-to", persistTo], { stdio: "ignore" });
+  const local = ["DB", "--local", "--config", configPath, "--persist-to", persistTo];
+  if (d1) await wranglerStep(["d1", "migrations", "apply", ...local], env, startedIn);
+  if (d1 && seed) await wranglerStep(["d1", "execute", ...local, "--file", resolve(seed)], env, startedIn);
 
-  const args = ["dev", "--config", configPath, "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo, "--inspector-port", String(port + 1000), "--show-interactive-dev-session=false", "--log-level", "error"];
-  for (const [key, value] of Object.entries(vars)) args.push("--var", `${key}:${value}`);
-  const child = wranglerSpawn(args, { stdio: ["ignore", log ? "inherit" : "ignore", "inherit"], detached: true });
+  const inspectorPort = port + 1000;
+  let spawned;
+  if (inspector) {
+    const args = ["dev", "--config", configPath, "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo, "--inspector-port", String(inspectorPort), "--show-interactive-dev-session=false", "--log-level", "error"];
+    for (const [key, value] of Object.entries(vars)) args.push("--var", `${key}:${value}`);
+    spawned = spawnGroup(args, { stdio: ["ignore", log ? "inherit" : "ignore", "inherit"], env: { ...quietEnv, ...env } }, startedIn);
+  } else {
+    const args = [configPath, String(port), persistTo, ...Object.entries(vars).map(([key, value]) => `${key}=${value}`)];
+    spawned = spawnGroup(args, { stdio: ["ignore", "pipe", "inherit"], env: { ...quietEnv, ...env } }, startedIn, true);
+    // Always drained, so that a Worker that logs every request never blocks on a full pipe.
+    createInterface({ input: spawned.child.stdout }).on("line", (line) => onLine?.(line));
+  }
+  const { child, stop } = spawned;
   const url = `http://127.0.0.1:${port}`;
-  const stop = () =>
-    new Promise((done) => {
-      if (child.exitCode !== null) return done();
-      child.once("exit", () => done());
-      try {
-        process.kill(-child.pid, "SIGTERM"); // the whole process group: wrangler and its workerd
-      } catch {
-        done();
-      }
-    });
   try {
     await waitUntilReady(url + readyPath, child, 60_000);
   } catch (error) {
     await stop();
     throw error;
   }
-  return { url, persistTo, configPath, stop };
+  return { url, inspectorPort, persistTo, configPath, stop };
 }

@@ -1,0 +1,283 @@
+// `npm run bench` (node bench/run.mjs [--quick] [--port <base>]): the service against two bare
+// Workers on the same wrangler/workerd over loopback, its D1 cost per request, its bundle size and
+// startup time. BENCHMARKS.md explains the figures. The last line printed is one JSON object;
+// progress goes to stderr.
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { sign } from "hono/jwt";
+import { startWorker, stopAllWorkers } from "../scripts/local-worker.mjs";
+import { alternate, repeat, summarize } from "./load.mjs";
+import { buildService, gzipKiB, median, startupMs } from "./measure.mjs";
+import { PAGE_SQL, TOTAL_SQL } from "./raw-d1/sql.js";
+import { writeSeed } from "./seed.mjs";
+import { serviceListSql } from "./service-sql.mjs";
+
+process.env.WRANGLER_SEND_METRICS = "false";
+
+const { values: flags } = parseArgs({ options: { quick: { type: "boolean", default: false }, port: { type: "string", default: "8870" } } });
+
+// --quick must finish within a minute on a busy 2-core machine; a full run trades time for rounds.
+const PLAN = flags.quick
+  ? { rounds: 3, seconds: 1, saturatedRounds: 2, warmup: 1, singleRounds: 1, singleSeconds: 2, startupRuns: 1 }
+  : { rounds: 8, seconds: 4, saturatedRounds: 4, warmup: 3, singleRounds: 3, singleSeconds: 4, startupRuns: 5 };
+// Two regimes. One connection: what one client waits, request after request (the ratios the bars
+// judge: what users at the edge pay is latency). Ten connections: both cores saturated by the load
+// generator, wrangler's proxy and workerd together, so the ratio there is one of CPU per request
+// across the whole local harness (BENCHMARKS.md says what dominates it).
+const CLIENT = 1;
+const SATURATED = 10;
+const PAGE_SIZE = 25;
+// Far above what the load generator can send in the limiter's 60-second period.
+const RATE_LIMIT = 100_000_000;
+const SCOPES = "card_orders:read card_orders:write";
+
+const work = mkdtempSync(join(tmpdir(), "bench-"));
+// wrangler appends every inspector event of every request to a debug log, whatever --log-level says:
+// keep those hundreds of megabytes in the scratch directory instead of ~/.config/.wrangler/logs.
+const wranglerEnv = { WRANGLER_LOG_PATH: join(work, "wrangler-logs") };
+
+const t0 = Date.now();
+const log = (line) => console.error(`[${((Date.now() - t0) / 1000).toFixed(1).padStart(5)} s] ${line}`);
+
+async function main() {
+  await checkSameSql();
+  const size = measureBuild();
+  const seed = writeSeed(join(work, "seed.sql"));
+  const workers = await startWorkers(seed);
+  const targets = targetsFor(workers, seed, await signTokens(workers.secret, seed.listCustomer));
+  const cost = await probe(workers, targets, seed);
+  const load = await runLoad(targets);
+  report({ size, cost, load, seed });
+}
+
+/** The baseline must send the very statements the service sends, or list_ratio compares different work. */
+async function checkSameSql() {
+  const [page, total] = await serviceListSql();
+  if (page !== PAGE_SQL || total !== TOTAL_SQL) {
+    throw new Error(`bench/raw-d1/sql.js no longer holds the service's list SQL; the service now sends:\n${page}\n${total}`);
+  }
+  log("the raw-d1 baseline sends the service's list SQL, statement for statement");
+}
+
+function measureBuild() {
+  log(`building the service (wrangler deploy --dry-run --minify), profiling its startup ${PLAN.startupRuns}x (wrangler check startup)`);
+  const { script, bundle } = buildService(work, wranglerEnv);
+  const startup = startupMs(work, bundle, PLAN.startupRuns, wranglerEnv);
+  return { gzipKiB: gzipKiB(script), startupMs: startup.median, startupRuns: startup.runs };
+}
+
+async function startWorkers(seed) {
+  const base = Number(flags.port);
+  const ports = { service: base, static: base + 1, rawD1: base + 2 };
+  for (const port of Object.values(ports)) await assertFree(port), await assertFree(port + 1000);
+  const secret = crypto.randomUUID() + crypto.randomUUID();
+  const seedFile = join(work, "seed.sql");
+  log(`seeding ${seed.orders} card orders over ${seed.customers} customers into both databases; starting the Workers on ports ${Object.values(ports).join(", ")}`);
+  log(`the service's rate limit is raised to ${RATE_LIMIT} requests per 60 s per principal, so that the bench measures the service, not the limiter`);
+  // All three without wrangler dev's inspector proxy, which would bill each console call (the
+  // service's request log line) to the CLI process at more than a bare request costs (BENCHMARKS.md).
+  const common = { env: { ...wranglerEnv, WORKER_HOST_KEEP: "bench-probe-" }, inspector: false };
+  const serviceLines = [];
+  const keepProbeLines = (line) => line.includes('"bench-probe-') && serviceLines.push(line);
+  const [service, bare, rawD1] = await Promise.all([
+    startWorker({ ...common, name: "bench-service", port: ports.service, rateLimit: RATE_LIMIT, vars: { JWT_SECRET: secret }, seed: seedFile, onLine: keepProbeLines }),
+    startWorker({ ...common, name: "bench-static", port: ports.static, config: "bench/static/wrangler.toml", d1: false, readyPath: "/" }),
+    startWorker({ ...common, name: "bench-raw-d1", port: ports.rawD1, config: "bench/raw-d1/wrangler.toml", readyPath: "/", seed: seedFile }),
+  ]);
+  return { service, static: bare, rawD1, secret, serviceLines };
+}
+
+// Another server on one of these ports would answer the readiness check in a Worker's stead.
+function assertFree(port) {
+  return new Promise((free, taken) => {
+    const server = createServer()
+      .once("error", () => taken(new Error(`port ${port} is in use; pass --port <base> (the bench uses base..base+2 and base+1000..base+1002)`)))
+      .listen(port, "127.0.0.1", () => server.close(free));
+  });
+}
+
+async function signTokens(secret, customer) {
+  const exp = Math.floor(Date.now() / 1000) + 3600;
+  return {
+    reader: await sign({ sub: "bench", customer_id: customer, scope: SCOPES, exp }, secret, "HS256"),
+    // New orders go to a customer of their own, so the list page stays the same all along.
+    writer: await sign({ sub: "bench", customer_id: "bench-writer", scope: SCOPES, exp }, secret, "HS256"),
+  };
+}
+
+function targetsFor({ service, static: bare, rawD1 }, seed, tokens) {
+  const auth = (token) => ({ Authorization: `Bearer ${token}` });
+  return {
+    health: { url: `${service.url}/health` },
+    static: { url: `${bare.url}/` },
+    list: { url: `${service.url}/card_orders?page_size=${PAGE_SIZE}`, headers: auth(tokens.reader) },
+    rawList: { url: `${rawD1.url}/?customer=${seed.listCustomer}` },
+    get: { url: `${service.url}/card_orders/${seed.newestOrderId}`, headers: auth(tokens.reader) },
+    create: {
+      url: `${service.url}/card_orders`,
+      method: "POST",
+      headers: { ...auth(tokens.writer), "Content-Type": "application/json" },
+      body: JSON.stringify({ voucher_category: "meal", payment_method: "bank_transfer", description: "bench" }),
+    },
+  };
+}
+
+async function send(target, requestId) {
+  const headers = { ...target.headers, ...(requestId && { "X-Request-Id": requestId }) };
+  const response = await fetch(target.url, { method: target.method, body: target.body, headers });
+  return { status: response.status, body: await response.json() };
+}
+
+const EXPECTED_STATUS = { list: 200, get: 200, create: 201 };
+
+/**
+ * One request of each kind, checked, with the D1 cost the service logs for it (its request log line,
+ * found by request id), and the proof that the baseline serves the page the service serves.
+ */
+async function probe(workers, targets, seed) {
+  const kinds = Object.keys(EXPECTED_STATUS);
+  const tag = (kind) => `"bench-probe-${kind}"`;
+  const answers = {};
+  for (const kind of kinds) answers[kind] = await send(targets[kind], `bench-probe-${kind}`);
+  const lines = workers.serviceLines;
+  for (const deadline = Date.now() + 10_000; !kinds.every((kind) => lines.some((line) => line.includes(tag(kind)))); ) {
+    if (Date.now() > deadline) throw new Error("the service's request log lines for the probes did not arrive within 10 s");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  for (const kind of kinds) {
+    if (answers[kind].status !== EXPECTED_STATUS[kind]) throw new Error(`probe ${kind}: ${answers[kind].status} ${JSON.stringify(answers[kind].body)}`);
+  }
+  const { meta, data } = answers.list.body;
+  if (meta.total_entries !== seed.orders / seed.customers) throw new Error(`total_entries is ${meta.total_entries}: the seed did not load as planned`);
+  const raw = (await send(targets.rawList)).body;
+  const ids = (rows) => rows.map((row) => row.id).join();
+  if (ids(raw.data) !== ids(data) || raw.total_entries !== meta.total_entries) throw new Error("the raw-d1 baseline does not serve the page the service serves");
+
+  const logged = (kind) => JSON.parse(lines.find((line) => line.includes(tag(kind))));
+  return Object.fromEntries(kinds.map((kind) => [kind, d1Cost(logged(kind))]));
+}
+
+const d1Cost = (line) => ({ queries: line.d1_queries, rowsRead: line.d1_rows_read, rowsWritten: line.d1_rows_written });
+
+async function runLoad(targets) {
+  const pairs = (connections, rounds) => ({ rounds, seconds: PLAN.seconds, warmup: PLAN.warmup, connections });
+  const singles = { rounds: PLAN.singleRounds, seconds: PLAN.singleSeconds, warmup: PLAN.warmup, connections: SATURATED };
+  const load = {};
+  for (const [regime, connections, rounds] of [["client", CLIENT, PLAN.rounds], ["saturated", SATURATED, PLAN.saturatedRounds]]) {
+    log(`load, ${connections} connection(s): each pair alternates service/baseline ${rounds}x${PLAN.seconds} s per side after ${PLAN.warmup} s warm-up`);
+    log("  GET /health vs static");
+    const health = await alternate(targets.health, targets.static, pairs(connections, rounds));
+    log(`  GET /card_orders?page_size=${PAGE_SIZE} vs raw-d1`);
+    const list = await alternate(targets.list, targets.rawList, pairs(connections, rounds));
+    load[regime] = { health, list };
+  }
+  log(`  GET /card_orders/{id}, ${SATURATED} connections, ${PLAN.singleRounds}x${PLAN.singleSeconds} s`);
+  load.get = await repeat(targets.get, singles);
+  log(`  POST /card_orders, ${SATURATED} connections, ${PLAN.singleRounds}x${PLAN.singleSeconds} s`);
+  load.create = await repeat(targets.create, singles);
+  return load;
+}
+
+/**
+ * Service over baseline, round by round (each service round next to its baseline round): the median
+ * keeps one round hit by a burst of other work on the machine from deciding the result.
+ */
+function pairRatio({ service, baseline }) {
+  const rps = (round) => round.requests / round.seconds;
+  const ratios = service.map((round, i) => rps(round) / rps(baseline[i]));
+  return { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };
+}
+
+function report({ size, cost, load, seed }) {
+  const regimes = { client: CLIENT, saturated: SATURATED };
+  const stats = (regime) => ({
+    health: summarize(load[regime].health.service),
+    static: summarize(load[regime].health.baseline),
+    list: summarize(load[regime].list.service),
+    raw_d1_list: summarize(load[regime].list.baseline),
+  });
+  const ratios = (regime) => ({ health: pairRatio(load[regime].health), list: pairRatio(load[regime].list) });
+  const [client, saturated] = [stats("client"), stats("saturated")];
+  const [clientRatios, saturatedRatios] = [ratios("client"), ratios("saturated")];
+  const single = { get: summarize(load.get), create: summarize(load.create) };
+
+  const row = (name, s) => `${name.padEnd(44)} ${s.rps.toFixed(0).padStart(7)} ${`${s.p50} ms`.padStart(8)} ${`${s.p99} ms`.padStart(8)}`;
+  const ratioRow = (r) => `${"  service/baseline req/s, median round".padEnd(44)} ${r.median.toFixed(3).padStart(7)}   (rounds ${r.min.toFixed(2)}..${r.max.toFixed(2)})`;
+  const costText = (c) => `${c.queries} queries, ${c.rowsRead} rows read, ${c.rowsWritten} rows written`;
+  const bar = (name, value, min) => `${name} ${value.toFixed(3)} ${value >= min ? ">=" : "<"} ${min}${value >= min ? "" : " (missed)"}`;
+  const regimeRows = (regime, s, r) => [
+    `${regimes[regime]} connection(s)`,
+    row("GET /health (service)", s.health),
+    row("GET / (static baseline)", s.static),
+    ratioRow(r.health),
+    row(`GET /card_orders?page_size=${PAGE_SIZE} (service)`, s.list),
+    row("GET /?customer=... (raw-d1 baseline)", s.raw_d1_list),
+    ratioRow(r.list),
+  ];
+  console.log(
+    [
+      "",
+      `${flags.quick ? "quick" : "full"} run, ${((Date.now() - t0) / 1000).toFixed(0)} s over loopback: ${PLAN.rounds} (1 connection) and ${PLAN.saturatedRounds} (${SATURATED}) alternating rounds of ${PLAN.seconds} s per side; ` +
+        `${seed.orders} card orders seeded; service rate limit raised to ${RATE_LIMIT}/60 s`,
+      `${"scenario".padEnd(44)} ${"req/s".padStart(7)} ${"p50".padStart(8)} ${"p99".padStart(8)}`,
+      ...regimeRows("client", client, clientRatios),
+      ...regimeRows("saturated", saturated, saturatedRatios),
+      row("GET /card_orders/{id} (service)", single.get),
+      row("POST /card_orders (service)", single.create),
+      "",
+      `D1 per request, from the service's log: list ${costText(cost.list)}; get ${costText(cost.get)}; create ${costText(cost.create)}`,
+      `bundle ${size.gzipKiB.toFixed(1)} KiB gzip; ${startupText(size)}`,
+      `bars (1 connection): ${bar("health_ratio", clientRatios.health.median, 0.85)}; ${bar("list_ratio", clientRatios.list.median, 0.8)}`,
+    ].join("\n"),
+  );
+  const rps = (s) => Object.fromEntries(Object.entries(s).map(([name, x]) => [name, Math.round(x.rps)]));
+  console.log(
+    JSON.stringify({
+      health_ratio: round3(clientRatios.health.median),
+      list_ratio: round3(clientRatios.list.median),
+      rows_read_list: cost.list.rowsRead,
+      rows_read_get: cost.get.rowsRead,
+      rows_read_create: cost.create.rowsRead,
+      bundle_gzip_kib: round3(size.gzipKiB),
+      startup_ms: size.startupMs === undefined ? null : round3(size.startupMs),
+      health_ratio_saturated: round3(saturatedRatios.health.median),
+      list_ratio_saturated: round3(saturatedRatios.list.median),
+      mode: flags.quick ? "quick" : "full",
+      rps: { client: rps(client), saturated: rps(saturated), get: Math.round(single.get.rps), create: Math.round(single.create.rps) },
+    }),
+  );
+}
+
+const round3 = (x) => Math.round(x * 1000) / 1000;
+
+const startupText = ({ startupMs, startupRuns }) =>
+  startupMs === undefined
+    ? "startup: no usable profile (the machine was too busy for the sampler)"
+    : `startup ${startupMs.toFixed(1)} ms (median of ${startupRuns.map((ms) => ms.toFixed(1)).join(", ")})`;
+
+async function cleanUp() {
+  await stopAllWorkers();
+  rmSync(work, { recursive: true, force: true });
+}
+
+let interrupted = false;
+
+// Ctrl-C or a kill: the Workers run in process groups of their own, so stop them before leaving.
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.once(signal, () => {
+    interrupted = true;
+    log(`${signal}: stopping the Workers`);
+    cleanUp().finally(() => process.exit(130));
+  });
+}
+
+main()
+  .catch((error) => {
+    // After an interruption, the steps that were cut short fail too: that is no news.
+    if (!interrupted) console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  })
+  .finally(cleanUp);
