@@ -1,10 +1,12 @@
 import type { SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
+import type * as z from "zod/mini";
 import { database } from "../db";
 import { isWriteConflict, updateIfUnchanged, type Database, type Versioned } from "../db/client";
 import { assertAllowed, changedConcurrently, nextTimestamp, type Lifecycle } from "../domain/lifecycle";
 import type { AppEnv } from "../env";
+import type { RouteSpec } from "../http/route";
 import { commit } from "../idempotency";
 
 /** What a transition does beyond moving the state and stamping the time. */
@@ -48,4 +50,26 @@ export async function applyTransition<Row extends { id: string; state: string; u
     if (isWriteConflict(error)) throw changedConcurrently(lifecycle.noun);
     throw error;
   }
+}
+
+const camelCase = (name: string) => name.replace(/_(\w)/g, (_, ch: string) => ch.toUpperCase());
+
+/** The route of one transition of a lifecycle table: POST /<collection>/{id}/<action>, with its scope. */
+export function transitionRoute<Action extends string>(
+  lifecycle: Lifecycle<string, Action, string>,
+  action: Action,
+  route: { collection: string; resource: string; tag: string; schema: z.ZodMiniType; effect?: string },
+) {
+  const { from, to, scope } = lifecycle.transitions[action];
+  return {
+    method: "post",
+    path: `/${route.collection}/{id}/${action}`,
+    operationId: `${camelCase(action)}${route.resource}`,
+    summary: `${action.replace(/_/g, " ")}: ${from.join(" or ")} → ${to}`,
+    description: `Takes no body. ${route.effect ?? ""}A transition not allowed from the current state answers 409 invalid_state and changes nothing.`,
+    tag: route.tag,
+    access: { scope, tenant: true },
+    errors: ["invalid_state", "conflict"],
+    success: { status: 200, description: `The ${lifecycle.noun}, now ${to}.`, schema: route.schema },
+  } satisfies RouteSpec;
 }

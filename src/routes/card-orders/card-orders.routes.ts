@@ -10,6 +10,7 @@ import { dataOf, dateTime, listOf, named } from "../../http/openapi";
 import type { RouteSpec } from "../../http/route";
 import { oneOf, optionalText, requestBody } from "../../http/validation";
 import { filterDoc, PAGE_PARAMETERS } from "../../pagination";
+import { transitionRoute } from "../transition";
 
 const TAG = "Card orders";
 
@@ -86,18 +87,5 @@ export const getCardOrder = {
   success: { status: 200, description: "The card order.", schema: CardOrderData },
 } satisfies RouteSpec;
 
-/** One route per transition of the lifecycle table, with the transition's scope. */
-export const transitionCardOrder = (action: CardOrderAction) => {
-  const { from, to, scope } = cardOrderLifecycle.transitions[action];
-  return {
-    method: "post",
-    path: `/card_orders/{id}/${action}`,
-    operationId: `${action.replace(/_(\w)/g, (_, ch: string) => ch.toUpperCase())}CardOrder`,
-    summary: `${action.replace(/_/g, " ")}: ${from.join(" or ")} → ${to}`,
-    description: "Takes no body. A transition not allowed from the current state answers 409 invalid_state and changes nothing.",
-    tag: TAG,
-    access: { scope, tenant: true },
-    errors: ["invalid_state", "conflict"],
-    success: { status: 200, description: `The card order, now ${to}.`, schema: CardOrderData },
-  } satisfies RouteSpec;
-};
+export const transitionCardOrder = (action: CardOrderAction) =>
+  transitionRoute(cardOrderLifecycle, action, { collection: "card_orders", resource: "CardOrder", tag: TAG, schema: CardOrderData });

@@ -5,6 +5,7 @@ import { dataOf, date, dateTime, listOf, named } from "../../http/openapi";
 import type { RouteSpec } from "../../http/route";
 import { optionalText, requestBody } from "../../http/validation";
 import { filterDoc, PAGE_PARAMETERS } from "../../pagination";
+import { transitionRoute } from "../transition";
 import { PAYMENT_METHODS } from "../../domain/card-orders";
 
 const TAG = "Invoices";
@@ -84,20 +85,11 @@ export const getInvoice = {
   success: { status: 200, description: "The invoice.", schema: InvoiceData },
 } satisfies RouteSpec;
 
-export const transitionInvoice = (action: InvoiceAction) => {
-  const { from, to, scope } = invoiceLifecycle.transitions[action];
-  return {
-    method: "post",
-    path: `/invoices/{id}/${action}`,
-    operationId: `${action}Invoice`,
-    summary: `${action}: ${from.join(" or ")} → ${to}`,
-    description:
-      action === "cancel"
-        ? "Takes no body. Sets cancelled_at and a cancellation number CN-YYYY-NNNNNN (gapless per UTC year). Invoices are never deleted or renumbered."
-        : "Takes no body. A transition not allowed from the current state answers 409 invalid_state and changes nothing.",
+export const transitionInvoice = (action: InvoiceAction) =>
+  transitionRoute(invoiceLifecycle, action, {
+    collection: "invoices",
+    resource: "Invoice",
     tag: TAG,
-    access: { scope, tenant: true },
-    errors: ["invalid_state", "conflict"],
-    success: { status: 200, description: `The invoice, now ${to}.`, schema: InvoiceData },
-  } satisfies RouteSpec;
-};
+    schema: InvoiceData,
+    effect: action === "cancel" ? "Sets cancelled_at and a cancellation number CN-YYYY-NNNNNN (gapless per UTC year); invoices are never deleted or renumbered. " : undefined,
+  });
