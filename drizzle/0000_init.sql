@@ -57,6 +57,7 @@ CREATE TABLE `invoices` (
 	`cancellation_number` text,
 	`cancelled_at` text,
 	`order_id` text NOT NULL,
+	`order_state` text NOT NULL,
 	`reference` text,
 	`cost_center` text,
 	`payment_method` text NOT NULL,

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { findCardOrder, insertCardOrder, listCardOrders } from "../src/db/card-orders";
 import { isWriteConflict, RequestDatabase, updateIfUnchanged, type Database } from "../src/db/client";
 import { deleteExpiredIdempotencyKeys, deleteExpiredKey, findStoredResponse, storeResponse } from "../src/db/idempotency-keys";
-import { findInvoice, insertInvoice, listInvoices, numberOf, takeNumber } from "../src/db/invoices";
+import { findInvoice, insertInvoice, listInvoices, numberOf, setInvoiceOrderState, takeNumber } from "../src/db/invoices";
 import { deleteNotificationToken, listNotificationTokens, registerNotificationToken } from "../src/db/notification-tokens";
 import { cardOrders, invoices, type CardOrderRow } from "../src/db/schema";
 import { unique } from "./support/api";
@@ -77,6 +77,7 @@ async function invoiceOrder(orm: Database, order: CardOrderRow, fields: { state?
       cancellationNumber: null,
       cancelledAt: null,
       orderId: order.id,
+      orderState: order.state,
       reference: null,
       costCenter: order.costCenter,
       paymentMethod: order.paymentMethod,
@@ -334,12 +335,16 @@ describe("listInvoices", () => {
     expect(await listInvoices(database(), customer, { orderId: uninvoiced!.id }, page(1, 25))).toStrictEqual({ rows: [], total: 0 });
   });
 
-  it("reads the card order's current state", async () => {
+  it("shows the order's state that the order's transition batch set on the invoice", async () => {
     const { orm } = database();
     const customer = unique("customer");
     const [order] = await insertOrders(orm, [orderRow(customer)]);
     const id = await invoiceOrder(orm, order!);
-    await orm.update(cardOrders).set({ state: "submitted" }).where(sql`${cardOrders.id} = ${order!.id}`).run();
+    const invoiced = (await findCardOrder(database(), customer, order!.id))!;
+    await orm.batch([
+      updateIfUnchanged(orm, cardOrders, invoiced, { state: "submitted", updatedAt: at(2000) }),
+      setInvoiceOrderState(orm, order!.id, "submitted"),
+    ]);
     expect((await listInvoices(database(), customer, {}, page(1, 25))).rows).toMatchObject([{ id, orderState: "submitted" }]);
     expect(await findInvoice(database(), customer, id)).toMatchObject({ id, orderState: "submitted" });
   });

@@ -141,6 +141,8 @@ async function exerciseEveryEndpoint(): Promise<void> {
   await expectStatus(201, auth, "/invoices", { json: { order_id: second.orders[0].id, reference: "R-1" }, headers: { "Idempotency-Key": "invoice-1" } });
   const third = await createInvoice(auth, (await createOrder(auth)).id);
   const fourth = await createInvoice(auth, (await createOrder(auth)).id);
+  // An invoiced order's transition moves the state shown on its invoice in the same batch.
+  await expectStatus(200, auth, `/card_orders/${fourth.orders[0].id}/submit`, { method: "POST" });
 
   for (const query of ["", "?state=open", `?order_id=${order.id}`, `?state=open&order_id=${order.id}`, "?page=2&page_size=1", "?state=paid&page=3"]) {
     await expectStatus(200, auth, `/invoices${query}`);
@@ -237,6 +239,7 @@ describe("query plans of every statement the Worker issues", () => {
       "card order transition": /^update "card_orders" set "state" = \?/,
       "card order invoice link": /^update "card_orders" set "updated_at" = CASE .* "invoice_number" = \(SELECT printf/,
       "invoice insert": /^insert into "invoices"/,
+      "invoice follows its order's state": /^update "invoices" set "order_state" = \? where "invoices"\."order_id" = \?$/,
       "invoice by id": /^select .* from "invoices" where \("invoices"\."id" = \?/,
       "invoice list": /^select .* from "invoices" where "invoices"\."customer_id" = \? order by/,
       "invoice list by state": /^select .* from "invoices" where \("invoices"\."customer_id" = \? and "invoices"\."state" = \?\) order by/,

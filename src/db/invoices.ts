@@ -1,30 +1,21 @@
-import { and, count, desc, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { PageRequest } from "../pagination";
 import type { Database, RequestDatabase } from "./client";
 import { columnsOf, compile, lazily, param, queryBuilder as qb } from "./compiled";
-import { cardOrders, invoiceCounts, invoices, numberSequences, type InvoiceRow } from "./schema";
-
-export type InvoiceWithOrderState = InvoiceRow & { orderState: string };
-
-// `orders[].state` is the card order's current state. A correlated subquery rather than a join: it
-// runs for the rows returned only, where a join would also look up the order of every row that
-// OFFSET skips.
-const withOrderState = {
-  ...getTableColumns(invoices),
-  orderState: sql<string>`(SELECT ${cardOrders.state} FROM ${cardOrders} WHERE ${cardOrders.id} = ${invoices.orderId})`.as("order_state"),
-};
-const columns = () => ({ ...columnsOf(invoices), orderState: "order_state" });
+import { invoiceCounts, invoices, numberSequences, type InvoiceRow } from "./schema";
 
 const byId = lazily(() =>
-  compile<InvoiceWithOrderState>(
-    qb.select(withOrderState).from(invoices).where(and(eq(invoices.id, param("id")), eq(invoices.customerId, param("customer")))),
-    columns(),
-  ),
+  compile<InvoiceRow>(qb.select().from(invoices).where(and(eq(invoices.id, param("id")), eq(invoices.customerId, param("customer")))), columnsOf(invoices)),
 );
 
-export async function findInvoice(db: RequestDatabase, customerId: string, id: string): Promise<InvoiceWithOrderState | undefined> {
+export async function findInvoice(db: RequestDatabase, customerId: string, id: string): Promise<InvoiceRow | undefined> {
   const [row] = await db.read(byId(), { id, customer: customerId });
   return row;
+}
+
+/** Keeps an invoiced order's state on its invoice; part of the order's transition batch. */
+export function setInvoiceOrderState(orm: Database, orderId: string, state: string) {
+  return orm.update(invoices).set({ orderState: state }).where(eq(invoices.orderId, orderId));
 }
 
 export interface InvoiceFilter {
@@ -40,9 +31,9 @@ function listReads(byState: boolean, byOrder: boolean) {
     byOrder ? eq(invoices.orderId, param("order")) : undefined,
   );
   return {
-    page: compile<InvoiceWithOrderState>(
-      qb.select(withOrderState).from(invoices).where(where).orderBy(desc(invoices.createdAt), desc(invoices.id)).limit(param("limit")).offset(param("offset")),
-      columns(),
+    page: compile<InvoiceRow>(
+      qb.select().from(invoices).where(where).orderBy(desc(invoices.createdAt), desc(invoices.id)).limit(param("limit")).offset(param("offset")),
+      columnsOf(invoices),
     ),
     // An order has at most one invoice, so counting by order reads one row at most; otherwise the
     // per-state counts kept by triggers answer without touching the invoices.

@@ -48,6 +48,9 @@ export const invoices = sqliteTable(
     orderId: text("order_id")
       .notNull()
       .references(() => cardOrders.id),
+    // The card order's current state (`orders[].state`), moved by the order's transitions in the
+    // same batch: read with the invoice instead of looked up once per listed invoice.
+    orderState: text("order_state").notNull(),
     reference: text("reference"),
     costCenter: text("cost_center"),
     paymentMethod: text("payment_method").notNull(),

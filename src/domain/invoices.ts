@@ -24,7 +24,7 @@ export const isoDate = (at: Date): string => at.toISOString().slice(0, 10);
 export const addDays = (at: Date, days: number): Date => new Date(at.getTime() + days * 86_400_000);
 
 /** An invoice as the API shows it: the seed's fields in the seed's order (2.1). */
-export function toInvoice(row: InvoiceRow, orderState: string) {
+export function toInvoice(row: InvoiceRow) {
   return {
     id: row.id,
     type: "invoice",
@@ -44,7 +44,7 @@ export function toInvoice(row: InvoiceRow, orderState: string) {
     gross_amount: null,
     net_amount: null,
     recipient: null,
-    orders: [{ id: row.orderId, type: "card_order", state: orderState }],
+    orders: [{ id: row.orderId, type: "card_order", state: row.orderState }],
     reference: row.reference,
     cost_center: row.costCenter,
     payment_method: row.paymentMethod,

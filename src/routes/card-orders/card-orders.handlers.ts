@@ -2,6 +2,8 @@ import type { Context } from "hono";
 import { customerOf } from "../../auth";
 import { database } from "../../db";
 import { findCardOrder, insertCardOrder, listCardOrders as queryCardOrders } from "../../db/card-orders";
+import type { Database } from "../../db/client";
+import { setInvoiceOrderState } from "../../db/invoices";
 import { cardOrders, type CardOrderRow } from "../../db/schema";
 import { cardOrderLifecycle, toCardOrder, type CardOrderAction } from "../../domain/card-orders";
 import { isId, newId } from "../../domain/ids";
@@ -57,5 +59,9 @@ export const getCardOrder: Handler<typeof routes.getCardOrder> = async (c) => {
 
 export const transitionCardOrder =
   (action: CardOrderAction): Handler<ReturnType<typeof routes.transitionCardOrder>> =>
-  async (c) =>
-    applyTransition(c, { lifecycle: cardOrderLifecycle, action, table: cardOrders, row: await loadCardOrder(c), show: toCardOrder });
+  async (c) => {
+    const row = await loadCardOrder(c);
+    // An invoice shows its order's state (`orders[].state`): it moves in the same batch.
+    const invoiceFollows = (orm: Database) => ({ writes: [setInvoiceOrderState(orm, row.id, cardOrderLifecycle.transitions[action].to)], changes: {}, fill: {} });
+    return applyTransition(c, { lifecycle: cardOrderLifecycle, action, table: cardOrders, row, show: toCardOrder, effects: row.invoiceId === null ? undefined : invoiceFollows });
+  };

@@ -3,8 +3,8 @@ import { customerOf } from "../../auth";
 import { database } from "../../db";
 import { findCardOrder } from "../../db/card-orders";
 import { isWriteConflict, updateIfUnchanged, type Database } from "../../db/client";
-import { findInvoice, insertInvoice, listInvoices as queryInvoices, numberOf, takeNumber, type InvoiceWithOrderState } from "../../db/invoices";
-import { cardOrders, invoices } from "../../db/schema";
+import { findInvoice, insertInvoice, listInvoices as queryInvoices, numberOf, takeNumber } from "../../db/invoices";
+import { cardOrders, invoices, type InvoiceRow } from "../../db/schema";
 import { isId, newId } from "../../domain/ids";
 import {
   addDays,
@@ -26,14 +26,12 @@ import { filterParameter, pageEnvelope, pageRequest, singlePageEnvelope } from "
 import { applyTransition, type TransitionEffects } from "../transition";
 import type * as routes from "./invoices.routes";
 
-async function loadInvoice(c: Context<AppEnv>): Promise<InvoiceWithOrderState> {
+async function loadInvoice(c: Context<AppEnv>): Promise<InvoiceRow> {
   const id = c.req.param("id") ?? "";
   const row = isId(id) ? await findInvoice(database(c), customerOf(c), id) : undefined;
   if (!row) throw notFound("invoice");
   return row;
 }
-
-const toApi = ({ orderState, ...row }: InvoiceWithOrderState) => toInvoice(row, orderState);
 
 export const createInvoice: Handler<typeof routes.createInvoice> = async (c, body) => {
   const { orm } = database(c);
@@ -59,6 +57,7 @@ export const createInvoice: Handler<typeof routes.createInvoice> = async (c, bod
     cancellationNumber: null,
     cancelledAt: null,
     orderId: order.id,
+    orderState: order.state,
     reference: body.reference ?? null,
     costCenter: order.costCenter,
     paymentMethod: order.paymentMethod,
@@ -73,7 +72,7 @@ export const createInvoice: Handler<typeof routes.createInvoice> = async (c, bod
   try {
     return await commit(c, writes, {
       status: 201,
-      body: singlePageEnvelope(c, [toInvoice({ ...invoice, number: "" }, order.state)]),
+      body: singlePageEnvelope(c, [toInvoice({ ...invoice, number: "" })]),
       fill: { "$.data[0].number": number },
     });
   } catch (error) {
@@ -89,11 +88,11 @@ export const listInvoices: Handler<typeof routes.listInvoices> = async (c) => {
   const page = pageRequest(c);
   const filter = { state: filterParameter(c, "state", invoiceLifecycle.states), orderId: filterParameter(c, "order_id") };
   const { rows, total } = await queryInvoices(database(c), customerOf(c), filter, page);
-  return jsonResponse(c, 200, JSON.stringify(pageEnvelope(c, page, rows.map(toApi), total)));
+  return jsonResponse(c, 200, JSON.stringify(pageEnvelope(c, page, rows.map(toInvoice), total)));
 };
 
 export const getInvoice: Handler<typeof routes.getInvoice> = async (c) => {
-  return jsonResponse(c, 200, JSON.stringify({ data: toApi(await loadInvoice(c)) }));
+  return jsonResponse(c, 200, JSON.stringify({ data: toInvoice(await loadInvoice(c)) }));
 };
 
 // A cancellation is a legal document of its own: it takes a number of the CN series.
@@ -115,6 +114,6 @@ export const transitionInvoice =
       action,
       table: invoices,
       row: await loadInvoice(c),
-      show: toApi,
+      show: toInvoice,
       effects: action === "cancel" ? cancellationNumber : undefined,
     });
