@@ -9,6 +9,8 @@ export const quietEnv = {
   ...process.env,
   WRANGLER_SEND_METRICS: "false",
   CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  // The banner asks the npm registry whether a newer wrangler exists: no network, no banner.
+  WRANGLER_HIDE_BANNER: "true",
 };
 
 /** Runs a wrangler command to completion; `CI=true` makes it take defaults instead of asking. */

@@ -432,6 +432,14 @@ describe("tokens from a JWK set (JWT_JWKS_URL)", { timeout: 30_000 }, () => {
     expect(server.fetches.length).toBeGreaterThan(0);
   });
 
+  it("does not fetch again for every request while a key server with nothing cached is down", async () => {
+    const [rsa] = await keys;
+    const server = keyServer(() => new Response("down", { status: 500 }));
+    const auth = bearer(await jwksToken(rsa));
+    for (let i = 0; i < 3; i++) await expectError(await callWith({ JWT_JWKS_URL: server.url }, "/card_orders", auth), 503, { code: "unavailable", source: {} });
+    expect(server.fetches).toHaveLength(1);
+  });
+
   it("keeps verifying with the cached set when a later refetch fails", async () => {
     const [rsa] = await keys;
     let up = true;

@@ -37,8 +37,10 @@ function hmacKeyFor(secret: string): Promise<CryptoKey> {
 }
 
 const JWKS_MAX_AGE_MS = 10 * 60_000;
-/** An unknown `kid` (key rotation) or a failed fetch is retried, but at most this often. */
+/** With a set in hand, an unknown `kid` (key rotation) or a failed refresh refetches at most this often. */
 const JWKS_RETRY_MS = 60_000;
+/** With no set at all, a failed fetch is not repeated for this long: requests get 503 at once. */
+const JWKS_COLD_RETRY_S = 5;
 const JWKS_TIMEOUT_MS = 5_000;
 
 interface KeySet {
@@ -49,7 +51,11 @@ interface KeySet {
 
 let keySet: KeySet | undefined;
 let lastAttempt = { url: "", at: 0 };
+let lastFailure = { url: "", at: 0 };
 const loading = new Map<string, Promise<KeySet>>();
+
+const keysUnavailable = () =>
+  ApiError.of("unavailable", "The token signing keys could not be loaded. Retry the request.", {}, { "Retry-After": String(JWKS_COLD_RETRY_S) });
 
 async function fetchKeySet(url: string): Promise<KeySet> {
   const response = await fetch(url, { headers: { Accept: "application/json" }, signal: AbortSignal.timeout(JWKS_TIMEOUT_MS) });
@@ -70,6 +76,7 @@ async function loadKeySet(url: string, refresh: boolean): Promise<KeySet> {
   const wanted = age >= JWKS_MAX_AGE_MS || (refresh && age >= JWKS_RETRY_MS);
   const throttled = cached !== undefined && lastAttempt.url === url && now - lastAttempt.at < JWKS_RETRY_MS;
   if (cached && (!wanted || throttled)) return cached;
+  if (!cached && lastFailure.url === url && now - lastFailure.at < JWKS_COLD_RETRY_S * 1000) throw keysUnavailable();
 
   // One fetch per URL at a time, shared by every request that needs it.
   let pending = loading.get(url);
@@ -81,10 +88,11 @@ async function loadKeySet(url: string, refresh: boolean): Promise<KeySet> {
   try {
     return (keySet = await pending);
   } catch (error) {
+    lastFailure = { url, at: Date.now() };
     // A stale set keeps working while the key server is down; without one nobody can be verified.
     if (cached) return cached;
     console.error(JSON.stringify({ level: "error", error: "jwks_unavailable", cause: String(error) }));
-    throw ApiError.of("unavailable", "The token signing keys could not be loaded. Retry the request.", {}, { "Retry-After": "5" });
+    throw keysUnavailable();
   }
 }
 
