@@ -61,6 +61,17 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
+/**
+ * A concurrent request changed what this write relied on, so D1 rolled the whole batch back; the
+ * request may be retried. Raised by the guards in db/client.ts only, never by other constraints.
+ */
+export class WriteConflict extends Error {
+  constructor(cause: unknown) {
+    super("write conflict", { cause });
+    this.name = "WriteConflict";
+  }
+}
+
 const RETRY_AFTER_SECONDS = "1";
 
 function errorResponse(c: Context, error: ApiError): Response {
@@ -71,8 +82,13 @@ function errorResponse(c: Context, error: ApiError): Response {
 export const causedBy = (error: unknown, kind: new (cause: unknown) => Error): boolean =>
   error instanceof kind || (error instanceof Error && causedBy(error.cause, kind));
 
+export const isWriteConflict = (error: unknown): boolean => causedBy(error, WriteConflict);
+
 export const onError: ErrorHandler<AppEnv> = (error, c) => {
   if (error instanceof ApiError) return errorResponse(c, error);
+  if (isWriteConflict(error)) {
+    return errorResponse(c, ApiError.of("conflict", "The resource changed while this request ran; nothing was written. Fetch it and retry."));
+  }
   if (causedBy(error, DatabaseUnavailableError)) {
     console.error(JSON.stringify({ level: "error", request_id: c.var.requestId, error: "database_unavailable", cause: String((error as Error).cause ?? error) }));
     return errorResponse(

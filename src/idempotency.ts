@@ -3,7 +3,6 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Context, MiddlewareHandler } from "hono";
 import { principalOf } from "./auth";
 import { database } from "./db";
-import { isWriteConflict } from "./db/client";
 import { deleteExpiredKey, findStoredResponse, storeResponse, type StoredResponse } from "./db/idempotency-keys";
 import type { AppEnv } from "./env";
 import { ApiError } from "./errors";
@@ -55,7 +54,8 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.set("idempotency", context);
   await next();
   // A duplicate sent while the first request was still running found the key free, then was
-  // refused by what the first one did (the order is invoiced, the state moved): answer as it did.
+  // refused by what the first one did (its key taken, the order invoiced, the state moved): answer
+  // as the first one did.
   if (c.res.status >= 400 && c.res.status < 500) {
     const replayed = replay(c, context, await findStoredResponse(database(c).orm, principal.sub, key));
     if (replayed) c.res = replayed;
@@ -95,17 +95,9 @@ export async function commit(c: Context<AppEnv>, writes: BatchItem<"sqlite">[], 
     statements.push(orm.select({ body: sql<string>`${body}` }).from(sql`(SELECT 1)`));
   }
 
-  let results: unknown[];
-  try {
-    results = await orm.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  } catch (error) {
-    // A concurrent request with the same key got there first: answer as it did.
-    if (context && isWriteConflict(error)) {
-      const replayed = replay(c, context, await findStoredResponse(orm, context.principal, context.key));
-      if (replayed) return replayed;
-    }
-    throw error;
-  }
+  // A concurrent request with the same key that got there first makes this batch fail as a write
+  // conflict (409); the middleware above then answers with that request's response.
+  const results: unknown[] = await orm.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
 
   if (outcome.status === 204) return c.body(null, 204);
   const sent = context || outcome.fill ? (results.at(-1) as { body: string }[])[0]!.body : text;

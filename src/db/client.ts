@@ -1,6 +1,6 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
-import { causedBy, DatabaseUnavailableError } from "../errors";
+import { DatabaseUnavailableError, WriteConflict } from "../errors";
 import { bindValues, type CompiledRead } from "./compiled";
 import { cardOrders, invoices } from "./schema";
 
@@ -10,19 +10,6 @@ export interface DatabaseUsage {
   rowsRead: number;
   rowsWritten: number;
 }
-
-/**
- * A concurrent request changed what this write relied on, so D1 rolled the whole batch back: the
- * request may be retried. Raised only by the guards below, never by other constraint failures.
- */
-export class WriteConflict extends Error {
-  constructor(cause: unknown) {
-    super("write conflict", { cause });
-    this.name = "WriteConflict";
-  }
-}
-
-export const isWriteConflict = (error: unknown): boolean => causedBy(error, WriteConflict);
 
 // The constraints that fail when a concurrent request got there first: the `updated_at` guard of
 // updateIfUnchanged, one invoice per card order, one stored response per idempotency key.
@@ -71,12 +58,6 @@ class MeteredStatement {
 
   run<T>(): Promise<D1Result<T>> {
     return metered(this.usage, () => this.inner.run<T>());
-  }
-
-  async first<T>(column?: string): Promise<T | null> {
-    const row = (await this.all<Record<string, unknown>>()).results[0];
-    if (!row) return null;
-    return (column === undefined ? row : row[column]) as T;
   }
 
   // D1's raw() drops `meta`, so rows come from all() and are flattened in column order, exactly as

@@ -34,10 +34,6 @@ export function assertAllowed<S extends string, A extends string>(lifecycle: Lif
   throw ApiError.of("invalid_state", `The ${lifecycle.noun} is ${state}; ${action} is only possible when it is ${from.join(" or ")}.`);
 }
 
-/** A concurrent request changed the resource between our read and our write; nothing was written. */
-export const changedConcurrently = (noun: string): ApiError =>
-  ApiError.of("conflict", `The ${noun} changed while this request ran; nothing was written. Fetch it and retry.`);
-
 /**
  * The `updated_at` of a change: now, but always after the previous value, so that it advances on
  * every change even when two land within one millisecond. (db/notification-tokens.ts does the same

@@ -3,8 +3,8 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
 import type * as z from "zod/mini";
 import { database } from "../db";
-import { isWriteConflict, updateIfUnchanged, type Database, type Versioned } from "../db/client";
-import { assertAllowed, changedConcurrently, nextTimestamp, type Lifecycle } from "../domain/lifecycle";
+import { updateIfUnchanged, type Database, type Versioned } from "../db/client";
+import { assertAllowed, nextTimestamp, type Lifecycle } from "../domain/lifecycle";
 import type { AppEnv } from "../env";
 import type { RouteSpec } from "../http/route";
 import { commit } from "../idempotency";
@@ -40,16 +40,11 @@ export async function applyTransition<Row extends { id: string; state: string; u
   const at = nextTimestamp(row.updatedAt);
   const changes = { state: to, updatedAt: at, ...(stamp ? { [stamp]: at } : {}) };
   const extra = effects?.(orm, at);
-  try {
-    return await commit(c, [...(extra?.writes ?? []), updateIfUnchanged(orm, table, row, { ...changes, ...extra?.changes })], {
-      status: 200,
-      body: { data: show({ ...row, ...changes }) },
-      fill: extra?.fill,
-    });
-  } catch (error) {
-    if (isWriteConflict(error)) throw changedConcurrently(lifecycle.noun);
-    throw error;
-  }
+  return commit(c, [...(extra?.writes ?? []), updateIfUnchanged(orm, table, row, { ...changes, ...extra?.changes })], {
+    status: 200,
+    body: { data: show({ ...row, ...changes }) },
+    fill: extra?.fill,
+  });
 }
 
 const camelCase = (name: string) => name.replace(/_(\w)/g, (_, ch: string) => ch.toUpperCase());

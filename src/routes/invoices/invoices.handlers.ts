@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { customerOf } from "../../auth";
 import { database } from "../../db";
 import { findCardOrder } from "../../db/card-orders";
-import { isWriteConflict, updateIfUnchanged, type Database } from "../../db/client";
+import { updateIfUnchanged, type Database } from "../../db/client";
 import { findInvoice, insertInvoice, listInvoices as queryInvoices, numberOf, takeNumber } from "../../db/invoices";
 import { cardOrders, invoices, type InvoiceRow } from "../../db/schema";
 import { isId, newId } from "../../domain/ids";
@@ -16,9 +16,9 @@ import {
   toInvoice,
   type InvoiceAction,
 } from "../../domain/invoices";
-import { changedConcurrently, nextTimestamp } from "../../domain/lifecycle";
+import { nextTimestamp } from "../../domain/lifecycle";
 import type { AppEnv } from "../../env";
-import { ApiError, notFound } from "../../errors";
+import { ApiError, isWriteConflict, notFound } from "../../errors";
 import { jsonResponse } from "../../http/json";
 import type { Handler } from "../../http/route";
 import { commit } from "../../idempotency";
@@ -76,11 +76,13 @@ export const createInvoice: Handler<typeof routes.createInvoice> = async (c, bod
       fill: { "$.data[0].number": number },
     });
   } catch (error) {
-    if (!isWriteConflict(error)) throw error;
-    // Someone else changed the order meanwhile: answer as if we had come second.
-    const current = await findOrder();
-    if (current) assertInvoiceable(current);
-    throw changedConcurrently("card order");
+    // Someone else changed the order meanwhile: say why this order can no longer be invoiced, or
+    // else that it changed (a write conflict answers 409).
+    if (isWriteConflict(error)) {
+      const current = await findOrder();
+      if (current) assertInvoiceable(current);
+    }
+    throw error;
   }
 };
 
