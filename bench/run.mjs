@@ -230,7 +230,8 @@ function report({ size, cost, load, seed }) {
       "",
       `D1 per request, from the service's log: list ${costText(cost.list)}; get ${costText(cost.get)}; create ${costText(cost.create)}`,
       `bundle ${size.gzipKiB.toFixed(1)} KiB gzip; ${startupText(size)}`,
-      `bars (1 connection): ${bar("health_ratio", clientRatios.health.median, 0.85)}; ${bar("list_ratio", clientRatios.list.median, 0.8)}`,
+      `bars (1 connection): ${bar("health_ratio", clientRatios.health.median, 0.85)}; ${bar("list_ratio", clientRatios.list.median, 0.8)}; ` +
+        `bundle ${size.gzipKiB.toFixed(1)} KiB gzip ${size.gzipKiB <= 150 ? "<=" : ">"} 150${size.gzipKiB <= 150 ? "" : " (missed)"}`,
     ].join("\n"),
   );
   const rps = (s) => Object.fromEntries(Object.entries(s).map(([name, x]) => [name, Math.round(x.rps)]));

@@ -45,7 +45,7 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!KEY_PATTERN.test(key)) throw ApiError.of("invalid_parameter", "Idempotency-Key must be 1 to 255 visible ASCII characters.", { header: HEADER });
 
   const principal = principalOf(c);
-  const requestHash = await sha256([c.req.method, new URL(c.req.url).pathname, principal.customerId ?? "", c.var.rawBody ?? ""].join("\n"));
+  const requestHash = await sha256([c.req.method, c.req.path, principal.customerId ?? "", c.var.rawBody ?? ""].join("\n"));
   const context: IdempotencyContext = { principal: principal.sub, key, requestHash, replacesExpired: false };
   const stored = await findStoredResponse(database(c).orm, principal.sub, key);
   const replayed = replay(c, context, stored);

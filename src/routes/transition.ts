@@ -12,9 +12,9 @@ import { commit } from "../idempotency";
 /** What a transition does beyond moving the state and stamping the time. */
 export interface TransitionEffects {
   writes: BatchItem<"sqlite">[];
-  changes: Record<string, SQL>;
+  changes?: Record<string, SQL>;
   /** Values the batch produces, filled into the response (see WriteOutcome.fill). */
-  fill: Record<string, SQL>;
+  fill?: Record<string, SQL>;
 }
 
 interface Transition<Row, Action extends string> {
@@ -23,7 +23,7 @@ interface Transition<Row, Action extends string> {
   table: Versioned;
   row: Row;
   show: (row: Row) => unknown;
-  effects?: (orm: Database, at: string) => TransitionEffects;
+  effects?: (orm: Database, at: string, to: string) => TransitionEffects;
 }
 
 /**
@@ -39,7 +39,7 @@ export async function applyTransition<Row extends { id: string; state: string; u
   const { to, stamp } = lifecycle.transitions[action];
   const at = nextTimestamp(row.updatedAt);
   const changes = { state: to, updatedAt: at, ...(stamp ? { [stamp]: at } : {}) };
-  const extra = effects?.(orm, at);
+  const extra = effects?.(orm, at, to);
   return commit(c, [...(extra?.writes ?? []), updateIfUnchanged(orm, table, row, { ...changes, ...extra?.changes })], {
     status: 200,
     body: { data: show({ ...row, ...changes }) },

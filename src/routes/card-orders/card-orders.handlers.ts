@@ -62,6 +62,6 @@ export const transitionCardOrder =
   async (c) => {
     const row = await loadCardOrder(c);
     // An invoice shows its order's state (`orders[].state`): it moves in the same batch.
-    const invoiceFollows = (orm: Database) => ({ writes: [setInvoiceOrderState(orm, row.id, cardOrderLifecycle.transitions[action].to)], changes: {}, fill: {} });
+    const invoiceFollows = (orm: Database, _at: string, to: string) => ({ writes: [setInvoiceOrderState(orm, row.id, to)] });
     return applyTransition(c, { lifecycle: cardOrderLifecycle, action, table: cardOrders, row, show: toCardOrder, effects: row.invoiceId === null ? undefined : invoiceFollows });
   };
