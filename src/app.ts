@@ -1,9 +1,10 @@
 import { Hono } from "hono";
 import type { AppEnv } from "./env";
-import { onError, onNotFound } from "./errors";
-import { corsFromEnv } from "./http/cors";
+import { cors } from "./http/cors";
+import { onError, onNotFound } from "./http/error-response";
+import { mount } from "./http/mount";
 import { requestContext } from "./http/request-context";
-import { mount, type Endpoint } from "./http/route";
+import type { Endpoint } from "./http/route";
 import { cardOrderEndpoints } from "./routes/card-orders";
 import { invoiceEndpoints } from "./routes/invoices";
 import { metaEndpoints } from "./routes/meta";
@@ -17,9 +18,10 @@ export const endpoints: readonly Endpoint[] = [
   ...metaEndpoints(() => endpoints),
 ];
 
+/** A request's way: its context and CORS, then its route (http/mount.ts), or the error envelope. */
 export function createApp(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.use(requestContext, corsFromEnv);
+  app.use(requestContext, cors);
   mount(app, endpoints);
   app.notFound(onNotFound);
   app.onError(onError);

@@ -1,5 +1,6 @@
 import type { Principal } from "./auth/principal";
 import type { RequestDatabase } from "./db/client";
+import type { IdempotencyClaim } from "./db/idempotency-keys";
 
 export interface Bindings {
   DB: D1Database;
@@ -15,15 +16,12 @@ export interface Bindings {
   CORS_ALLOWED_ORIGINS?: string;
 }
 
-export interface Variables {
+interface Variables {
   requestId: string;
   principal?: Principal;
   db?: RequestDatabase;
-  /** The validated request body (see `jsonBody`). */
-  body?: unknown;
-  /** The request body exactly as received (POST/PUT with a JSON body), for the idempotency hash. */
-  rawBody?: string;
-  idempotency?: import("./idempotency").IdempotencyContext;
+  /** The request's Idempotency-Key, when it sent one (see http/idempotency-key.ts). */
+  idempotency?: IdempotencyClaim;
 }
 
 export interface AppEnv {

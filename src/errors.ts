@@ -1,7 +1,3 @@
-import type { Context, ErrorHandler, NotFoundHandler } from "hono";
-import type { AppEnv } from "./env";
-import { jsonResponse } from "./http/json";
-
 // Every error the API can answer, its status and when: CONTRACT part 3. The OpenAPI document is
 // built from this table too.
 export const ERRORS = {
@@ -23,9 +19,9 @@ export const ERRORS = {
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERRORS;
-export type ErrorStatus = (typeof ERRORS)[ErrorCode][0];
+type ErrorStatus = (typeof ERRORS)[ErrorCode][0];
 
-export type ErrorSource = { pointer: string } | { parameter: string } | { header: string } | Record<string, never>;
+type ErrorSource = { pointer: string } | { parameter: string } | { header: string } | Record<string, never>;
 
 export interface ErrorItem {
   detail: string;
@@ -72,34 +68,8 @@ export class WriteConflict extends Error {
   }
 }
 
-const RETRY_AFTER_SECONDS = "1";
-
-function errorResponse(c: Context, error: ApiError): Response {
-  return jsonResponse(c, error.status, JSON.stringify({ errors: error.errors }), error.headers);
-}
-
 /** Whether `error` or an error down its cause chain is a `kind` (drizzle wraps driver errors). */
 export const causedBy = (error: unknown, kind: new (cause: unknown) => Error): boolean =>
   error instanceof kind || (error instanceof Error && causedBy(error.cause, kind));
 
 export const isWriteConflict = (error: unknown): boolean => causedBy(error, WriteConflict);
-
-export const onError: ErrorHandler<AppEnv> = (error, c) => {
-  if (error instanceof ApiError) return errorResponse(c, error);
-  if (isWriteConflict(error)) {
-    return errorResponse(c, ApiError.of("conflict", "The resource changed while this request ran; nothing was written. Fetch it and retry."));
-  }
-  if (causedBy(error, DatabaseUnavailableError)) {
-    console.error(JSON.stringify({ level: "error", request_id: c.var.requestId, error: "database_unavailable", cause: String((error as Error).cause ?? error) }));
-    return errorResponse(
-      c,
-      ApiError.of("unavailable", "The database is unavailable; nothing was half-written. Retry the request (a write with the same Idempotency-Key).", {}, {
-        "Retry-After": RETRY_AFTER_SECONDS,
-      }),
-    );
-  }
-  console.error(JSON.stringify({ level: "error", request_id: c.var.requestId, error: String(error), stack: (error as Error)?.stack }));
-  return errorResponse(c, ApiError.of("internal_error", "Something went wrong on our side. The error has been logged."));
-};
-
-export const onNotFound: NotFoundHandler<AppEnv> = (c) => errorResponse(c, ApiError.of("not_found", "No route matches this path."));

@@ -7,7 +7,7 @@ import { isWriteConflict } from "../src/errors";
 import { deleteExpiredIdempotencyKeys, deleteExpiredKey, findStoredResponse, storeResponse } from "../src/db/idempotency-keys";
 import { findInvoice, insertInvoice, listInvoices, numberOf, setInvoiceOrderState, takeNumber } from "../src/db/invoices";
 import { deleteNotificationToken, listNotificationTokens, registerNotificationToken } from "../src/db/notification-tokens";
-import { cardOrders, invoices, type CardOrderRow } from "../src/db/schema";
+import { cardOrders, invoices, type CardOrderRow, type InvoiceRow } from "../src/db/schema";
 import { unique } from "./support/api";
 
 const database = () => new RequestDatabase(env.DB, "first-primary");
@@ -57,7 +57,7 @@ async function nextNumber(orm: Database, series: string, year: number): Promise<
 }
 
 /** Invoices an order the way POST /invoices does: number, invoice and link in one batch. */
-async function invoiceOrder(orm: Database, order: CardOrderRow, fields: { state?: string; createdAt?: string; year?: number } = {}) {
+async function invoiceOrder(orm: Database, order: CardOrderRow, fields: { state?: InvoiceRow["state"]; createdAt?: string; year?: number } = {}) {
   const year = fields.year ?? 2040;
   const id = crypto.randomUUID();
   const createdAt = fields.createdAt ?? order.createdAt;

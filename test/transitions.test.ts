@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { SCOPES, type Scope } from "../src/auth";
+import { SCOPES, type Scope } from "../src/auth/principal";
 import { call, createCardOrder, createInvoice, expectError, expectJson, ISO_MS, token } from "./support/api";
 
 const post = (path: string, auth: string) => call(path, { token: auth, method: "POST" });

@@ -18,3 +18,25 @@ export interface Principal {
   customerId: string | null;
   scopes: ReadonlySet<string>;
 }
+
+/** What a route asks of its caller's token. */
+export interface AccessRequirement {
+  scope: Scope;
+  /** The route works on a customer's resources, so the token must name one. */
+  tenant: boolean;
+}
+
+type WithPrincipal = { var: { principal?: Principal } };
+
+/** The caller of an authenticated route. */
+export function principalOf(c: WithPrincipal): Principal {
+  if (!c.var.principal) throw new Error("principalOf() used on a route without authenticate()");
+  return c.var.principal;
+}
+
+/** The tenant of a route mounted with `tenant: true`. */
+export function customerOf(c: WithPrincipal): string {
+  const { customerId } = principalOf(c);
+  if (customerId === null) throw new Error("customerOf() used on a route without tenant: true");
+  return customerId;
+}

@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { PageRequest } from "../pagination";
+import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
 import { columnsOf, compile, lazily, param, queryBuilder as qb } from "./compiled";
 import { cardOrderCounts, cardOrders, type CardOrderRow } from "./schema";
@@ -17,7 +17,7 @@ export async function findCardOrder(db: RequestDatabase, customerId: string, id:
   return row;
 }
 
-export interface CardOrderFilter {
+interface CardOrderFilter {
   state?: string;
 }
 

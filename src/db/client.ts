@@ -5,7 +5,7 @@ import { bindValues, type CompiledRead } from "./compiled";
 import { cardOrders, invoices } from "./schema";
 
 /** D1 cost of one request, summed from the `meta` of every result (D1 bills rows read). */
-export interface DatabaseUsage {
+interface DatabaseUsage {
   queries: number;
   rowsRead: number;
   rowsWritten: number;

@@ -6,6 +6,15 @@ import { idempotencyKeys } from "./schema";
 type IdempotencyKeyRow = typeof idempotencyKeys.$inferSelect;
 export type StoredResponse = Pick<IdempotencyKeyRow, "requestHash" | "status" | "body" | "expiresAt">;
 
+/** A request made under an Idempotency-Key: whose key, and the request it stands for. */
+export interface IdempotencyClaim {
+  principal: string;
+  key: string;
+  requestHash: string;
+  /** An expired response still holds the key: the write frees it first. */
+  replacesExpired: boolean;
+}
+
 const byKey = (principal: string, key: string) => and(eq(idempotencyKeys.principal, principal), eq(idempotencyKeys.key, key));
 
 export function findStoredResponse(orm: Database, principal: string, key: string): Promise<StoredResponse | undefined> {

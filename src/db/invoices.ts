@@ -1,7 +1,8 @@
 import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
-import type { PageRequest } from "../pagination";
+import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
 import { columnsOf, compile, lazily, param, queryBuilder as qb } from "./compiled";
+import type { CardOrderState } from "../domain/card-orders";
 import { invoiceCounts, invoices, numberSequences, type InvoiceRow } from "./schema";
 
 const byId = lazily(() =>
@@ -14,11 +15,11 @@ export async function findInvoice(db: RequestDatabase, customerId: string, id: s
 }
 
 /** Keeps an invoiced order's state on its invoice; part of the order's transition batch. */
-export function setInvoiceOrderState(orm: Database, orderId: string, state: string) {
+export function setInvoiceOrderState(orm: Database, orderId: string, state: CardOrderState) {
   return orm.update(invoices).set({ orderState: state }).where(eq(invoices.orderId, orderId));
 }
 
-export interface InvoiceFilter {
+interface InvoiceFilter {
   state?: string;
   orderId?: string;
 }

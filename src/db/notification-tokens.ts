@@ -1,5 +1,5 @@
 import { and, count, desc, eq, ne, or, sql } from "drizzle-orm";
-import type { PageRequest } from "../pagination";
+import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
 import { compile, lazily, param, queryBuilder as qb } from "./compiled";
 import { notificationTokens, type NotificationTokenRow } from "./schema";
@@ -36,8 +36,11 @@ export function deleteNotificationToken(orm: Database, ownerId: string, deviceId
   return orm.delete(notificationTokens).where(byDevice(ownerId, deviceIdentifier));
 }
 
+/** A device as listed: never its token value. */
+export type NotificationDeviceRow = Pick<NotificationTokenRow, "deviceIdentifier" | "createdAt" | "updatedAt">;
+
 const listReads = lazily(() => ({
-  page: compile<{ deviceIdentifier: string; createdAt: string; updatedAt: string }>(
+  page: compile<NotificationDeviceRow>(
     qb
       .select({ deviceIdentifier: notificationTokens.deviceIdentifier, createdAt: notificationTokens.createdAt, updatedAt: notificationTokens.updatedAt })
       .from(notificationTokens)

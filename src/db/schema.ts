@@ -1,4 +1,6 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { CardOrderState, PaymentMethod, VoucherCategory } from "../domain/card-orders";
+import type { InvoiceState } from "../domain/invoices";
 
 // Timestamps are stored as the exact wire string (`Date.toISOString()`): it sorts correctly as text
 // and needs no conversion on the way out. Dates are `YYYY-MM-DD`.
@@ -8,7 +10,7 @@ export const cardOrders = sqliteTable(
   {
     id: text("id").primaryKey(),
     customerId: text("customer_id").notNull(),
-    state: text("state").notNull(),
+    state: text("state").$type<CardOrderState>().notNull(),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
     submittedAt: text("submitted_at"),
@@ -17,8 +19,8 @@ export const cardOrders = sqliteTable(
     description: text("description"),
     invoiceReference: text("invoice_reference"),
     costCenter: text("cost_center"),
-    paymentMethod: text("payment_method").notNull(),
-    voucherCategory: text("voucher_category").notNull(),
+    paymentMethod: text("payment_method").$type<PaymentMethod>().notNull(),
+    voucherCategory: text("voucher_category").$type<VoucherCategory>().notNull(),
     // Copied from the invoice when it is linked: invoice numbers never change, and reading them
     // here keeps a list page from joining one invoice per row.
     invoiceId: text("invoice_id"),
@@ -36,7 +38,7 @@ export const invoices = sqliteTable(
     id: text("id").primaryKey(),
     customerId: text("customer_id").notNull(),
     number: text("number").notNull(),
-    state: text("state").notNull(),
+    state: text("state").$type<InvoiceState>().notNull(),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
     bookedOn: text("booked_on").notNull(),
@@ -50,10 +52,10 @@ export const invoices = sqliteTable(
       .references(() => cardOrders.id),
     // The card order's current state (`orders[].state`), moved by the order's transitions in the
     // same batch: read with the invoice instead of looked up once per listed invoice.
-    orderState: text("order_state").notNull(),
+    orderState: text("order_state").$type<CardOrderState>().notNull(),
     reference: text("reference"),
     costCenter: text("cost_center"),
-    paymentMethod: text("payment_method").notNull(),
+    paymentMethod: text("payment_method").$type<PaymentMethod>().notNull(),
   },
   (t) => [
     uniqueIndex("invoices_number").on(t.number),

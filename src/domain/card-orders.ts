@@ -1,9 +1,11 @@
-import type { CardOrderRow } from "../db/schema";
-import { allows, defineLifecycle } from "./lifecycle";
+import { defineLifecycle } from "./lifecycle";
 
 // CONTRACT parts 5 and 6: every allowed set of a card order, here and nowhere else.
 export const VOUCHER_CATEGORIES = ["mixed", "meal", "gift"] as const;
 export const PAYMENT_METHODS = ["bank_transfer", "direct_debit"] as const;
+
+export type VoucherCategory = (typeof VOUCHER_CATEGORIES)[number];
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 export const CARD_ORDER_STATE_LABELS = {
   draft: "Draft",
@@ -17,7 +19,7 @@ export type CardOrderState = keyof typeof CARD_ORDER_STATE_LABELS;
 
 export const cardOrderLifecycle = defineLifecycle({
   noun: "card order",
-  states: Object.keys(CARD_ORDER_STATE_LABELS) as CardOrderState[],
+  states: Object.keys(CARD_ORDER_STATE_LABELS) as [CardOrderState, ...CardOrderState[]],
   initial: "draft",
   transitions: {
     submit: { from: ["draft"], to: "submitted", scope: "card_orders:write", stamp: "submittedAt" },
@@ -28,31 +30,3 @@ export const cardOrderLifecycle = defineLifecycle({
 });
 
 export type CardOrderAction = keyof typeof cardOrderLifecycle.transitions;
-
-/** A card order as the API shows it: the seed's fields in the seed's order (2.2). */
-export function toCardOrder(row: CardOrderRow) {
-  return {
-    id: row.id,
-    state: row.state,
-    state_label: CARD_ORDER_STATE_LABELS[row.state as CardOrderState],
-    created_at: row.createdAt,
-    updated_at: row.updatedAt,
-    submitted_at: row.submittedAt,
-    production_started_at: row.productionStartedAt,
-    delivered_at: row.deliveredAt,
-    is_cancellable: allows(cardOrderLifecycle, row.state, "cancel"),
-    customer: row.customerId,
-    description: row.description,
-    invoice_reference: row.invoiceReference,
-    cost_center: row.costCenter,
-    payment_method: row.paymentMethod,
-    invoice: row.invoiceId === null ? null : { id: row.invoiceId, type: "invoice", number: row.invoiceNumber ?? "" },
-    // No endpoint creates production or shipping invoices, nor order entries (README, decisions).
-    production_invoice: null,
-    shipping_invoice: null,
-    voucher_category: row.voucherCategory,
-    entries_count: 0,
-  };
-}
-
-export type CardOrder = ReturnType<typeof toCardOrder>;

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { principalOf } from "../auth";
+import { principalOf } from "../auth/principal";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
-import { BOOKMARK_HEADER } from "../db";
+import { BOOKMARK_HEADER } from "./d1-bookmark";
 import type { AppEnv } from "../env";
 
 const REQUEST_ID_HEADER = "X-Request-Id";

@@ -1,7 +1,7 @@
 import { exports } from "cloudflare:workers";
 import { sign } from "hono/jwt";
 import { expect } from "vitest";
-import { SCOPES } from "../../src/auth";
+import { SCOPES } from "../../src/auth/principal";
 
 export const BASE = "https://api.test";
 export const JWT_SECRET = "test-secret"; // vitest.config.ts binds it

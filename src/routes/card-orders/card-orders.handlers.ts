@@ -1,19 +1,21 @@
 import type { Context } from "hono";
-import { customerOf } from "../../auth";
-import { database } from "../../db";
+import { customerOf } from "../../auth/principal";
 import { findCardOrder, insertCardOrder, listCardOrders as queryCardOrders } from "../../db/card-orders";
 import type { Database } from "../../db/client";
 import { setInvoiceOrderState } from "../../db/invoices";
 import { cardOrders, type CardOrderRow } from "../../db/schema";
-import { cardOrderLifecycle, toCardOrder, type CardOrderAction } from "../../domain/card-orders";
+import { cardOrderLifecycle, type CardOrderAction, type CardOrderState } from "../../domain/card-orders";
 import { isId, newId } from "../../domain/ids";
 import type { AppEnv } from "../../env";
 import { notFound } from "../../errors";
-import { jsonResponse } from "../../http/json";
+import { database } from "../../http/database";
+import { reply } from "../../http/reply";
 import type { Handler } from "../../http/route";
-import { commit } from "../../idempotency";
-import { filterParameter, pageEnvelope, pageRequest, singlePageEnvelope } from "../../pagination";
-import { applyTransition } from "../transition";
+import { pageEnvelope, singlePageEnvelope } from "../../pagination/envelope";
+import { pageRequest } from "../../pagination/query";
+import { toCardOrder } from "../../schemas/card-order";
+import { commit } from "../../writes/commit";
+import { applyTransition } from "../../writes/transition";
 import type * as routes from "./card-orders.routes";
 
 /** The card order named in the path, if it is the caller's customer's. */
@@ -24,7 +26,7 @@ async function loadCardOrder(c: Context<AppEnv>): Promise<CardOrderRow> {
   return row;
 }
 
-export const createCardOrder: Handler<typeof routes.createCardOrder> = (c, body) => {
+export const createCardOrder: Handler<typeof routes.createCardOrder> = (c, { body }) => {
   const now = new Date().toISOString();
   const row: CardOrderRow = {
     id: newId(),
@@ -46,22 +48,19 @@ export const createCardOrder: Handler<typeof routes.createCardOrder> = (c, body)
   return commit(c, [insertCardOrder(database(c).orm, row)], { status: 201, body: singlePageEnvelope(c, [toCardOrder(row)]) });
 };
 
-export const listCardOrders: Handler<typeof routes.listCardOrders> = async (c) => {
-  const page = pageRequest(c);
-  const state = filterParameter(c, "state", cardOrderLifecycle.states);
-  const { rows, total } = await queryCardOrders(database(c), customerOf(c), { state }, page);
-  return jsonResponse(c, 200, JSON.stringify(pageEnvelope(c, page, rows.map(toCardOrder), total)));
+export const listCardOrders: Handler<typeof routes.listCardOrders> = async (c, { query }) => {
+  const page = pageRequest(query);
+  const { rows, total } = await queryCardOrders(database(c), customerOf(c), { state: query.state }, page);
+  return reply(c, 200, pageEnvelope(c, page, rows.map(toCardOrder), total));
 };
 
-export const getCardOrder: Handler<typeof routes.getCardOrder> = async (c) => {
-  return jsonResponse(c, 200, JSON.stringify({ data: toCardOrder(await loadCardOrder(c)) }));
-};
+export const getCardOrder: Handler<typeof routes.getCardOrder> = async (c) => reply(c, 200, { data: toCardOrder(await loadCardOrder(c)) });
 
 export const transitionCardOrder =
   (action: CardOrderAction): Handler<ReturnType<typeof routes.transitionCardOrder>> =>
   async (c) => {
     const row = await loadCardOrder(c);
     // An invoice shows its order's state (`orders[].state`): it moves in the same batch.
-    const invoiceFollows = (orm: Database, _at: string, to: string) => ({ writes: [setInvoiceOrderState(orm, row.id, to)] });
+    const invoiceFollows = (orm: Database, _at: string, to: CardOrderState) => ({ writes: [setInvoiceOrderState(orm, row.id, to)] });
     return applyTransition(c, { lifecycle: cardOrderLifecycle, action, table: cardOrders, row, show: toCardOrder, effects: row.invoiceId === null ? undefined : invoiceFollows });
   };

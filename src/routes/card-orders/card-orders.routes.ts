@@ -1,20 +1,17 @@
-import * as z from "zod/mini";
-import {
-  CARD_ORDER_STATE_LABELS,
-  cardOrderLifecycle,
-  PAYMENT_METHODS,
-  VOUCHER_CATEGORIES,
-  type CardOrderAction,
-} from "../../domain/card-orders";
-import { dataOf, dateTime, listOf, named } from "../../http/openapi";
+import { cardOrderLifecycle, PAYMENT_METHODS, VOUCHER_CATEGORIES, type CardOrderAction } from "../../domain/card-orders";
+import { NO_BODY } from "../../http/request-body";
+import { NO_QUERY } from "../../http/request-query";
 import type { RouteSpec } from "../../http/route";
-import { oneOf, optionalText, requestBody } from "../../http/validation";
-import { filterDoc, PAGE_PARAMETERS } from "../../pagination";
-import { transitionRoute } from "../transition";
+import { filter, listQuery } from "../../pagination/query";
+import { CardOrder } from "../../schemas/card-order";
+import { dataOf, listOf } from "../../schemas/envelopes";
+import { oneOf, optionalText, requestBody } from "../../schemas/formats";
+import { named } from "../../schemas/registry";
+import { transitionRoute } from "../transition-route";
 
 const TAG = "Card orders";
 
-export const CreateCardOrder = named(
+const CreateCardOrder = named(
   "CreateCardOrder",
   requestBody({
     voucher_category: oneOf(VOUCHER_CATEGORIES),
@@ -25,44 +22,19 @@ export const CreateCardOrder = named(
   }),
 );
 
-export const InvoiceLink = named("InvoiceLink", z.object({ id: z.string(), type: z.literal("invoice"), number: z.string() }));
-
-export const CardOrder = named(
-  "CardOrder",
-  z.object({
-    id: z.string(),
-    state: z.enum(cardOrderLifecycle.states),
-    state_label: z.enum(Object.values(CARD_ORDER_STATE_LABELS)),
-    created_at: dateTime(),
-    updated_at: dateTime(),
-    submitted_at: z.nullable(dateTime()),
-    production_started_at: z.nullable(dateTime()),
-    delivered_at: z.nullable(dateTime()),
-    is_cancellable: z.boolean(),
-    customer: z.nullable(z.string()),
-    description: z.nullable(z.string()),
-    invoice_reference: z.nullable(z.string()),
-    cost_center: z.nullable(z.string()),
-    payment_method: z.nullable(z.enum(PAYMENT_METHODS)),
-    invoice: z.nullable(InvoiceLink),
-    production_invoice: z.nullable(InvoiceLink),
-    shipping_invoice: z.nullable(InvoiceLink),
-    voucher_category: z.enum(VOUCHER_CATEGORIES),
-    entries_count: z.int(),
-  }),
-);
-
-export const CardOrderList = listOf("CardOrderList", CardOrder);
-export const CardOrderData = dataOf("CardOrderData", CardOrder);
+const CardOrderList = listOf("CardOrderList", CardOrder);
+const CardOrderData = dataOf("CardOrderData", CardOrder);
 
 export const createCardOrder = {
   method: "post",
   path: "/card_orders",
   operationId: "createCardOrder",
   summary: "Create a card order (state draft)",
+  description: "Creates a draft card order for the token's customer. Answers the new order as a single-page list envelope.",
   tag: TAG,
   access: { scope: "card_orders:write", tenant: true },
   body: CreateCardOrder,
+  query: NO_QUERY,
   success: { status: 201, description: "The new card order, as a single-page list envelope.", schema: CardOrderList },
 } satisfies RouteSpec;
 
@@ -71,9 +43,11 @@ export const listCardOrders = {
   path: "/card_orders",
   operationId: "listCardOrders",
   summary: "List the customer's card orders, newest first",
+  description: "Pages the customer's card orders, newest first (created_at, then id, descending), optionally only those in one state.",
   tag: TAG,
   access: { scope: "card_orders:read", tenant: true },
-  query: [...PAGE_PARAMETERS, filterDoc("state", "Only card orders in this state.", cardOrderLifecycle.states)],
+  body: NO_BODY,
+  query: listQuery({ state: filter("Only card orders in this state.", cardOrderLifecycle.states) }),
   success: { status: 200, description: "A page of card orders.", schema: CardOrderList },
 } satisfies RouteSpec;
 
@@ -82,8 +56,11 @@ export const getCardOrder = {
   path: "/card_orders/{id}",
   operationId: "getCardOrder",
   summary: "Get a card order",
+  description: "One card order of the customer; another customer's order answers 404 like one that does not exist.",
   tag: TAG,
   access: { scope: "card_orders:read", tenant: true },
+  body: NO_BODY,
+  query: NO_QUERY,
   success: { status: 200, description: "The card order.", schema: CardOrderData },
 } satisfies RouteSpec;
 

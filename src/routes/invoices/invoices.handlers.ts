@@ -1,29 +1,22 @@
 import type { Context } from "hono";
-import { customerOf } from "../../auth";
-import { database } from "../../db";
+import { customerOf } from "../../auth/principal";
 import { findCardOrder } from "../../db/card-orders";
 import { updateIfUnchanged, type Database } from "../../db/client";
 import { findInvoice, insertInvoice, listInvoices as queryInvoices, numberOf, takeNumber } from "../../db/invoices";
 import { cardOrders, invoices, type InvoiceRow } from "../../db/schema";
 import { isId, newId } from "../../domain/ids";
-import {
-  addDays,
-  assertInvoiceable,
-  invoiceLifecycle,
-  isoDate,
-  NUMBER_SERIES,
-  PAYMENT_TERM_DAYS,
-  toInvoice,
-  type InvoiceAction,
-} from "../../domain/invoices";
-import { nextTimestamp } from "../../domain/lifecycle";
+import { assertInvoiceable, invoiceLifecycle, NUMBER_SERIES, PAYMENT_TERM_DAYS, type InvoiceAction } from "../../domain/invoices";
+import { addDays, isoDate, nextTimestamp } from "../../domain/time";
 import type { AppEnv } from "../../env";
 import { ApiError, isWriteConflict, notFound } from "../../errors";
-import { jsonResponse } from "../../http/json";
+import { database } from "../../http/database";
+import { reply } from "../../http/reply";
 import type { Handler } from "../../http/route";
-import { commit } from "../../idempotency";
-import { filterParameter, pageEnvelope, pageRequest, singlePageEnvelope } from "../../pagination";
-import { applyTransition, type TransitionEffects } from "../transition";
+import { pageEnvelope, singlePageEnvelope } from "../../pagination/envelope";
+import { pageRequest } from "../../pagination/query";
+import { toInvoice } from "../../schemas/invoice";
+import { commit } from "../../writes/commit";
+import { applyTransition, type TransitionEffects } from "../../writes/transition";
 import type * as routes from "./invoices.routes";
 
 async function loadInvoice(c: Context<AppEnv>): Promise<InvoiceRow> {
@@ -33,7 +26,7 @@ async function loadInvoice(c: Context<AppEnv>): Promise<InvoiceRow> {
   return row;
 }
 
-export const createInvoice: Handler<typeof routes.createInvoice> = async (c, body) => {
+export const createInvoice: Handler<typeof routes.createInvoice> = async (c, { body }) => {
   const { orm } = database(c);
   const customerId = customerOf(c);
   const findOrder = () => (isId(body.order_id) ? findCardOrder(database(c), customerId, body.order_id) : Promise.resolve(undefined));
@@ -86,16 +79,13 @@ export const createInvoice: Handler<typeof routes.createInvoice> = async (c, bod
   }
 };
 
-export const listInvoices: Handler<typeof routes.listInvoices> = async (c) => {
-  const page = pageRequest(c);
-  const filter = { state: filterParameter(c, "state", invoiceLifecycle.states), orderId: filterParameter(c, "order_id") };
-  const { rows, total } = await queryInvoices(database(c), customerOf(c), filter, page);
-  return jsonResponse(c, 200, JSON.stringify(pageEnvelope(c, page, rows.map(toInvoice), total)));
+export const listInvoices: Handler<typeof routes.listInvoices> = async (c, { query }) => {
+  const page = pageRequest(query);
+  const { rows, total } = await queryInvoices(database(c), customerOf(c), { state: query.state, orderId: query.order_id }, page);
+  return reply(c, 200, pageEnvelope(c, page, rows.map(toInvoice), total));
 };
 
-export const getInvoice: Handler<typeof routes.getInvoice> = async (c) => {
-  return jsonResponse(c, 200, JSON.stringify({ data: toInvoice(await loadInvoice(c)) }));
-};
+export const getInvoice: Handler<typeof routes.getInvoice> = async (c) => reply(c, 200, { data: toInvoice(await loadInvoice(c)) });
 
 // A cancellation is a legal document of its own: it takes a number of the CN series.
 function cancellationNumber(orm: Database, at: string): TransitionEffects {

@@ -1,16 +1,18 @@
 import * as z from "zod/mini";
-import { cardOrderLifecycle } from "../../domain/card-orders";
 import { invoiceLifecycle, type InvoiceAction } from "../../domain/invoices";
-import { dataOf, date, dateTime, listOf, named } from "../../http/openapi";
+import { NO_BODY } from "../../http/request-body";
+import { NO_QUERY } from "../../http/request-query";
 import type { RouteSpec } from "../../http/route";
-import { optionalText, requestBody } from "../../http/validation";
-import { filterDoc, PAGE_PARAMETERS } from "../../pagination";
-import { transitionRoute } from "../transition";
-import { PAYMENT_METHODS } from "../../domain/card-orders";
+import { anyFilter, filter, listQuery } from "../../pagination/query";
+import { dataOf, listOf } from "../../schemas/envelopes";
+import { optionalText, requestBody } from "../../schemas/formats";
+import { Invoice } from "../../schemas/invoice";
+import { named } from "../../schemas/registry";
+import { transitionRoute } from "../transition-route";
 
 const TAG = "Invoices";
 
-export const CreateInvoice = named(
+const CreateInvoice = named(
   "CreateInvoice",
   requestBody({
     order_id: z.string({ error: "must be the id of one of the customer's card orders" }),
@@ -18,37 +20,8 @@ export const CreateInvoice = named(
   }),
 );
 
-const money = () => z.nullable(z.string().register(z.globalRegistry, { pattern: "^-?[0-9]+\\.[0-9]{2}$", description: "EUR, two decimals" }));
-
-export const Invoice = named(
-  "Invoice",
-  z.object({
-    id: z.string(),
-    type: z.literal("invoice"),
-    number: z.string().register(z.globalRegistry, { pattern: "^INV-[0-9]{4}-[0-9]{6,}$" }),
-    state: z.enum(invoiceLifecycle.states),
-    created_at: dateTime(),
-    updated_at: dateTime(),
-    booked_on: z.nullable(date()),
-    service_period_start: z.nullable(date()),
-    service_period_end: z.nullable(date()),
-    creditor: z.string(),
-    due_on: date(),
-    paid_at: z.nullable(dateTime()),
-    cancellation_number: z.string().register(z.globalRegistry, { description: '"" until the invoice is cancelled, then CN-YYYY-NNNNNN.' }),
-    cancelled_at: z.nullable(dateTime()),
-    gross_amount: money(),
-    net_amount: money(),
-    recipient: z.nullable(z.string()),
-    orders: z.array(z.object({ id: z.string(), type: z.literal("card_order"), state: z.enum(cardOrderLifecycle.states) })),
-    reference: z.nullable(z.string()),
-    cost_center: z.nullable(z.string()),
-    payment_method: z.enum(PAYMENT_METHODS),
-  }),
-);
-
-export const InvoiceList = listOf("InvoiceList", Invoice);
-export const InvoiceData = dataOf("InvoiceData", Invoice);
+const InvoiceList = listOf("InvoiceList", Invoice);
+const InvoiceData = dataOf("InvoiceData", Invoice);
 
 export const createInvoice = {
   method: "post",
@@ -60,6 +33,7 @@ export const createInvoice = {
   tag: TAG,
   access: { scope: "invoices:write", tenant: true },
   body: CreateInvoice,
+  query: NO_QUERY,
   errors: ["invalid_state", "conflict"],
   success: { status: 201, description: "The new invoice, as a single-page list envelope.", schema: InvoiceList },
 } satisfies RouteSpec;
@@ -69,9 +43,14 @@ export const listInvoices = {
   path: "/invoices",
   operationId: "listInvoices",
   summary: "List the customer's invoices, newest first",
+  description: "Pages the customer's invoices, newest first (created_at, then id, descending), optionally filtered by state and by card order.",
   tag: TAG,
   access: { scope: "invoices:read", tenant: true },
-  query: [...PAGE_PARAMETERS, filterDoc("state", "Only invoices in this state.", invoiceLifecycle.states), filterDoc("order_id", "Only the invoice of this card order.")],
+  body: NO_BODY,
+  query: listQuery({
+    state: filter("Only invoices in this state.", invoiceLifecycle.states),
+    order_id: anyFilter("Only the invoice of this card order."),
+  }),
   success: { status: 200, description: "A page of invoices.", schema: InvoiceList },
 } satisfies RouteSpec;
 
@@ -80,8 +59,11 @@ export const getInvoice = {
   path: "/invoices/{id}",
   operationId: "getInvoice",
   summary: "Get an invoice",
+  description: "One invoice of the customer; another customer's invoice answers 404 like one that does not exist.",
   tag: TAG,
   access: { scope: "invoices:read", tenant: true },
+  body: NO_BODY,
+  query: NO_QUERY,
   success: { status: 200, description: "The invoice.", schema: InvoiceData },
 } satisfies RouteSpec;
 

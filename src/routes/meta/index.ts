@@ -1,17 +1,24 @@
-import { jsonResponse } from "../../http/json";
-import { DOCS_HTML, openApiDocument } from "../../http/openapi";
+import { replyHtml, replyText } from "../../http/reply";
 import { endpoint, type Endpoint } from "../../http/route";
+import { openApiDocument } from "../../openapi/document";
+import { DOCS_HTML } from "../../openapi/docs-page";
 import * as routes from "./meta.routes";
 
+const PUBLIC_CACHE = "public, max-age=300";
 const HEALTHY = JSON.stringify({ status: "ok" });
-const PUBLIC_CACHE = { "Cache-Control": "public, max-age=300" };
 
 /** Health, the OpenAPI document of `documented` (built once per isolate, on first request) and docs. */
 export function metaEndpoints(documented: () => readonly Endpoint[]): Endpoint[] {
   let document: string | undefined;
   return [
-    endpoint(routes.health, (c) => jsonResponse(c, 200, HEALTHY)),
-    endpoint(routes.openApi, (c) => jsonResponse(c, 200, (document ??= JSON.stringify(openApiDocument(documented()))), PUBLIC_CACHE)),
-    endpoint(routes.docs, (c) => c.html(DOCS_HTML, 200, PUBLIC_CACHE)),
+    endpoint(routes.health, (c) => replyText(c, 200, HEALTHY)),
+    endpoint(routes.openApi, (c) => {
+      c.header("Cache-Control", PUBLIC_CACHE);
+      return replyText(c, 200, (document ??= JSON.stringify(openApiDocument(documented()))));
+    }),
+    endpoint(routes.docs, (c) => {
+      c.header("Cache-Control", PUBLIC_CACHE);
+      return replyHtml(c, 200, DOCS_HTML);
+    }),
   ];
 }

@@ -1,34 +1,40 @@
 import * as z from "zod/mini";
-import { named } from "../../http/openapi";
+import { NO_BODY } from "../../http/request-body";
+import { NO_QUERY } from "../../http/request-query";
 import type { RouteSpec } from "../../http/route";
+import { named } from "../../schemas/registry";
 
 const TAG = "Service";
+const PUBLIC = { tag: TAG, body: NO_BODY, query: NO_QUERY } as const;
 
-export const Health = named("Health", z.object({ status: z.literal("ok") }));
+const Health = named("Health", z.strictObject({ status: z.literal("ok") }));
 
 export const health = {
+  ...PUBLIC,
   method: "get",
   path: "/health",
   operationId: "health",
   summary: "Liveness: the Worker answers (no database call)",
-  tag: TAG,
+  description: "Answers 200 while the Worker runs; it touches no database and needs no token.",
   success: { status: 200, description: "Alive.", schema: Health },
 } satisfies RouteSpec;
 
 export const openApi = {
+  ...PUBLIC,
   method: "get",
   path: "/openapi.json",
   operationId: "openApi",
   summary: "This OpenAPI 3.1 document",
-  tag: TAG,
+  description: "The document, built from the same route specs and schemas that the Worker validates with.",
   success: { status: 200, description: "The document.", schema: z.object({ openapi: z.string() }) },
 } satisfies RouteSpec;
 
 export const docs = {
+  ...PUBLIC,
   method: "get",
   path: "/docs",
   operationId: "docs",
   summary: "Interactive API reference",
-  tag: TAG,
+  description: "An HTML page that renders /openapi.json.",
   success: { status: 200, description: "An HTML page.", schema: z.string(), mediaType: "text/html" },
 } satisfies RouteSpec;

@@ -1,28 +1,25 @@
-import * as z from "zod/mini";
-import { dateTime, listOf, named } from "../../http/openapi";
-import type { RouteSpec } from "../../http/route";
-import { pathSegmentText, requestBody, requiredText } from "../../http/validation";
-import { PAGE_PARAMETERS } from "../../pagination";
+import { NO_BODY } from "../../http/request-body";
+import { NO_QUERY } from "../../http/request-query";
+import { NO_CONTENT, type RouteSpec } from "../../http/route";
+import { listQuery } from "../../pagination/query";
+import { listOf } from "../../schemas/envelopes";
+import { pathSegmentText, requestBody, requiredText } from "../../schemas/formats";
+import { NotificationDevice } from "../../schemas/notification-device";
+import { named } from "../../schemas/registry";
 
 const TAG = "Notification tokens";
 const ACCESS = { scope: "notification_tokens:write", tenant: false } as const;
 
 // CONTRACT part 5: lengths in characters.
-export const TOKEN_VALUE_MAX = 4096;
-export const DEVICE_IDENTIFIER_MAX = 255;
+const TOKEN_VALUE_MAX = 4096;
+const DEVICE_IDENTIFIER_MAX = 255;
 
-export const RegisterNotificationToken = named(
+const RegisterNotificationToken = named(
   "RegisterNotificationToken",
   requestBody({ value: requiredText(TOKEN_VALUE_MAX), device_identifier: pathSegmentText(DEVICE_IDENTIFIER_MAX) }),
 );
 
-export const NotificationDevice = named(
-  "NotificationDevice",
-  z.object({ device_identifier: z.string(), created_at: dateTime(), updated_at: dateTime() }),
-  "A registered device; the token value itself is never returned.",
-);
-
-export const NotificationDeviceList = listOf("NotificationDeviceList", NotificationDevice);
+const NotificationDeviceList = listOf("NotificationDeviceList", NotificationDevice);
 
 export const registerNotificationToken = {
   method: "put",
@@ -34,7 +31,8 @@ export const registerNotificationToken = {
   tag: TAG,
   access: ACCESS,
   body: RegisterNotificationToken,
-  success: { status: 204, description: "Registered." },
+  query: NO_QUERY,
+  success: { status: 204, description: "Registered.", schema: NO_CONTENT },
 } satisfies RouteSpec;
 
 export const listNotificationTokens = {
@@ -42,9 +40,11 @@ export const listNotificationTokens = {
   path: "/voucher_owners/me/notification_tokens",
   operationId: "listNotificationTokens",
   summary: "List the caller's registered devices, newest first",
+  description: "Pages the devices registered for the token's subject (the voucher owner), newest first; never the token values.",
   tag: TAG,
   access: ACCESS,
-  query: PAGE_PARAMETERS,
+  body: NO_BODY,
+  query: listQuery({}),
   success: { status: 200, description: "A page of devices.", schema: NotificationDeviceList },
 } satisfies RouteSpec;
 
@@ -56,5 +56,7 @@ export const deleteNotificationToken = {
   description: "Answers 204 also when nothing was registered for the device.",
   tag: TAG,
   access: ACCESS,
-  success: { status: 204, description: "Gone." },
+  body: NO_BODY,
+  query: NO_QUERY,
+  success: { status: 204, description: "Gone.", schema: NO_CONTENT },
 } satisfies RouteSpec;

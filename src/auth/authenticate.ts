@@ -1,16 +1,9 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv, Bindings } from "../env";
 import { ApiError } from "../errors";
-import type { Principal, Scope } from "./principal";
-import { TokenRejected, verifyToken, type TokenSettings } from "./tokens";
-
-export { SCOPES, type Principal, type Scope } from "./principal";
-
-export interface AccessRequirement {
-  scope: Scope;
-  /** The route works on a customer's card orders or invoices, so the token must name one. */
-  tenant: boolean;
-}
+import type { AccessRequirement, Principal, Scope } from "./principal";
+import { TokenRejected } from "./token-rejected";
+import { verifyToken, type TokenSettings } from "./tokens";
 
 const REALM = 'Bearer realm="voucher-billing-api"';
 const AUTHORIZATION = { header: "Authorization" };
@@ -58,17 +51,4 @@ export function authenticate(requirement: AccessRequirement): MiddlewareHandler<
     if (requirement.tenant && principal.customerId === null) throw forbidden("The access token names no customer (customer_id).");
     await next();
   };
-}
-
-/** The caller of an authenticated route. */
-export function principalOf(c: { var: { principal?: Principal } }): Principal {
-  if (!c.var.principal) throw new Error("principalOf() used on a route without authenticate()");
-  return c.var.principal;
-}
-
-/** The tenant of a route mounted with `tenant: true`. */
-export function customerOf(c: { var: { principal?: Principal } }): string {
-  const { customerId } = principalOf(c);
-  if (customerId === null) throw new Error("customerOf() used on a route without tenant: true");
-  return customerId;
 }

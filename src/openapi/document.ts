@@ -1,58 +1,19 @@
 import * as z from "zod/mini";
-import { BOOKMARK_HEADER } from "../db";
 import { ERRORS, type ErrorCode } from "../errors";
-import { BODY_LIMIT_BYTES } from "./json-body";
-import { errorsOf, type Endpoint, type RouteSpec } from "./route";
+import { BOOKMARK_HEADER } from "../http/d1-bookmark";
+import { errorsOf } from "../http/mount";
+import { BODY_LIMIT_BYTES, NO_BODY } from "../http/request-body";
+import type { Endpoint, RouteSpec } from "../http/route";
+import { ErrorEnvelope } from "../schemas/envelopes";
+import { components } from "../schemas/registry";
 
-/** Schemas that appear by name under `components.schemas`. */
-export const components = z.registry<{ id: string; description?: string }>();
-
-export function named<T extends z.ZodMiniType>(id: string, schema: T, description?: string): T {
-  components.add(schema, description === undefined ? { id } : { id, description });
-  return schema;
-}
-
-const integer = () => z.int().register(z.globalRegistry, { minimum: 0 });
-const link = () => z.string().register(z.globalRegistry, { format: "uri" });
-
-/** Wire formats of CONTRACT part 1, for response schemas. */
-export const dateTime = () => z.string().register(z.globalRegistry, { format: "date-time", examples: ["2026-11-22T09:15:30.123Z"] });
-export const date = () => z.string().register(z.globalRegistry, { format: "date", examples: ["2026-11-22"] });
-
-const PageMeta = named(
-  "PageMeta",
-  z.object({ total_pages: integer(), current_page: integer(), page_size: integer(), total_entries: integer() }),
-);
-const PageLinks = named(
-  "PageLinks",
-  z.object({ self: link(), first: link(), last: link(), prev: z.nullable(link()), next: z.nullable(link()) }),
-  "Absolute URLs built from the request URL, keeping every other query parameter.",
-);
-
-/** The seed's paged list envelope (2.4) around `item`. */
-export const listOf = (id: string, item: z.ZodMiniType) => named(id, z.object({ meta: PageMeta, data: z.array(item), links: PageLinks }));
-
-/** `{"data": item}`, the answer of a single-resource GET or a transition. */
-export const dataOf = (id: string, item: z.ZodMiniType) => named(id, z.object({ data: item }));
-
-export const ErrorEnvelope = named(
-  "ErrorEnvelope",
-  z.object({
-    errors: z.array(
-      z.object({
-        detail: z.string(),
-        code: z.enum(Object.keys(ERRORS) as [ErrorCode, ...ErrorCode[]]),
-        source: z.union([
-          z.object({ pointer: z.string() }),
-          z.object({ parameter: z.string() }),
-          z.object({ header: z.string() }),
-          z.object({}),
-        ]),
-      }),
-    ),
-  }),
-  "The seed's error envelope (2.5); `source` points at the body field, query parameter or header at fault.",
-);
+// Query parameters are strings on the wire; a parameter declared as an integer keeps only that.
+const JSON_SCHEMA_OPTIONS = {
+  io: "input",
+  override: ({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodTypes; jsonSchema: z.core.JSONSchema.BaseSchema }) => {
+    if (zodSchema._zod.def.type === "default") jsonSchema.default = zodSchema._zod.def.defaultValue;
+  },
+} as const;
 
 const header = (description: string, schema: Record<string, unknown> = { type: "string" }) => ({ description, schema });
 
@@ -70,13 +31,16 @@ const ERROR_RESPONSE_HEADERS: Partial<Record<number, Record<string, unknown>>> =
 function schemaRef(schema: z.ZodMiniType): Record<string, unknown> {
   const id = components.get(schema)?.id;
   if (id) return { $ref: `#/components/schemas/${id}` };
-  const { $schema: _, ...inline } = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
+  const { $schema: _, ...inline } = z.toJSONSchema(schema, JSON_SCHEMA_OPTIONS) as Record<string, unknown>;
   return inline;
 }
 
 function operation(spec: RouteSpec) {
   const parameters: unknown[] = [...spec.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: "path", required: true, schema: { type: "string" } }));
-  for (const q of spec.query ?? []) parameters.push({ name: q.name, in: "query", required: false, description: q.description, schema: q.schema });
+  const query = z.toJSONSchema(spec.query, JSON_SCHEMA_OPTIONS) as { properties?: Record<string, { description?: string }> };
+  for (const [name, { description, ...schema }] of Object.entries(query.properties ?? {})) {
+    parameters.push({ name, in: "query", required: false, description, schema });
+  }
   if (spec.access && spec.method === "post") {
     parameters.push({
       name: "Idempotency-Key",
@@ -103,7 +67,7 @@ function operation(spec: RouteSpec) {
     [spec.success.status]: {
       description: spec.success.description,
       headers: successHeaders,
-      ...(spec.success.schema ? { content: { [spec.success.mediaType ?? "application/json"]: { schema: schemaRef(spec.success.schema) } } } : {}),
+      ...(spec.success.status === 204 ? {} : { content: { [spec.success.mediaType ?? "application/json"]: { schema: schemaRef(spec.success.schema) } } }),
     },
   };
   const byStatus = new Map<number, ErrorCode[]>();
@@ -124,7 +88,7 @@ function operation(spec: RouteSpec) {
     security: spec.access ? [{ bearerAuth: [spec.access.scope] }] : [],
     ...(spec.access ? { "x-required-scope": spec.access.scope, "x-requires-customer": spec.access.tenant } : {}),
     parameters,
-    ...(spec.body
+    ...(spec.body !== NO_BODY
       ? {
           requestBody: {
             required: true,
@@ -142,7 +106,7 @@ export function openApiDocument(endpoints: readonly Endpoint[]) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const { spec } of endpoints) (paths[spec.path] ??= {})[spec.method] = operation(spec);
 
-  const { schemas } = z.toJSONSchema(components, { uri: (id) => `#/components/schemas/${id}`, io: "input" }) as { schemas: Record<string, Record<string, unknown>> };
+  const { schemas } = z.toJSONSchema(components, { ...JSON_SCHEMA_OPTIONS, uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, Record<string, unknown>> };
   for (const schema of Object.values(schemas)) {
     delete schema.$schema;
     delete schema.$id;
@@ -166,16 +130,3 @@ export function openApiDocument(endpoints: readonly Endpoint[]) {
   };
 }
 
-/**
- * An interactive reference over /openapi.json: Scalar's standalone bundle from its CDN, pinned to
- * one version and checked by Subresource Integrity (the hash of that file in the npm package), so
- * that a changed file on the CDN is refused rather than run on this origin.
- */
-export const DOCS_HTML = `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>API reference</title><meta name="viewport" content="width=device-width, initial-scale=1"></head>
-<body>
-<script id="api-reference" data-url="/openapi.json"></script>
-<script src="https://cdn.jsdelivr.net/npm/@scalar/api-reference@1.72.1/dist/browser/standalone.js" integrity="sha384-U11tb2XnKvmwt8RlTvnwUnYgrN+ur4Xyh9htLhjajWNR/Oyl5AX5DEz00qRmlrmK" crossorigin="anonymous"></script>
-</body>
-</html>`;

@@ -1,0 +1,58 @@
+import type { Context } from "hono";
+import { principalOf } from "../auth/principal";
+import { findStoredResponse, type IdempotencyClaim, type StoredResponse } from "../db/idempotency-keys";
+import type { AppEnv } from "../env";
+import { ApiError, isWriteConflict } from "../errors";
+import { database } from "./database";
+import { sendJson } from "./reply";
+
+// CONTRACT part 7.
+const HEADER = "Idempotency-Key";
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The stored response when it is live, undefined when the key is free to use. */
+function replay(c: Context<AppEnv>, claim: IdempotencyClaim, stored: StoredResponse | undefined): Response | undefined {
+  if (!stored || stored.expiresAt <= new Date().toISOString()) return undefined;
+  if (stored.requestHash !== claim.requestHash) {
+    throw ApiError.of("idempotency_key_reused", "This Idempotency-Key was used for a different request; use a new key.", { header: HEADER });
+  }
+  return sendJson(c, stored.status, stored.body, { "Idempotent-Replayed": "true" });
+}
+
+/** Whether `error` answers 4xx: what a duplicate that lost the race to its first request gets. */
+const refusal = (error: unknown): boolean => (error instanceof ApiError && error.status < 500) || isWriteConflict(error);
+
+/**
+ * A repeat of an earlier request (same principal, key, method, path, tenant and body) within 24
+ * hours gets the stored response and `respond` does not run. Otherwise `respond` runs with the
+ * claim set, and the write path (writes/commit.ts) stores its response with its writes.
+ */
+export async function withIdempotencyKey(c: Context<AppEnv>, body: string, respond: () => Promise<Response>): Promise<Response> {
+  const key = c.req.header(HEADER);
+  if (key === undefined) return respond();
+  if (!KEY_PATTERN.test(key)) throw ApiError.of("invalid_parameter", "Idempotency-Key must be 1 to 255 visible ASCII characters.", { header: HEADER });
+
+  const principal = principalOf(c);
+  const requestHash = await sha256([c.req.method, c.req.path, principal.customerId ?? "", body].join("\n"));
+  const claim: IdempotencyClaim = { principal: principal.sub, key, requestHash, replacesExpired: false };
+  const stored = await findStoredResponse(database(c).orm, principal.sub, key);
+  const replayed = replay(c, claim, stored);
+  if (replayed) return replayed;
+  claim.replacesExpired = stored !== undefined;
+  c.set("idempotency", claim);
+  try {
+    return await respond();
+  } catch (error) {
+    // A duplicate sent while the first request was still running found the key free, then was
+    // refused by what the first one did (its key taken, the order invoiced, the state moved):
+    // answer as the first one did.
+    const winner = refusal(error) ? replay(c, claim, await findStoredResponse(database(c).orm, principal.sub, key)) : undefined;
+    if (winner) return winner;
+    throw error;
+  }
+}

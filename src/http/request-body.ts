@@ -1,0 +1,123 @@
+import type { Context } from "hono";
+import * as z from "zod/mini";
+import { ApiError, type ErrorItem } from "../errors";
+
+// CONTRACT part 3 (413): bodies are small, flat JSON objects.
+export const BODY_LIMIT_BYTES = 64 * 1024;
+const JSON_DEPTH_LIMIT = 32;
+/** Enough to correct a request; a body of thousands of unknown fields must not echo them all. */
+const MAX_REPORTED_ERRORS = 20;
+
+/** The body schema of a route that takes none: a body sent anyway is not read. */
+export const NO_BODY = z.undefined();
+
+const tooLarge = () => ApiError.of("payload_too_large", `The request body is larger than ${BODY_LIMIT_BYTES} bytes.`);
+const invalidJson = (detail: string) => ApiError.of("invalid_json", detail);
+
+function isJsonMediaType(contentType: string | undefined): boolean {
+  if (!contentType) return false;
+  const [mediaType, ...parameters] = contentType.split(";").map((part) => part.trim().toLowerCase());
+  if (mediaType !== "application/json") return false;
+  return parameters.every((p) => !p.startsWith("charset=") || p === "charset=utf-8" || p === 'charset="utf-8"');
+}
+
+// Counted while reading, so a chunked body without Content-Length cannot make us buffer more.
+async function readLimited(request: Request): Promise<Uint8Array> {
+  const declared = request.headers.get("Content-Length");
+  if (declared !== null && Number(declared) > BODY_LIMIT_BYTES) throw tooLarge();
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > BODY_LIMIT_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+function nestedTooDeeply(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 0x5c) i++; // skip the escaped character
+      else if (ch === 0x22) inString = false;
+    } else if (ch === 0x22) inString = true;
+    else if (ch === 0x7b || ch === 0x5b) {
+      if (++depth > JSON_DEPTH_LIMIT) return true;
+    } else if (ch === 0x7d || ch === 0x5d) depth--;
+  }
+  return false;
+}
+
+const pointerOf = (path: PropertyKey[]): string => "/" + path.map((key) => String(key).replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
+
+/** One error per offending field, with its JSON pointer, in the order of the schema. */
+function fieldErrors(issues: z.core.$ZodIssue[], input: Record<string, unknown>): [ErrorItem, ...ErrorItem[]] {
+  const errors = new Map<string, ErrorItem>();
+  const add = (path: PropertyKey[], detail: string) => {
+    const pointer = pointerOf(path);
+    if (!errors.has(pointer)) errors.set(pointer, { detail, code: "validation_failed", source: { pointer } });
+  };
+  for (const issue of issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) add([...issue.path, key], `${JSON.stringify(key)} is not a known field.`);
+      continue;
+    }
+    const field = issue.path.map(String).join(".");
+    const missing = issue.path.length === 1 && input[issue.path[0] as string] === undefined;
+    add(issue.path, missing ? `${field} is required.` : `${field} ${issue.message}.`);
+  }
+  return [...errors.values()].slice(0, MAX_REPORTED_ERRORS) as [ErrorItem, ...ErrorItem[]];
+}
+
+/** The parsed body and the text it came from. */
+interface JsonBody<T> {
+  value: T;
+  text: string;
+}
+
+/**
+ * Reads, parses and validates a JSON object body: 415, 413, 400 invalid_json and 422 in that
+ * order (CONTRACT part 12). A route without a body schema reads nothing.
+ */
+export async function readJsonBody<B extends z.ZodMiniType>(c: Context, schema: B): Promise<JsonBody<z.output<B>>> {
+  const none: z.ZodMiniType = NO_BODY;
+  if (schema === none) return { value: schema.parse(undefined), text: "" };
+  if (!isJsonMediaType(c.req.header("Content-Type"))) {
+    throw ApiError.of("unsupported_media_type", "Send the body as JSON with Content-Type: application/json.", { header: "Content-Type" });
+  }
+  const bytes = await readLimited(c.req.raw);
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw invalidJson("The request body is not valid UTF-8.");
+  }
+  if (nestedTooDeeply(text)) throw invalidJson(`The request body is nested deeper than ${JSON_DEPTH_LIMIT} levels.`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw invalidJson("The request body is not valid JSON.");
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw invalidJson("The request body must be a JSON object.");
+
+  const result = schema.safeParse(parsed);
+  if (!result.success) throw new ApiError(fieldErrors(result.error.issues, parsed as Record<string, unknown>));
+  return { value: result.data, text };
+}

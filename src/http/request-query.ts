@@ -1,0 +1,29 @@
+import type { Context } from "hono";
+import * as z from "zod/mini";
+import { ApiError } from "../errors";
+
+/** The query schema of a route that reads no query parameters (any that are sent are ignored). */
+export const NO_QUERY = z.object({});
+
+export type QuerySchema = z.ZodMiniObject<z.core.$ZodLooseShape>;
+
+const invalid = (name: string, detail: string) => ApiError.of("invalid_parameter", detail, { parameter: name });
+
+/**
+ * Reads the query parameters a route declares. Each may appear once; they are checked in the
+ * schema's order and the first one at fault answers 400. Parameters the route does not declare
+ * are ignored (and kept in list links).
+ */
+export function readQuery<Q extends QuerySchema>(c: Context, schema: Q): z.output<Q> {
+  const given: Record<string, string | undefined> = {};
+  for (const [name, field] of Object.entries(schema.shape)) {
+    const values = c.req.queries(name) ?? [];
+    if (values.length > 1) throw invalid(name, `${name} must be given once.`);
+    const checked = (field as z.ZodMiniType).safeParse(values[0]);
+    if (!checked.success) throw invalid(name, `${name} ${checked.error.issues[0]?.message ?? "is not allowed"}.`);
+    given[name] = values[0];
+  }
+  const result = schema.safeParse(given);
+  if (!result.success) throw invalid(String(result.error.issues[0]?.path[0]), "A query parameter is not allowed.");
+  return result.data;
+}

@@ -1,0 +1,61 @@
+import * as z from "zod/mini";
+import type { CardOrderRow } from "../db/schema";
+import { CARD_ORDER_STATE_LABELS, cardOrderLifecycle, PAYMENT_METHODS, VOUCHER_CATEGORIES } from "../domain/card-orders";
+import { allows } from "../domain/lifecycle";
+import { dateTime } from "./formats";
+import { named } from "./registry";
+
+const InvoiceLink = named("InvoiceLink", z.strictObject({ id: z.string(), type: z.literal("invoice"), number: z.string() }));
+
+/** A card order on the wire: the seed's fields in the seed's order (2.2). */
+export const CardOrder = named(
+  "CardOrder",
+  z.strictObject({
+    id: z.string(),
+    state: z.enum(cardOrderLifecycle.states),
+    state_label: z.enum(Object.values(CARD_ORDER_STATE_LABELS)),
+    created_at: dateTime(),
+    updated_at: dateTime(),
+    submitted_at: z.nullable(dateTime()),
+    production_started_at: z.nullable(dateTime()),
+    delivered_at: z.nullable(dateTime()),
+    is_cancellable: z.boolean(),
+    customer: z.nullable(z.string()),
+    description: z.nullable(z.string()),
+    invoice_reference: z.nullable(z.string()),
+    cost_center: z.nullable(z.string()),
+    payment_method: z.nullable(z.enum(PAYMENT_METHODS)),
+    invoice: z.nullable(InvoiceLink),
+    production_invoice: z.nullable(InvoiceLink),
+    shipping_invoice: z.nullable(InvoiceLink),
+    voucher_category: z.enum(VOUCHER_CATEGORIES),
+    entries_count: z.int(),
+  }),
+);
+
+type CardOrderBody = z.input<typeof CardOrder>;
+
+export function toCardOrder(row: CardOrderRow): CardOrderBody {
+  return {
+    id: row.id,
+    state: row.state,
+    state_label: CARD_ORDER_STATE_LABELS[row.state],
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+    submitted_at: row.submittedAt,
+    production_started_at: row.productionStartedAt,
+    delivered_at: row.deliveredAt,
+    is_cancellable: allows(cardOrderLifecycle, row.state, "cancel"),
+    customer: row.customerId,
+    description: row.description,
+    invoice_reference: row.invoiceReference,
+    cost_center: row.costCenter,
+    payment_method: row.paymentMethod,
+    invoice: row.invoiceId === null ? null : { id: row.invoiceId, type: "invoice", number: row.invoiceNumber ?? "" },
+    // No endpoint creates production or shipping invoices, nor order entries (README, decisions).
+    production_invoice: null,
+    shipping_invoice: null,
+    voucher_category: row.voucherCategory,
+    entries_count: 0,
+  };
+}

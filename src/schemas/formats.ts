@@ -1,0 +1,41 @@
+import * as z from "zod/mini";
+
+// The wire formats of CONTRACT part 1, for request and response schemas alike. Lengths count
+// characters (code points), as JSON Schema's maxLength does, not UTF-16 units as String.length would.
+
+export const dateTime = () => z.string().register(z.globalRegistry, { format: "date-time", examples: ["2026-11-22T09:15:30.123Z"] });
+export const date = () => z.string().register(z.globalRegistry, { format: "date", examples: ["2026-11-22"] });
+
+const codePoints = (text: string): number => {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+};
+
+function text(type: string, required: boolean, max: number, ...extra: z.core.$ZodCheck<string>[]) {
+  return z
+    .string({ error: `must be ${type}` })
+    .check(
+      z.refine((s) => s.isWellFormed(), "must be valid Unicode text (no unpaired surrogates)"),
+      z.refine((s) => !required || s.length > 0, "must not be empty"),
+      z.refine((s) => codePoints(s) <= max, `must be at most ${max} characters`),
+      ...extra,
+    )
+    .register(z.globalRegistry, { minLength: required ? 1 : undefined, maxLength: max });
+}
+
+/** A required, non-empty string of at most `max` characters. */
+export const requiredText = (max: number) => text("a string", true, max);
+
+/** A required string that will name a resource in a URL path: `.` and `..` cannot (URLs resolve them away). */
+export const pathSegmentText = (max: number) =>
+  text("a string", true, max, z.refine((s) => s !== "." && s !== "..", 'must not be "." or "..", which no URL path can name'));
+
+/** An optional string of at most `max` characters; `null` means none. */
+export const optionalText = (max: number) => z.optional(z.nullable(text("a string or null", false, max)));
+
+/** One of a fixed set of strings. */
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of: ${values.join(", ")}` });
+
+/** A JSON object with exactly these fields: an unknown field is refused (typos do not pass silently). */
+export const requestBody = <Shape extends z.core.$ZodShape>(shape: Shape) => z.strictObject(shape);

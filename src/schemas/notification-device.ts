@@ -1,0 +1,18 @@
+import * as z from "zod/mini";
+import type { NotificationDeviceRow } from "../db/notification-tokens";
+import { dateTime } from "./formats";
+import { named } from "./registry";
+
+export const NotificationDevice = named(
+  "NotificationDevice",
+  z.strictObject({ device_identifier: z.string(), created_at: dateTime(), updated_at: dateTime() }),
+  "A registered device; the token value itself is never returned.",
+);
+
+type NotificationDeviceBody = z.input<typeof NotificationDevice>;
+
+export const toNotificationDevice = (row: NotificationDeviceRow): NotificationDeviceBody => ({
+  device_identifier: row.deviceIdentifier,
+  created_at: row.createdAt,
+  updated_at: row.updatedAt,
+});

@@ -1,0 +1,51 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Context } from "hono";
+import { deleteExpiredKey, storeResponse } from "../db/idempotency-keys";
+import type { AppEnv } from "../env";
+import { database } from "../http/database";
+import { replyText, type Reply } from "../http/reply";
+
+// CONTRACT part 7: a stored response is replayed for 24 hours.
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+interface WriteOutcome<T> {
+  status: 200 | 201 | 204;
+  /** The response body; none for 204. */
+  body: T;
+  /**
+   * Values only the batch itself can know, such as an invoice number taken inside it: JSON path in
+   * the body → SQL evaluated after the writes. The sent and the stored body are then the same.
+   */
+  fill?: Record<string, SQL>;
+}
+
+/**
+ * Ends every write request: its writes and, under an Idempotency-Key, its response go to D1 as one
+ * atomic batch, so that either all of it is stored or nothing is.
+ */
+export async function commit<T>(c: Context<AppEnv>, writes: BatchItem<"sqlite">[], outcome: WriteOutcome<T>): Promise<Reply<T>> {
+  const { orm } = database(c);
+  const claim = c.var.idempotency;
+  const text = outcome.body === undefined ? "" : JSON.stringify(outcome.body);
+  let body: SQL = sql`${text}`;
+  for (const [path, value] of Object.entries(outcome.fill ?? {})) body = sql`json_set(${body}, ${path}, ${value})`;
+
+  const statements = [...writes];
+  if (claim) {
+    const now = new Date();
+    if (claim.replacesExpired) statements.push(deleteExpiredKey(orm, claim.principal, claim.key, now.toISOString()));
+    const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString();
+    statements.push(storeResponse(orm, { principal: claim.principal, key: claim.key, requestHash: claim.requestHash, status: outcome.status, expiresAt }, body));
+  } else if (outcome.fill) {
+    // A select rather than orm.all(): drizzle's D1 batch cannot bind parameters of raw SQL.
+    statements.push(orm.select({ body: sql<string>`${body}` }).from(sql`(SELECT 1)`));
+  }
+
+  // A concurrent request with the same key that got there first makes this batch fail as a write
+  // conflict (409); the Idempotency-Key check then answers with that request's response.
+  const results: unknown[] = await orm.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+
+  if (outcome.status === 204) return replyText<T>(c, 204, null);
+  return replyText<T>(c, outcome.status, claim || outcome.fill ? (results.at(-1) as { body: string }[])[0]!.body : text);
+}

@@ -1,0 +1,50 @@
+import type { SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Context } from "hono";
+import { updateIfUnchanged, type Database, type Versioned } from "../db/client";
+import type { CardOrderState } from "../domain/card-orders";
+import type { InvoiceState } from "../domain/invoices";
+import { assertAllowed, type Lifecycle } from "../domain/lifecycle";
+import { nextTimestamp } from "../domain/time";
+import type { AppEnv } from "../env";
+import { database } from "../http/database";
+import type { Reply } from "../http/reply";
+import { commit } from "./commit";
+
+/** What a transition does beyond moving the state and stamping the time. */
+export interface TransitionEffects {
+  writes: BatchItem<"sqlite">[];
+  changes?: Record<string, SQL>;
+  /** Values the batch produces, filled into the response (see WriteOutcome.fill). */
+  fill?: Record<string, SQL>;
+}
+
+interface TransitionRequest<State extends CardOrderState | InvoiceState, Row extends { state: State }, Action extends string, Shown> {
+  lifecycle: Lifecycle<State, Action, string>;
+  action: Action;
+  table: Versioned;
+  row: Row;
+  show: (row: Row) => Shown;
+  effects?: (orm: Database, at: string, to: State) => TransitionEffects;
+}
+
+/**
+ * Moves a loaded card order or invoice along its lifecycle: the transition table decides, the
+ * time is stamped, and the write is guarded against a concurrent change. Answers `{data: ...}`.
+ */
+export async function applyTransition<State extends CardOrderState | InvoiceState, Row extends { id: string; state: State; updatedAt: string }, Action extends string, Shown>(
+  c: Context<AppEnv>,
+  { lifecycle, action, table, row, show, effects }: TransitionRequest<State, Row, Action, Shown>,
+): Promise<Reply<{ data: Shown }>> {
+  assertAllowed(lifecycle, row.state, action);
+  const { orm } = database(c);
+  const { to, stamp } = lifecycle.transitions[action];
+  const at = nextTimestamp(row.updatedAt);
+  const changes = { state: to, updatedAt: at, ...(stamp ? { [stamp]: at } : {}) };
+  const extra = effects?.(orm, at, to);
+  return commit(c, [...(extra?.writes ?? []), updateIfUnchanged(orm, table, row, { ...changes, ...extra?.changes })], {
+    status: 200,
+    body: { data: show({ ...row, ...changes }) },
+    fill: extra?.fill,
+  });
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { reply } from "../src/http/reply";
+import { endpoint, type Handler } from "../src/http/route";
+import * as cardOrderRoutes from "../src/routes/card-orders/card-orders.routes";
+import * as tokenRoutes from "../src/routes/notification-tokens/notification-tokens.routes";
+
+// `npm test` type-checks this file before vitest runs it: each @ts-expect-error below must be an
+// error, or tsc fails with "Unused '@ts-expect-error' directive". Routing keeps the types of a
+// route's schemas all the way to its handler, in both directions.
+
+const order = {
+  id: "o",
+  state: "draft" as const,
+  state_label: "Draft" as const,
+  created_at: "",
+  updated_at: "",
+  submitted_at: null,
+  production_started_at: null,
+  delivered_at: null,
+  is_cancellable: true,
+  customer: "c",
+  description: null,
+  invoice_reference: null,
+  cost_center: null,
+  payment_method: "bank_transfer" as const,
+  invoice: null,
+  production_invoice: null,
+  shipping_invoice: null,
+  voucher_category: "mixed" as const,
+  entries_count: 0,
+};
+
+// A handler answering its route's success body compiles.
+const good: Handler<typeof cardOrderRoutes.getCardOrder> = (c) => reply(c, 200, { data: order });
+
+// @ts-expect-error a field of the wrong type
+const wrongType: Handler<typeof cardOrderRoutes.getCardOrder> = (c) => reply(c, 200, { data: { ...order, entries_count: "0" } });
+
+// @ts-expect-error a field missing
+const missing: Handler<typeof cardOrderRoutes.getCardOrder> = (c) => reply(c, 200, { data: { id: "o" } });
+
+// @ts-expect-error the list envelope where the route answers {data}
+const wrongEnvelope: Handler<typeof cardOrderRoutes.getCardOrder> = (c) => reply(c, 200, [order]);
+
+// @ts-expect-error a body where the route answers 204
+const bodyOn204: Handler<typeof tokenRoutes.registerNotificationToken> = (c) => reply(c, 200, { ok: true });
+
+// The validated body reaches the handler with its schema's type...
+endpoint(cardOrderRoutes.createCardOrder, (c, { body }) => {
+  const category: "mixed" | "meal" | "gift" = body.voucher_category;
+  // @ts-expect-error ...and no field the schema does not have
+  body.unknown_field;
+  return reply(c, 201, { meta: { total_pages: 1, current_page: 1, page_size: 1, total_entries: 1 }, data: [{ ...order, voucher_category: category }], links: { self: "", first: "", last: "", prev: null, next: null } });
+});
+
+// The query too: `page` is a number, `state` one of the card order states or absent.
+endpoint(cardOrderRoutes.listCardOrders, (c, { query }) => {
+  const page: number = query.page;
+  // @ts-expect-error not a string
+  const asText: string = query.state ?? page;
+  return reply(c, 200, { meta: { total_pages: 1, current_page: page, page_size: 1, total_entries: 0 }, data: [], links: { self: asText, first: "", last: "", prev: null, next: null } });
+});
+
+describe("route typing", () => {
+  it("is checked by tsc (see the @ts-expect-error lines of this file)", () => {
+    expect([good, wrongType, missing, wrongEnvelope, bodyOn204].every((handler) => typeof handler === "function")).toBe(true);
+  });
+});

@@ -1,0 +1,67 @@
+import { expect } from "vitest";
+import type * as z from "zod/mini";
+import { endpoints } from "../../src/app";
+import { NO_CONTENT, type RouteSpec } from "../../src/http/route";
+
+// The response schemas of the routes are the one truth of every resource's shape: the OpenAPI
+// document publishes them, the serializers are typed by them, and every success a test receives is
+// held against them here, fields, types and field order alike.
+
+type Def = { type: string; shape?: Record<string, z.ZodMiniType>; innerType?: z.ZodMiniType; element?: z.ZodMiniType; options?: z.ZodMiniType[] };
+const defOf = (schema: z.ZodMiniType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
+
+/** The fields of an object schema, in order. */
+export const fieldsOf = (schema: z.ZodMiniType): string[] => Object.keys(defOf(schema).shape ?? {});
+
+/** Field order matters (CONTRACT part 1): the keys of every object in `value` in its schema's order. */
+function keyOrderErrors(schema: z.ZodMiniType, value: unknown, path: string): string[] {
+  const def = defOf(schema);
+  if (value === null || value === undefined) return [];
+  switch (def.type) {
+    case "nullable":
+    case "optional":
+    case "default":
+      return keyOrderErrors(def.innerType!, value, path);
+    case "array":
+      return (value as unknown[]).flatMap((item, i) => keyOrderErrors(def.element!, item, `${path}[${i}]`));
+    case "union":
+      // The option the value satisfies decides the order.
+      return keyOrderErrors(def.options!.find((option) => option.safeParse(value).success) ?? def.options![0]!, value, path);
+    case "object": {
+      const expected = Object.keys(def.shape!);
+      const actual = Object.keys(value as object);
+      const own = JSON.stringify(actual) === JSON.stringify(expected) ? [] : [`${path}: fields ${actual.join(",")} instead of ${expected.join(",")}`];
+      return [...own, ...expected.flatMap((key) => keyOrderErrors(def.shape![key]!, (value as Record<string, unknown>)[key], `${path}.${key}`))];
+    }
+    default:
+      return [];
+  }
+}
+
+/** Asserts that `value` is exactly what `schema` describes: strict fields, types, and field order. */
+export function expectShape(schema: z.ZodMiniType, value: unknown, what = "$"): void {
+  const parsed = schema.safeParse(value);
+  expect(parsed.success ? [] : parsed.error.issues.map((issue) => `${what}.${issue.path.join(".")}: ${issue.message}`), `the shape of ${what}`).toStrictEqual([]);
+  expect(keyOrderErrors(schema, value, what), `the field order of ${what}`).toStrictEqual([]);
+}
+
+const routes = endpoints.map(({ spec }) => ({ spec, pattern: new RegExp(`^${spec.path.replace(/\{\w+\}/g, "[^/]+")}$`) }));
+
+/** The route that answers `method` on `path`, if any. */
+export function routeOf(method: string, path: string): RouteSpec | undefined {
+  const verb = method.toLowerCase() === "head" ? "get" : method.toLowerCase();
+  return routes.find(({ spec, pattern }) => spec.method === verb && pattern.test(path))?.spec;
+}
+
+/** Holds a success response against its route's success schema (a clone: the caller reads the body). */
+export async function checkSuccess(request: Request, response: Response): Promise<void> {
+  const { pathname } = new URL(request.url);
+  const spec = routeOf(request.method, pathname);
+  if (!spec || response.status !== spec.success.status || request.method === "HEAD") return;
+  if (spec.success.schema === NO_CONTENT) {
+    expect(await response.clone().text(), `${request.method} ${pathname} answers no body`).toBe("");
+    return;
+  }
+  if (spec.success.mediaType) return;
+  expectShape(spec.success.schema, await response.clone().json(), `${request.method} ${pathname}`);
+}
