@@ -6,6 +6,7 @@ import { mount } from "./http/mount";
 import { requestContext } from "./http/request-context";
 import type { Endpoint } from "./http/route";
 import { cardOrderEndpoints } from "./routes/card-orders";
+import { entryEndpoints } from "./routes/entries";
 import { invoiceEndpoints } from "./routes/invoices";
 import { metaEndpoints } from "./routes/meta";
 import { notificationTokenEndpoints } from "./routes/notification-tokens";
@@ -13,6 +14,7 @@ import { notificationTokenEndpoints } from "./routes/notification-tokens";
 /** Every endpoint of the API; the app and its OpenAPI document are both built from this list. */
 export const endpoints: readonly Endpoint[] = [
   ...cardOrderEndpoints,
+  ...entryEndpoints,
   ...invoiceEndpoints,
   ...notificationTokenEndpoints,
   ...metaEndpoints(() => endpoints),

@@ -12,6 +12,11 @@ export interface Bindings {
   JWT_ISSUER?: string;
   JWT_AUDIENCE?: string;
   CREDITOR_NAME: string;
+  /** Fees and VAT rates of the invoices (CONTRACT part 10); the contract's defaults when unset. */
+  VOUCHER_VAT_PERCENT?: string;
+  SERVICE_VAT_PERCENT?: string;
+  CARD_PRODUCTION_FEE?: string;
+  SHIPPING_FEE?: string;
   /** Comma-separated origins allowed to call the API from a browser; empty: CORS off. */
   CORS_ALLOWED_ORIGINS?: string;
 }

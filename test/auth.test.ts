@@ -1,10 +1,6 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { sign } from "hono/jwt";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import worker from "../src/index";
-import type { Bindings } from "../src/env";
-import { ALL_SCOPES, BASE, call, createCardOrder, expectError, expectJson, JWT_SECRET, token, unique } from "./support/api";
+import { ALL_SCOPES, BASE, call, createCardOrder, expectError, expectJson, JWT_SECRET, send, token, unique } from "./support/api";
 
 const REALM = 'Bearer realm="voucher-billing-api"';
 // RFC 6750 section 3: error_description holds only %x20-21 / %x23-5B / %x5D-7E.
@@ -34,12 +30,6 @@ const claims = (overrides: Record<string, unknown> = {}) => ({
 });
 
 /** Calls the Worker module with these variables on top of the test environment. */
-async function callWith(vars: Partial<Bindings>, path: string, init: RequestInit = {}): Promise<Response> {
-  const ctx = createExecutionContext();
-  const response = await worker.fetch(new Request(BASE + path, init), { ...env, ...vars }, ctx);
-  await waitOnExecutionContext(ctx);
-  return response;
-}
 
 const bearer = (value: string) => ({ headers: { Authorization: `Bearer ${value}` } });
 
@@ -286,11 +276,11 @@ describe("JWT_ISSUER and JWT_AUDIENCE", () => {
   const withClaims = async (extra: Record<string, unknown>) => bearer(await sign(claims(extra), JWT_SECRET, "HS256"));
 
   it("accept a token with the right iss and aud", async () => {
-    expect((await callWith(vars, "/card_orders", await withClaims({ iss: vars.JWT_ISSUER, aud: vars.JWT_AUDIENCE }))).status).toBe(200);
+    expect((await send(new Request(BASE + "/card_orders", await withClaims({ iss: vars.JWT_ISSUER, aud: vars.JWT_AUDIENCE })), vars)).status).toBe(200);
   });
 
   it("accept an aud list that names this API", async () => {
-    expect((await callWith(vars, "/card_orders", await withClaims({ iss: vars.JWT_ISSUER, aud: ["other-api", vars.JWT_AUDIENCE] }))).status).toBe(200);
+    expect((await send(new Request(BASE + "/card_orders", await withClaims({ iss: vars.JWT_ISSUER, aud: ["other-api", vars.JWT_AUDIENCE] })), vars)).status).toBe(200);
   });
 
   it.each([
@@ -300,11 +290,11 @@ describe("JWT_ISSUER and JWT_AUDIENCE", () => {
     ["an aud list without this API", { iss: "https://issuer.example", aud: ["other-api"] }],
     ["no aud", { iss: "https://issuer.example" }],
   ])("refuse a token with %s", async (_, extra) => {
-    await expectTokenRejected(await callWith(vars, "/card_orders", await withClaims(extra)));
+    await expectTokenRejected(await send(new Request(BASE + "/card_orders", await withClaims(extra)), vars));
   });
 
   it("are not checked when unset", async () => {
-    const response = await callWith({ JWT_ISSUER: "", JWT_AUDIENCE: "" }, "/card_orders", await withClaims({ iss: "anyone", aud: "anything" }));
+    const response = await send(new Request(BASE + "/card_orders", await withClaims({ iss: "anyone", aud: "anything" })), { JWT_ISSUER: "", JWT_AUDIENCE: "" });
     expect(response.status).toBe(200);
   });
 });
@@ -360,15 +350,15 @@ describe("tokens from a JWK set (JWT_JWKS_URL)", { timeout: 30_000 }, () => {
     const ecToken = await jwksToken(ec, { customer_id: customer });
     expect(decodePart(ecToken.split(".")[0]!)).toMatchObject({ alg: "ES256", kid: ec.privateJwk.kid });
 
-    const created = await callWith(vars, "/card_orders", {
+    const created = await send(new Request(BASE + "/card_orders", {
       method: "POST",
       headers: { Authorization: `Bearer ${rsaToken}`, "Content-Type": "application/json" },
       body: JSON.stringify({ voucher_category: "gift", payment_method: "direct_debit" }),
-    });
+    }), vars);
     expect(created.status).toBe(201);
-    const listed = await expectJson(await callWith(vars, "/card_orders", bearer(ecToken)), 200, expect.anything());
+    const listed = await expectJson(await send(new Request(BASE + "/card_orders", bearer(ecToken)), vars), 200, expect.anything());
     expect(listed.meta.total_entries).toBe(1);
-    expect((await callWith(vars, "/card_orders", bearer(rsaToken))).status).toBe(200);
+    expect((await send(new Request(BASE + "/card_orders", bearer(rsaToken)), vars)).status).toBe(200);
 
     expect(server.fetches).toHaveLength(1);
   });
@@ -376,7 +366,7 @@ describe("tokens from a JWK set (JWT_JWKS_URL)", { timeout: 30_000 }, () => {
   it("fetches the key set once for concurrent first requests", async () => {
     const [rsa] = await keys;
     const server = keyServer(() => Response.json({ keys: [rsa.publicJwk] }));
-    const responses = await Promise.all([1, 2, 3].map(async () => callWith({ JWT_JWKS_URL: server.url }, "/card_orders", bearer(await jwksToken(rsa)))));
+    const responses = await Promise.all([1, 2, 3].map(async () => send(new Request(BASE + "/card_orders", bearer(await jwksToken(rsa))), { JWT_JWKS_URL: server.url })));
     expect(responses.map((r) => r.status)).toStrictEqual([200, 200, 200]);
     expect(server.fetches).toHaveLength(1);
   });
@@ -385,14 +375,14 @@ describe("tokens from a JWK set (JWT_JWKS_URL)", { timeout: 30_000 }, () => {
     const [rsa, ec] = await keys;
     const server = keyServer(() => Response.json({ keys: [rsa.publicJwk, ec.publicJwk] }));
     const stranger = await signingKey("ES256", "unknown-kid");
-    await expectTokenRejected(await callWith({ JWT_JWKS_URL: server.url }, "/card_orders", bearer(await jwksToken(stranger))));
+    await expectTokenRejected(await send(new Request(BASE + "/card_orders", bearer(await jwksToken(stranger))), { JWT_JWKS_URL: server.url }));
   });
 
   it("refuses a token signed by another key under a known kid", async () => {
     const [, ec] = await keys;
     const server = keyServer(() => Response.json({ keys: [ec.publicJwk] }));
     const impostor = await signingKey("ES256", ec.privateJwk.kid);
-    await expectTokenRejected(await callWith({ JWT_JWKS_URL: server.url }, "/card_orders", bearer(await jwksToken(impostor))));
+    await expectTokenRejected(await send(new Request(BASE + "/card_orders", bearer(await jwksToken(impostor))), { JWT_JWKS_URL: server.url }));
   });
 
   it("refuses a token whose alg differs from its key's", async () => {
@@ -400,7 +390,7 @@ describe("tokens from a JWK set (JWT_JWKS_URL)", { timeout: 30_000 }, () => {
     const server = keyServer(() => Response.json({ keys: [rsa.publicJwk] }));
     // Signed with the EC key but naming the RSA key's kid.
     const mismatched = await sign(claims(), { ...ec.privateJwk, kid: rsa.privateJwk.kid }, "ES256");
-    await expectTokenRejected(await callWith({ JWT_JWKS_URL: server.url }, "/card_orders", bearer(mismatched)));
+    await expectTokenRejected(await send(new Request(BASE + "/card_orders", bearer(mismatched)), { JWT_JWKS_URL: server.url }));
   });
 
   it("cannot be poisoned: a forged header naming an RSA key's kid with ES256 does not lock out genuine tokens", async () => {
@@ -409,14 +399,14 @@ describe("tokens from a JWK set (JWT_JWKS_URL)", { timeout: 30_000 }, () => {
     const { alg: _, ...rsaWithoutAlg } = rsa.publicJwk as JsonWebKey & { alg?: string };
     const server = keyServer(() => Response.json({ keys: [rsaWithoutAlg] }));
     const forged = await sign(claims(), { ...ec.privateJwk, kid: rsa.privateJwk.kid }, "ES256");
-    await expectTokenRejected(await callWith({ JWT_JWKS_URL: server.url }, "/card_orders", bearer(forged)));
-    expect((await callWith({ JWT_JWKS_URL: server.url }, "/card_orders", bearer(await jwksToken(rsa)))).status).toBe(200);
+    await expectTokenRejected(await send(new Request(BASE + "/card_orders", bearer(forged)), { JWT_JWKS_URL: server.url }));
+    expect((await send(new Request(BASE + "/card_orders", bearer(await jwksToken(rsa))), { JWT_JWKS_URL: server.url })).status).toBe(200);
   });
 
   it("refuses an expired token from the key set", async () => {
     const [rsa] = await keys;
     const server = keyServer(() => Response.json({ keys: [rsa.publicJwk] }));
-    await expectTokenRejected(await callWith({ JWT_JWKS_URL: server.url }, "/card_orders", bearer(await jwksToken(rsa, { exp: now() - 5 }))));
+    await expectTokenRejected(await send(new Request(BASE + "/card_orders", bearer(await jwksToken(rsa, { exp: now() - 5 }))), { JWT_JWKS_URL: server.url }));
   });
 
   it.each([
@@ -426,7 +416,7 @@ describe("tokens from a JWK set (JWT_JWKS_URL)", { timeout: 30_000 }, () => {
   ])("answers 503 with Retry-After when the key server %s and nothing is cached", async (_, serve) => {
     const [rsa] = await keys;
     const server = keyServer(serve);
-    const response = await callWith({ JWT_JWKS_URL: server.url }, "/card_orders", bearer(await jwksToken(rsa)));
+    const response = await send(new Request(BASE + "/card_orders", bearer(await jwksToken(rsa))), { JWT_JWKS_URL: server.url });
     await expectError(response, 503, { code: "unavailable", source: {} });
     expect(Number(response.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect(server.fetches.length).toBeGreaterThan(0);
@@ -436,7 +426,7 @@ describe("tokens from a JWK set (JWT_JWKS_URL)", { timeout: 30_000 }, () => {
     const [rsa] = await keys;
     const server = keyServer(() => new Response("down", { status: 500 }));
     const auth = bearer(await jwksToken(rsa));
-    for (let i = 0; i < 3; i++) await expectError(await callWith({ JWT_JWKS_URL: server.url }, "/card_orders", auth), 503, { code: "unavailable", source: {} });
+    for (let i = 0; i < 3; i++) await expectError(await send(new Request(BASE + "/card_orders", auth), { JWT_JWKS_URL: server.url }), 503, { code: "unavailable", source: {} });
     expect(server.fetches).toHaveLength(1);
   });
 
@@ -445,13 +435,13 @@ describe("tokens from a JWK set (JWT_JWKS_URL)", { timeout: 30_000 }, () => {
     let up = true;
     const server = keyServer(() => (up ? Response.json({ keys: [rsa.publicJwk] }) : new Response("down", { status: 503 })));
     const auth = bearer(await jwksToken(rsa, { exp: now() + 3600 }));
-    expect((await callWith({ JWT_JWKS_URL: server.url }, "/card_orders", auth)).status).toBe(200);
+    expect((await send(new Request(BASE + "/card_orders", auth), { JWT_JWKS_URL: server.url })).status).toBe(200);
 
     // Past the cache's lifetime the set is fetched again; the key server is down by then.
     up = false;
     const later = Date.now() + 30 * 60_000;
     vi.spyOn(Date, "now").mockReturnValue(later);
-    expect((await callWith({ JWT_JWKS_URL: server.url }, "/card_orders", auth)).status).toBe(200);
+    expect((await send(new Request(BASE + "/card_orders", auth), { JWT_JWKS_URL: server.url })).status).toBe(200);
     expect(server.fetches).toHaveLength(2);
   });
 
@@ -459,13 +449,13 @@ describe("tokens from a JWK set (JWT_JWKS_URL)", { timeout: 30_000 }, () => {
     const [rsa, ec] = await keys;
     let served = [rsa.publicJwk];
     const server = keyServer(() => Response.json({ keys: served }));
-    expect((await callWith({ JWT_JWKS_URL: server.url }, "/card_orders", bearer(await jwksToken(rsa)))).status).toBe(200);
+    expect((await send(new Request(BASE + "/card_orders", bearer(await jwksToken(rsa))), { JWT_JWKS_URL: server.url })).status).toBe(200);
 
     served = [rsa.publicJwk, ec.publicJwk];
     const later = Date.now() + 2 * 60_000;
     const ecToken = bearer(await jwksToken(ec, { exp: now() + 3600 }));
     vi.spyOn(Date, "now").mockReturnValue(later);
-    expect((await callWith({ JWT_JWKS_URL: server.url }, "/card_orders", ecToken)).status).toBe(200);
+    expect((await send(new Request(BASE + "/card_orders", ecToken), { JWT_JWKS_URL: server.url })).status).toBe(200);
     expect(server.fetches).toHaveLength(2);
   });
 
@@ -473,14 +463,14 @@ describe("tokens from a JWK set (JWT_JWKS_URL)", { timeout: 30_000 }, () => {
     const [rsa] = await keys;
     const server = keyServer(() => Response.json({ keys: [rsa.publicJwk] }));
     const stranger = await signingKey("ES256");
-    for (let i = 0; i < 3; i++) await expectTokenRejected(await callWith({ JWT_JWKS_URL: server.url }, "/card_orders", bearer(await jwksToken(stranger))));
+    for (let i = 0; i < 3; i++) await expectTokenRejected(await send(new Request(BASE + "/card_orders", bearer(await jwksToken(stranger))), { JWT_JWKS_URL: server.url }));
     expect(server.fetches).toHaveLength(1);
   });
 
   it("still accepts HS256 tokens, without fetching the key set", async () => {
     const [rsa] = await keys;
     const server = keyServer(() => Response.json({ keys: [rsa.publicJwk] }));
-    const response = await callWith({ JWT_JWKS_URL: server.url }, "/card_orders", bearer(await token()));
+    const response = await send(new Request(BASE + "/card_orders", bearer(await token())), { JWT_JWKS_URL: server.url });
     expect(response.status).toBe(200);
     expect(server.fetches).toHaveLength(0);
   });
@@ -489,7 +479,7 @@ describe("tokens from a JWK set (JWT_JWKS_URL)", { timeout: 30_000 }, () => {
     const [rsa] = await keys;
     const server = keyServer(() => Response.json({ keys: [rsa.publicJwk] }));
     const vars = { JWT_JWKS_URL: server.url, JWT_SECRET: undefined };
-    expect((await callWith(vars, "/card_orders", bearer(await jwksToken(rsa)))).status).toBe(200);
-    await expectTokenRejected(await callWith(vars, "/card_orders", bearer(await token())));
+    expect((await send(new Request(BASE + "/card_orders", bearer(await jwksToken(rsa))), vars)).status).toBe(200);
+    await expectTokenRejected(await send(new Request(BASE + "/card_orders", bearer(await token())), vars));
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BASE, call, CARD_ORDER_FIELDS, createCardOrder, expectError, expectJson, ISO_MS, newCardOrder, singlePage, token, unique, UUID } from "./support/api";
+import { BASE, call, CARD_ORDER_FIELDS, createCardOrder, expectError, expectJson, ISO_MS, newCardOrder, orderIn, singlePage, token, unique, UUID } from "./support/api";
 
 const draftOrder = (customer: string, fields: Record<string, unknown> = {}) => ({
   id: expect.stringMatching(UUID),
@@ -189,7 +189,7 @@ describe("GET /card_orders", () => {
 
   it("filters by state and counts only the matching orders", async () => {
     const auth = await token();
-    const [a, b] = [await createCardOrder(auth), await createCardOrder(auth)];
+    const [a, b] = [await orderIn(auth, "draft"), await createCardOrder(auth)];
     expect((await call(`/card_orders/${a.id}/submit`, { token: auth, method: "POST" })).status).toBe(200);
 
     const submitted = await expectJson(await call("/card_orders?state=submitted", { token: auth }), 200, expect.anything());

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { call, createCardOrder, createInvoice, newCardOrder, token, unique, type CallOptions } from "./support/api";
+import { call, createCardOrder, createInvoice, newCardOrder, orderIn, token, unique, type CallOptions } from "./support/api";
 
 // D1 bills rows read, not rows returned: a COUNT(*) or a deep OFFSET pays for every row it passes.
 // These budgets hold with 5,000 card orders (and 1,500 invoices) stored for one customer.
@@ -51,6 +51,11 @@ async function seedCustomer(customer: string) {
         ${stamp("'in_production', 'delivered'")}, ${stamp("'delivered'")}, 'Order ' || i, NULL, ${COST_CENTER}, ${PAYMENT_METHOD},
         CASE i % 3 WHEN 0 THEN 'mixed' WHEN 1 THEN 'meal' ELSE 'gift' END
       FROM rows`,
+    ).bind(customer, tag, `${SEED_YEAR}-01-01`),
+    // One entry per order, through the triggers that keep entries_count and entries_amount.
+    env.DB.prepare(
+      `${SEQUENCE} INSERT INTO card_order_entries (id, order_id, voucher_owner_id, card_holder_name, amount, created_at, updated_at)
+      SELECT printf('f%07d-0000-4000-8000-%012d', ?2, i), ${ORDER_ID}, 'owner-' || (i % 50), 'Holder ' || i, 2500, ${CREATED}, ${CREATED} FROM seq`,
     ).bind(customer, tag, `${SEED_YEAR}-01-01`),
     env.DB.prepare(
       `${SEQUENCE}, picked AS (SELECT i, ${INVOICE_STATE} AS state, ${CREATED} AS created FROM seq WHERE ${INVOICED}),
@@ -256,6 +261,24 @@ describe("reads, with 5,000 card orders and 1,500 invoices of one customer", () 
     expect(body.data[0]).toMatchObject({ id: ids.invoiceId(1226), state: "cancelled" });
   });
 
+  it("GET /card_orders/{id}/entries: a page of 25 of 500 entries reads at most 28 rows, and counts them from the order", async () => {
+    const order = ids.orderId(3);
+    await env.DB.prepare(
+      `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < 499)
+      INSERT INTO card_order_entries (id, order_id, voucher_owner_id, card_holder_name, amount, created_at, updated_at)
+      SELECT printf('a0000000-0000-4000-8000-%012d', i), ?1, 'owner', 'Holder', 100, strftime('%Y-%m-%dT%H:%M:%fZ', '2030-01-01', '+' || i || ' seconds'), '2030-01-01T00:00:00.000Z' FROM seq`,
+    )
+      .bind(order)
+      .run();
+    const { body } = await withinBudget(28, 200, `/card_orders/${order}/entries?page_size=25`, { token: auth });
+    expect(body.meta).toStrictEqual({ total_pages: 20, current_page: 1, page_size: 25, total_entries: 500 });
+    expect(body.data[0].id).toBe("a0000000-0000-4000-8000-000000000499");
+  });
+
+  it("GET /card_orders/{id}/entries of another customer's order reads at most 2 rows", async () => {
+    await withinBudget(2, 404, `/card_orders/${ids.orderId(3)}/entries`, { token: await token() });
+  });
+
   it("GET /invoices/{id} reads at most 5 rows", async () => {
     const { body } = await withinBudget(5, 200, `/invoices/${ids.invoiceId(4998)}`, { token: auth });
     expect(body.data).toMatchObject({ id: ids.invoiceId(4998), state: "open", orders: [{ id: ids.orderId(4998), state: "delivered" }] });
@@ -295,13 +318,14 @@ describe("writes, with 5,000 card orders and 1,500 invoices of one customer", ()
     expect(replay.usage.rowsWritten).toBe(0);
   });
 
+  // A transition that issues an invoice (production, shipping) pays what POST /invoices pays.
   it.each([
-    ["submit", "draft", "submitted", 1],
-    ["cancel", "submitted", "cancelled", 5],
-    ["start_production", "submitted", "in_production", 4],
-    ["deliver", "in_production", "delivered", 16],
-  ])("POST /card_orders/{id}/%s (from %s to %s) reads at most 10 rows", async (action, _from, to, i) => {
-    const { body, usage } = await withinBudget(10, 200, `/card_orders/${ids.orderId(i as number)}/${action}`, post());
+    ["submit", "draft", "submitted", 1, 10],
+    ["cancel", "submitted", "cancelled", 5, 10],
+    ["start_production", "submitted", "in_production", 4, 15],
+    ["deliver", "in_production", "delivered", 16, 15],
+  ])("POST /card_orders/{id}/%s (from %s to %s) reads at most its budget of rows", async (action, _from, to, i, budget) => {
+    const { body, usage } = await withinBudget(budget as number, 200, `/card_orders/${ids.orderId(i as number)}/${action}`, post());
     expect(body.data).toMatchObject({ id: ids.orderId(i as number), state: to });
     expect(usage.rowsWritten).toBeGreaterThan(0);
   });
@@ -315,12 +339,12 @@ describe("writes, with 5,000 card orders and 1,500 invoices of one customer", ()
   });
 
   it("POST /invoices reads at most 15 rows", async () => {
-    const { body } = await withinBudget(15, 201, "/invoices", { token: auth, json: { order_id: ids.orderId(2) } });
+    const { body } = await withinBudget(15, 201, "/invoices", { token: auth, json: { order_id: ids.orderId(14) } });
     expect(body.data[0].number).toMatch(new RegExp(`^INV-${new Date().getUTCFullYear()}-\\d{6}$`));
   });
 
   it("POST /invoices with an Idempotency-Key reads at most 15 rows, and so does its replay", async () => {
-    const options = { token: auth, json: { order_id: ids.orderId(3) }, headers: { "Idempotency-Key": unique("key") } };
+    const options = { token: auth, json: { order_id: ids.orderId(15) }, headers: { "Idempotency-Key": unique("key") } };
     const first = await withinBudget(15, 201, "/invoices", options);
     const replay = await withinBudget(15, 201, "/invoices", options);
     expect(replay.body).toStrictEqual(first.body);
@@ -340,12 +364,13 @@ describe("writes, with 5,000 card orders and 1,500 invoices of one customer", ()
 
   it("the totals include what the API wrote next to the seeded rows", async () => {
     // The tests above ran first, in order: 2 drafts created (the replay wrote nothing), orders 1 and
-    // 11 submitted, 5 cancelled, 4 into production, 16 delivered; invoices for orders 2 and 3,
-    // invoice 8 paid, invoice 18 cancelled. Plus one more of each here.
-    const extra = await createCardOrder(auth);
+    // 11 submitted, 5 cancelled, 4 into production (with its production invoice), 16 delivered
+    // (with its shipping invoice); invoices for orders 14 and 15, invoice 8 paid, invoice 18
+    // cancelled. Plus a submitted order and its invoice here.
+    const extra = await orderIn(auth, "submitted");
     await createInvoice(auth, extra.id);
-    const orders = { draft: 2000 + 2 + 1 - 2, submitted: 1000 + 2 - 2, in_production: 500 + 1 - 1, delivered: 1000 + 1, cancelled: 500 + 1 };
-    const invoices = { open: 750 + 2 + 1 - 2, paid: 500 + 1, cancelled: 250 + 1 };
+    const orders = { draft: 2000 + 2 - 2, submitted: 1000 + 2 + 1 - 2, in_production: 500 + 1 - 1, delivered: 1000 + 1, cancelled: 500 + 1 };
+    const invoices = { open: 750 + 1 + 1 + 2 + 1 - 2, paid: 500 + 1, cancelled: 250 + 1 };
     for (const [state, total] of Object.entries(orders)) {
       const { body } = await withinBudget(35, 200, `/card_orders?state=${state}`, { token: auth });
       expect({ state, total: body.meta.total_entries }).toStrictEqual({ state, total });

@@ -32,6 +32,12 @@ function orderRow(customerId: string, fields: Partial<CardOrderRow> = {}): CardO
     voucherCategory: "mixed",
     invoiceId: null,
     invoiceNumber: null,
+    productionInvoiceId: null,
+    productionInvoiceNumber: null,
+    shippingInvoiceId: null,
+    shippingInvoiceNumber: null,
+    entriesCount: 0,
+    entriesAmount: 0,
     ...fields,
   };
 }
@@ -82,6 +88,12 @@ async function invoiceOrder(orm: Database, order: CardOrderRow, fields: { state?
       reference: null,
       costCenter: order.costCenter,
       paymentMethod: order.paymentMethod,
+      kind: "voucher",
+      netAmount: 0,
+      grossAmount: 0,
+      recipient: order.customerId,
+      servicePeriodStart: null,
+      servicePeriodEnd: null,
     }),
     updateIfUnchanged(orm, cardOrders, order, { invoiceId: id, invoiceNumber: number, updatedAt: at(1000) }),
   ]);

@@ -1,20 +1,10 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import worker from "../src/index";
-import type { Bindings } from "../src/env";
-import { BASE, call, createCardOrder, expectError, expectJson, newCardOrder, token } from "./support/api";
+import { BASE, call, createCardOrder, expectError, expectJson, newCardOrder, orderIn, send, token } from "./support/api";
 
 const KIB = 1024;
 const LIMIT = 64 * KIB;
 
 /** Calls the Worker module directly (no service binding in between) with these variables on top. */
-async function callWith(vars: Partial<Bindings>, path: string, init: RequestInit = {}): Promise<Response> {
-  const ctx = createExecutionContext();
-  const response = await worker.fetch(new Request(BASE + path, init), { ...env, ...vars }, ctx);
-  await waitOnExecutionContext(ctx);
-  return response;
-}
 
 /** POST /card_orders with this raw body and Content-Type: application/json. */
 async function postRaw(body: BodyInit, auth?: string, contentType: string | null = "application/json"): Promise<Response> {
@@ -183,7 +173,7 @@ describe("413 payload_too_large", { timeout: 30_000 }, () => {
       },
     });
     const request = { method: "POST", body, headers: { Authorization: `Bearer ${await token()}`, "Content-Type": "application/json" } };
-    const response = await callWith({}, "/card_orders", request);
+    const response = await send(new Request(BASE + "/card_orders", request));
     await expectError(response, 413, { code: "payload_too_large", source: {} });
     expect(pulled).toBeLessThan(64);
   });
@@ -202,7 +192,7 @@ describe("413 payload_too_large", { timeout: 30_000 }, () => {
       },
     });
     const request = { method: "POST", body, headers: { Authorization: `Bearer ${await token()}`, "Content-Type": "application/json" } };
-    await expectError(await callWith({}, "/card_orders", request), 422, { code: "validation_failed", source: { pointer: "/description" } });
+    await expectError(await send(new Request(BASE + "/card_orders", request)), 422, { code: "validation_failed", source: { pointer: "/description" } });
   });
 });
 
@@ -248,7 +238,7 @@ describe("415 unsupported_media_type", () => {
 
   it("lets a transition POST go without Content-Type and without body", async () => {
     const auth = await token();
-    const order = await createCardOrder(auth);
+    const order = await orderIn(auth, "draft");
     const response = await call(`/card_orders/${order.id}/submit`, { method: "POST", token: auth });
     const body = await expectJson(response, 200, expect.anything());
     expect(body.data.state).toBe("submitted");
@@ -257,9 +247,9 @@ describe("415 unsupported_media_type", () => {
 
 describe("500 internal_error", () => {
   it("discloses nothing when the Worker is misconfigured (no JWT_SECRET, no JWT_JWKS_URL)", async () => {
-    const response = await callWith({ JWT_SECRET: undefined, JWT_JWKS_URL: undefined }, "/card_orders", {
+    const response = await send(new Request(BASE + "/card_orders", {
       headers: { Authorization: `Bearer ${await token()}` },
-    });
+    }), { JWT_SECRET: undefined, JWT_JWKS_URL: undefined });
     const text = await response.clone().text();
     await expectError(response, 500, { code: "internal_error", source: {} });
     expect(text).not.toMatch(/Error|JWT_|stack|\bat \w|\.ts\b|\.js\b|\/work\/|node_modules|src\//);

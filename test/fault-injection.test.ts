@@ -1,8 +1,6 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import worker from "../src/index";
-import { BASE, expectError, token } from "./support/api";
+import { BASE, expectError, send, token } from "./support/api";
 import { FaultyD1, type FaultMode } from "./support/faulty-d1";
 
 // CONTRACT parts 3 and 7: when the database fails, the client gets 503 `unavailable` with
@@ -13,6 +11,7 @@ const TEST_TIMEOUT_MS = 120_000;
 // Every table a write can touch, with its primary key.
 const TABLES = {
   card_orders: ["id"],
+  card_order_entries: ["id"],
   invoices: ["id"],
   card_order_counts: ["customer_id", "state"],
   invoice_counts: ["customer_id", "state"],
@@ -85,13 +84,8 @@ interface Prepared {
   body?: string;
 }
 
-/** Calls the Worker as deployed, but with `db` as its D1 binding. */
-async function send({ method, path, headers, body }: Prepared, db: D1Database): Promise<Response> {
-  const ctx = createExecutionContext();
-  const response = await worker.fetch(new Request(BASE + path, { method, headers, body }), { ...env, DB: db }, ctx);
-  await waitOnExecutionContext(ctx);
-  return response;
-}
+/** Sends a prepared request to the Worker with `db` as its D1 binding. */
+const sendWith = ({ method, path, headers, body }: Prepared, db: D1Database): Promise<Response> => send(new Request(BASE + path, { method, headers, body }), { DB: db });
 
 const withAuth = (auth: string, extra: Record<string, string> = {}) => ({ Authorization: `Bearer ${auth}`, ...extra });
 const jsonRequest = (method: string, path: string, auth: string, json: object): Prepared => ({
@@ -104,16 +98,18 @@ const bodyless = (method: string, path: string, auth: string): Prepared => ({ me
 
 const principal = async () => token({ sub: fresh("owner"), customer_id: fresh("customer") });
 
-// Preconditions are made through the module too: each call through `exports.default.fetch`
-// (support/api.ts) costs more than the one before it.
 async function setUp(method: string, path: string, auth: string, json?: object): Promise<any> {
-  const response = await send(json ? jsonRequest(method, path, auth, json) : bodyless(method, path, auth), env.DB);
+  const response = await sendWith(json ? jsonRequest(method, path, auth, json) : bodyless(method, path, auth), env.DB);
   expect(response.status, `${method} ${path}`).toBeLessThan(300);
   return response.status === 204 ? undefined : response.json();
 }
 
+const ENTRY = { voucher_owner_id: "owner-1", card_holder_name: "Grace Hopper", amount: "40.00" };
+
+/** A card order with two entries, led through `actions`. */
 async function orderIn(auth: string, ...actions: string[]): Promise<{ id: string }> {
   const order = (await setUp("POST", "/card_orders", auth, { voucher_category: "meal", payment_method: "direct_debit", cost_center: "CC-1" })).data[0];
+  for (const amount of ["40.00", "12.34"]) await setUp("POST", `/card_orders/${order.id}/entries`, auth, { ...ENTRY, amount });
   for (const action of actions) await setUp("POST", `/card_orders/${order.id}/${action}`, auth);
   return order;
 }
@@ -129,6 +125,8 @@ async function registerToken(auth: string, value: string, device: string) {
 interface WriteCase {
   name: string;
   status: 200 | 201 | 204;
+  /** What the request answers when it runs again after it ran (DELETE of an entry: 404, CONTRACT part 10). */
+  repeated?: 404;
   /** Fresh preconditions, and the request to run on them. */
   prepare: () => Promise<Prepared>;
 }
@@ -141,7 +139,7 @@ const transition = (action: string, ...before: string[]) => async () => {
 
 const invoiceTransition = (action: string) => async () => {
   const auth = await principal();
-  const invoice = await createInvoice(auth, (await orderIn(auth)).id, "ref");
+  const invoice = await createInvoice(auth, (await orderIn(auth, "submit")).id, "ref");
   return bodyless("POST", `/invoices/${invoice.id}/${action}`, auth);
 };
 
@@ -166,7 +164,36 @@ const WRITES: WriteCase[] = [
       return jsonRequest("POST", "/invoices", auth, { order_id: (await orderIn(auth, "submit")).id, reference: "R-1" });
     },
   },
+  {
+    name: "POST /card_orders/{id}/entries",
+    status: 201,
+    prepare: async () => {
+      const auth = await principal();
+      return jsonRequest("POST", `/card_orders/${(await orderIn(auth)).id}/entries`, auth, ENTRY);
+    },
+  },
+  {
+    name: "DELETE /card_orders/{id}/entries/{entry_id}",
+    status: 204,
+    repeated: 404,
+    prepare: async () => {
+      const auth = await principal();
+      const order = await orderIn(auth);
+      const entry = (await setUp("POST", `/card_orders/${order.id}/entries`, auth, ENTRY)).data[0];
+      return bodyless("DELETE", `/card_orders/${order.id}/entries/${entry.id}`, auth);
+    },
+  },
   { name: "POST /card_orders/{id}/submit", status: 200, prepare: transition("submit") },
+  {
+    name: "POST /card_orders/{id}/cancel (with an open invoice, which it cancels)",
+    status: 200,
+    prepare: async () => {
+      const auth = await principal();
+      const order = await orderIn(auth, "submit");
+      await createInvoice(auth, order.id);
+      return bodyless("POST", `/card_orders/${order.id}/cancel`, auth);
+    },
+  },
   { name: "POST /card_orders/{id}/cancel", status: 200, prepare: transition("cancel", "submit") },
   { name: "POST /card_orders/{id}/start_production", status: 200, prepare: transition("start_production", "submit") },
   { name: "POST /card_orders/{id}/deliver", status: 200, prepare: transition("deliver", "submit", "start_production") },
@@ -229,7 +256,7 @@ async function cleanRun(write: WriteCase, withKey: boolean): Promise<CleanRun> {
   const request = await prepared(write, withKey);
   const before = await snapshot();
   const db = new FaultyD1(env.DB);
-  const response = await send(request, db.binding);
+  const response = await sendWith(request, db.binding);
   const body = await response.text();
   expect({ status: response.status, body }).toMatchObject({ status: write.status });
   const clean = { calls: db.count, body: normalize(body), effects: normalizedEffects(before, await snapshot()) };
@@ -268,7 +295,7 @@ async function expectGaplessNumbers() {
 beforeAll(async () => {
   // Both number series exist before any measured run, so every run moves them the same way (+1).
   const auth = await principal();
-  const invoice = await createInvoice(auth, (await orderIn(auth)).id);
+  const invoice = await createInvoice(auth, (await orderIn(auth, "submit")).id);
   await setUp("POST", `/invoices/${invoice.id}/cancel`, auth);
 });
 
@@ -282,12 +309,12 @@ describe.each(WRITES)("$name", (write) => {
         const request = await prepared(write, withKey);
         const before = await snapshot();
         const faulty = new FaultyD1(env.DB).failCall(k);
-        const failed = await send(request, faulty.binding);
+        const failed = await sendWith(request, faulty.binding);
         expect(faulty.injected, `call ${k} of ${clean.calls} was made and failed`).toBe(1);
         await expectUnavailable(failed);
         expect(normalizedEffects(before, await snapshot()), `effects after call ${k} of ${clean.calls} failed`).toStrictEqual([]);
 
-        const retry = await send(request, new FaultyD1(env.DB).binding);
+        const retry = await sendWith(request, new FaultyD1(env.DB).binding);
         const body = await retry.text();
         expect({ status: retry.status, body: normalize(body) }, `retry after call ${k} failed`).toStrictEqual({ status: write.status, body: clean.body });
         expect(retry.headers.has("Idempotent-Replayed"), "a retry after a failure is not a replay").toBe(false);
@@ -317,15 +344,19 @@ describe.each(LOST_ANSWER_CASES)("$write.name, $variant, the answer of a databas
         const request = await prepared(write, withKey);
         const before = await snapshot();
         const faulty = new FaultyD1(env.DB).failCall(k, mode);
-        await expectUnavailable(await send(request, faulty.binding));
+        await expectUnavailable(await sendWith(request, faulty.binding));
         expect(faulty.injected).toBe(1);
         // Only the last call writes (one batch); a lost read leaves nothing behind.
         const stored = normalizedEffects(before, await snapshot());
         expect(stored, `effects after the answer of call ${k} of ${clean.calls} was lost`).toStrictEqual(k === clean.calls ? clean.effects : []);
 
-        const retry = await send(request, new FaultyD1(env.DB).binding);
-        const body = await retry.text();
-        expect({ status: retry.status, body: normalize(body) }, `retry after call ${k} lost its answer`).toStrictEqual({ status: write.status, body: clean.body });
+        const retry = await sendWith(request, new FaultyD1(env.DB).binding);
+        if (write.repeated && k === clean.calls) {
+          await expectError(retry, write.repeated, { code: "not_found" });
+        } else {
+          const body = await retry.text();
+          expect({ status: retry.status, body: normalize(body) }, `retry after call ${k} lost its answer`).toStrictEqual({ status: write.status, body: clean.body });
+        }
         const replayed = withKey && write.name.startsWith("POST") && k === clean.calls;
         expect(retry.headers.get("Idempotent-Replayed"), "the stored response is replayed").toBe(replayed ? "true" : null);
         expect(normalizedEffects(before, await snapshot()), `effects after the retry of call ${k}`).toStrictEqual(clean.effects);

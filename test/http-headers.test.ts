@@ -1,19 +1,10 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import worker from "../src/index";
-import type { Bindings } from "../src/env";
-import { BASE, call, createCardOrder, expectError, expectJson, JSON_TYPE, newCardOrder, token, unique, UUID } from "./support/api";
+import { BASE, call, createCardOrder, expectError, expectJson, JSON_TYPE, newCardOrder, newEntry, orderIn, send, token, unique, UUID } from "./support/api";
 
 const BOOKMARK = "x-d1-bookmark";
 
 /** Calls the Worker module with these variables on top of the test environment. */
-async function callWith(vars: Partial<Bindings>, path: string, init: RequestInit = {}): Promise<Response> {
-  const ctx = createExecutionContext();
-  const response = await worker.fetch(new Request(BASE + path, init), { ...env, ...vars }, ctx);
-  await waitOnExecutionContext(ctx);
-  return response;
-}
 
 const accessControlHeaders = (response: Response) => [...response.headers.keys()].filter((name) => name.toLowerCase().startsWith("access-control-"));
 
@@ -118,6 +109,8 @@ describe("x-d1-bookmark", () => {
       ["list orders", await call("/card_orders", { token: auth })],
       ["get order", await call(`/card_orders/${order.id}`, { token: auth })],
       ["missing order", await call(`/card_orders/${crypto.randomUUID()}`, { token: auth })],
+      ["add entry", await call(`/card_orders/${order.id}/entries`, { token: auth, json: newEntry })],
+      ["list entries", await call(`/card_orders/${order.id}/entries`, { token: auth })],
       ["submit", await call(`/card_orders/${order.id}/submit`, { method: "POST", token: auth })],
       ["submit again (409)", await call(`/card_orders/${order.id}/submit`, { method: "POST", token: auth })],
       ["create invoice", await call("/invoices", { token: auth, json: { order_id: order.id } })],
@@ -136,12 +129,12 @@ describe("x-d1-bookmark", () => {
     const opened: string[] = [];
     const DB = { withSession: (start: string) => (opened.push(start), env.DB.withSession(start as never)) } as unknown as D1Database;
     const auth = await token();
-    const order = await createCardOrder(auth);
+    const order = await orderIn(auth, "draft");
     const bookmark = "00000000-00000005-00000000-00000000000000000000000000000000";
 
-    const read = await callWith({ DB }, `/card_orders/${order.id}`, { headers: { Authorization: `Bearer ${auth}` } });
-    const readAgain = await callWith({ DB }, `/card_orders/${order.id}`, { headers: { Authorization: `Bearer ${auth}`, [BOOKMARK]: bookmark } });
-    const write = await callWith({ DB }, `/card_orders/${order.id}/submit`, { method: "POST", headers: { Authorization: `Bearer ${auth}`, [BOOKMARK]: bookmark } });
+    const read = await send(new Request(BASE + `/card_orders/${order.id}`, { headers: { Authorization: `Bearer ${auth}` } }), { DB });
+    const readAgain = await send(new Request(BASE + `/card_orders/${order.id}`, { headers: { Authorization: `Bearer ${auth}`, [BOOKMARK]: bookmark } }), { DB });
+    const write = await send(new Request(BASE + `/card_orders/${order.id}/submit`, { method: "POST", headers: { Authorization: `Bearer ${auth}`, [BOOKMARK]: bookmark } }), { DB });
 
     expect([read.status, readAgain.status, write.status]).toStrictEqual([200, 200, 200]);
     expect(opened).toStrictEqual(["first-unconstrained", bookmark, "first-primary"]);
@@ -174,9 +167,9 @@ describe("x-d1-bookmark", () => {
     const list = await expectJson(await call("/card_orders", { token: auth, headers: { [BOOKMARK]: bookmark } }), 200, expect.anything());
     expect(list.data).toStrictEqual([order]);
 
-    const submitted = await call(`/card_orders/${order.id}/submit`, { method: "POST", token: auth });
-    const after = await call(`/card_orders/${order.id}`, { token: auth, headers: { [BOOKMARK]: submitted.headers.get(BOOKMARK)! } });
-    expect(((await after.json()) as any).data.state).toBe("submitted");
+    const cancelled = await call(`/card_orders/${order.id}/cancel`, { method: "POST", token: auth });
+    const after = await call(`/card_orders/${order.id}`, { token: auth, headers: { [BOOKMARK]: cancelled.headers.get(BOOKMARK)! } });
+    expect(((await after.json()) as any).data.state).toBe("cancelled");
   });
 });
 
@@ -196,13 +189,13 @@ describe("CORS", () => {
   });
 
   it("is off by default: OPTIONS is not answered as a preflight", async () => {
-    const response = await callWith({}, "/card_orders", preflight(ALLOWED));
+    const response = await send(new Request(BASE + "/card_orders", preflight(ALLOWED)));
     await expectError(response, 405, { code: "method_not_allowed", source: {} });
     expect(accessControlHeaders(response)).toStrictEqual([]);
   });
 
   it("answers a preflight from an allowed origin with 204, without a token", async () => {
-    const response = await callWith(vars, "/card_orders", preflight(ALLOWED));
+    const response = await send(new Request(BASE + "/card_orders", preflight(ALLOWED)), vars);
     expect(response.status).toBe(204);
     expect(await response.text()).toBe("");
     expect(response.headers.get("Access-Control-Allow-Origin")).toBe(ALLOWED);
@@ -212,28 +205,28 @@ describe("CORS", () => {
   });
 
   it("allows each listed origin", async () => {
-    const response = await callWith(vars, "/voucher_owners/me/notification_tokens", preflight("https://admin.example"));
+    const response = await send(new Request(BASE + "/voucher_owners/me/notification_tokens", preflight("https://admin.example")), vars);
     expect(response.status).toBe(204);
     expect(response.headers.get("Access-Control-Allow-Origin")).toBe("https://admin.example");
   });
 
   it("gives a disallowed origin no Access-Control-Allow-Origin", async () => {
     for (const origin of ["https://evil.example", "https://app.example.evil.example", "http://app.example", "null"]) {
-      const response = await callWith(vars, "/card_orders", preflight(origin));
+      const response = await send(new Request(BASE + "/card_orders", preflight(origin)), vars);
       expect(response.headers.get("Access-Control-Allow-Origin"), origin).toBeNull();
-      const actual = await callWith(vars, "/card_orders", { headers: { Origin: origin, Authorization: `Bearer ${await token()}` } });
+      const actual = await send(new Request(BASE + "/card_orders", { headers: { Origin: origin, Authorization: `Bearer ${await token()}` } }), vars);
       expect(actual.headers.get("Access-Control-Allow-Origin"), origin).toBeNull();
     }
   });
 
   it("lets an allowed origin read the response and its headers, errors included", async () => {
-    const ok = await callWith(vars, "/card_orders", { headers: { Origin: ALLOWED, Authorization: `Bearer ${await token()}` } });
+    const ok = await send(new Request(BASE + "/card_orders", { headers: { Origin: ALLOWED, Authorization: `Bearer ${await token()}` } }), vars);
     expect(ok.status).toBe(200);
     expect(ok.headers.get("Access-Control-Allow-Origin")).toBe(ALLOWED);
     expect(listed(ok.headers.get("Access-Control-Expose-Headers"))).toEqual(expect.arrayContaining(["x-request-id", BOOKMARK]));
     expect(listed(ok.headers.get("Vary"))).toContain("origin");
 
-    const refused = await callWith(vars, "/card_orders", { headers: { Origin: ALLOWED } });
+    const refused = await send(new Request(BASE + "/card_orders", { headers: { Origin: ALLOWED } }), vars);
     await expectError(refused, 401, { code: "unauthorized", source: { header: "Authorization" } });
     expect(refused.headers.get("Access-Control-Allow-Origin")).toBe(ALLOWED);
     expect(listed(refused.headers.get("Access-Control-Expose-Headers"))).toContain("www-authenticate");
@@ -352,6 +345,9 @@ describe("documentation and health", () => {
     ["put", "/voucher_owners/me/notification_tokens", "notification_tokens:write"],
     ["get", "/voucher_owners/me/notification_tokens", "notification_tokens:write"],
     ["delete", "/voucher_owners/me/notification_tokens/{device_identifier}", "notification_tokens:write"],
+    ["post", "/card_orders/{id}/entries", "card_orders:write"],
+    ["get", "/card_orders/{id}/entries", "card_orders:read"],
+    ["delete", "/card_orders/{id}/entries/{entry_id}", "card_orders:write"],
     ["get", "/openapi.json", null],
     ["get", "/docs", null],
     ["get", "/health", null],
@@ -406,13 +402,19 @@ describe("documentation and health", () => {
     expect(createInvoice.required).toStrictEqual(["order_id"]);
     expect(Object.keys(createInvoice.properties).sort()).toStrictEqual(["order_id", "reference"]);
 
+    const addEntry = bodyOf("post", "/card_orders/{id}/entries");
+    expect(Object.keys(addEntry.properties)).toStrictEqual(["voucher_owner_id", "card_holder_name", "amount"]);
+    expect([...addEntry.required].sort()).toStrictEqual(["amount", "card_holder_name", "voucher_owner_id"]);
+    expect(addEntry.properties.amount).toMatchObject({ type: "string", pattern: expect.any(String) });
+    expect(addEntry.properties.card_holder_name).toMatchObject({ type: "string", minLength: 1, maxLength: 26 });
+
     const registerToken = bodyOf("put", "/voucher_owners/me/notification_tokens");
     expect([...registerToken.required].sort()).toStrictEqual(["device_identifier", "value"]);
     expect(registerToken.properties.value).toMatchObject({ type: "string", minLength: 1, maxLength: 4096 });
     expect(registerToken.properties.device_identifier).toMatchObject({ type: "string", minLength: 1, maxLength: 255 });
 
     for (const [method, path] of ROUTES) {
-      const hasBody = ["post /card_orders", "post /invoices", "put /voucher_owners/me/notification_tokens"].includes(`${method} ${path}`);
+      const hasBody = ["post /card_orders", "post /invoices", "put /voucher_owners/me/notification_tokens", "post /card_orders/{id}/entries"].includes(`${method} ${path}`);
       expect(doc.paths[path][method].requestBody !== undefined, `${method} ${path}`).toBe(hasBody);
     }
   });

@@ -1,8 +1,6 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import worker from "../src/index";
-import { BASE, call, createCardOrder, createInvoice, expectError, expectJson, JSON_TYPE, newCardOrder, singlePage, token, unique } from "./support/api";
+import { type Bindings, call, createInvoice, newEntry, orderIn, expectError, expectJson, JSON_TYPE, newCardOrder, singlePage, token, unique } from "./support/api";
 
 const HEADER = "Idempotency-Key";
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -65,28 +63,36 @@ const ROUTES: { name: string; prepare: (auth: string) => Promise<Prepared> }[] =
   {
     name: "POST /invoices",
     prepare: async (auth) => {
-      const order = await createCardOrder(auth);
+      const order = await orderIn(auth, "submitted");
       return { path: "/invoices", json: { order_id: order.id }, status: 201, other: { path: "/invoices", json: { order_id: order.id, reference: "other" } }, rerun: { status: 409, code: "conflict" } };
+    },
+  },
+  {
+    name: "POST /card_orders/{id}/entries",
+    prepare: async (auth) => {
+      const order = await orderIn(auth, "draft");
+      const path = `/card_orders/${order.id}/entries`;
+      return { path, json: newEntry, status: 201, other: { path, json: { ...newEntry, amount: "1.00" } }, rerun: { status: 201 } };
     },
   },
   {
     name: "POST /card_orders/{id}/submit",
     prepare: async (auth) => {
-      const order = await createCardOrder(auth);
+      const order = await orderIn(auth, "draft");
       return { path: `/card_orders/${order.id}/submit`, status: 200, other: { path: `/card_orders/${order.id}/cancel` }, rerun: { status: 409, code: "invalid_state" } };
     },
   },
   {
     name: "POST /card_orders/{id}/cancel",
     prepare: async (auth) => {
-      const order = await createCardOrder(auth);
+      const order = await orderIn(auth, "draft");
       return { path: `/card_orders/${order.id}/cancel`, status: 200, other: { path: `/card_orders/${order.id}/submit` }, rerun: { status: 409, code: "invalid_state" } };
     },
   },
   {
     name: "POST /card_orders/{id}/start_production",
     prepare: async (auth) => {
-      const order = await createCardOrder(auth);
+      const order = await orderIn(auth, "draft");
       await transition(auth, `/card_orders/${order.id}/submit`);
       return { path: `/card_orders/${order.id}/start_production`, status: 200, other: { path: `/card_orders/${order.id}/cancel` }, rerun: { status: 409, code: "invalid_state" } };
     },
@@ -94,7 +100,7 @@ const ROUTES: { name: string; prepare: (auth: string) => Promise<Prepared> }[] =
   {
     name: "POST /card_orders/{id}/deliver",
     prepare: async (auth) => {
-      const [order, another] = [await createCardOrder(auth), await createCardOrder(auth)];
+      const [order, another] = [await orderIn(auth, "draft"), await orderIn(auth, "draft")];
       for (const { id } of [order, another]) {
         await transition(auth, `/card_orders/${id}/submit`);
         await transition(auth, `/card_orders/${id}/start_production`);
@@ -105,14 +111,14 @@ const ROUTES: { name: string; prepare: (auth: string) => Promise<Prepared> }[] =
   {
     name: "POST /invoices/{id}/pay",
     prepare: async (auth) => {
-      const invoice = await createInvoice(auth, (await createCardOrder(auth)).id);
+      const invoice = await createInvoice(auth, (await orderIn(auth, "submitted")).id);
       return { path: `/invoices/${invoice.id}/pay`, status: 200, other: { path: `/invoices/${invoice.id}/cancel` }, rerun: { status: 409, code: "invalid_state" } };
     },
   },
   {
     name: "POST /invoices/{id}/cancel",
     prepare: async (auth) => {
-      const invoice = await createInvoice(auth, (await createCardOrder(auth)).id);
+      const invoice = await createInvoice(auth, (await orderIn(auth, "submitted")).id);
       return { path: `/invoices/${invoice.id}/cancel`, status: 200, other: { path: `/invoices/${invoice.id}/pay` }, rerun: { status: 409, code: "invalid_state" } };
     },
   },
@@ -230,7 +236,7 @@ describe("Idempotency-Key", () => {
     const first = await post(auth, "/card_orders", key, newCardOrder);
     const firstText = await first.text();
     const order = JSON.parse(firstText).data[0];
-    await transition(auth, `/card_orders/${order.id}/submit`);
+    await transition(auth, `/card_orders/${order.id}/cancel`);
 
     const replay = await post(auth, "/card_orders", key, newCardOrder);
     expect(replay.status).toBe(201);
@@ -241,7 +247,7 @@ describe("Idempotency-Key", () => {
 
   it("replays a POST /invoices without taking another invoice number", async () => {
     const { customer, auth } = await principal();
-    const order = await createCardOrder(auth);
+    const order = await orderIn(auth, "submitted");
     const key = unique("key");
     const first = await post(auth, "/invoices", key, { order_id: order.id });
     const invoice = ((await first.json()) as any).data[0];
@@ -255,7 +261,7 @@ describe("Idempotency-Key", () => {
 
   it("replays a POST /invoices/{id}/cancel without taking another cancellation number", async () => {
     const { auth } = await principal();
-    const invoice = await createInvoice(auth, (await createCardOrder(auth)).id);
+    const invoice = await createInvoice(auth, (await orderIn(auth, "submitted")).id);
     const key = unique("key");
     const first = await post(auth, `/invoices/${invoice.id}/cancel`, key);
     const cancelled = ((await first.json()) as any).data;
@@ -275,7 +281,7 @@ describe("Idempotency-Key", () => {
       code: "validation_failed",
       source: { pointer: "/payment_method" },
     });
-    const cancelled = await createCardOrder(auth);
+    const cancelled = await orderIn(auth, "draft");
     await transition(auth, `/card_orders/${cancelled.id}/cancel`);
     await expectError(await post(auth, "/invoices", key, { order_id: cancelled.id }), 409, { code: "invalid_state" });
     expect(await storedKey(sub, key)).toBeNull();
@@ -341,7 +347,7 @@ describe("an expired stored response", () => {
 
   it("does not replay a transition: it runs again and is refused by the state", async () => {
     const { sub, auth } = await principal();
-    const order = await createCardOrder(auth);
+    const order = await orderIn(auth, "draft");
     const key = unique("key");
     expect((await post(auth, `/card_orders/${order.id}/submit`, key)).status).toBe(200);
     await expire(sub, key);
@@ -350,14 +356,9 @@ describe("an expired stored response", () => {
   });
 });
 
-/** The Worker called directly, so that requests fired together really interleave (unlike `call`). */
-async function fetchWorker(auth: string, path: string, key: string, json: unknown, bindings: Partial<Cloudflare.Env> = {}) {
-  const ctx = createExecutionContext();
-  const headers: Record<string, string> = { Authorization: `Bearer ${auth}`, [HEADER]: key };
-  if (json !== undefined) headers["Content-Type"] = "application/json";
-  const request = new Request(BASE + path, { method: "POST", headers, body: json === undefined ? undefined : JSON.stringify(json) });
-  const response = await worker.fetch(request, { ...env, ...bindings }, ctx);
-  await waitOnExecutionContext(ctx);
+/** A keyed POST, answered as status, replay header and body text, for requests fired together. */
+async function fetchWorker(auth: string, path: string, key: string, json: unknown, bindings: Bindings = {}) {
+  const response = await call(path, { method: "POST", token: auth, json, headers: { [HEADER]: key }, env: bindings });
   return { status: response.status, replayed: response.headers.get("Idempotent-Replayed"), text: await response.text() };
 }
 
@@ -392,7 +393,7 @@ describe("concurrent requests with the same key", () => {
 
   it("create exactly one invoice and take exactly one number, keeping the sequence gapless", { timeout: 60_000 }, async () => {
     const { sub, customer, auth } = await principal();
-    const order = await createCardOrder(auth);
+    const order = await orderIn(auth, "submitted");
     const before = await lastNumber("INV");
     const key = unique("key");
     const answers = await race(auth, "/invoices", key, { order_id: order.id });
@@ -458,7 +459,7 @@ function inFlightDuplicateDb(): D1Database {
 describe("a duplicate that arrives while the first request is in flight", () => {
   it("POST /invoices: gets the first response replayed, and only one invoice exists", { timeout: 60_000 }, async () => {
     const { sub, customer, auth } = await principal();
-    const order = await createCardOrder(auth);
+    const order = await orderIn(auth, "submitted");
     const key = unique("key");
     const DB = inFlightDuplicateDb();
     const answers = await Promise.all([0, 1].map(() => fetchWorker(auth, "/invoices", key, { order_id: order.id }, { DB })));
@@ -474,7 +475,7 @@ describe("a duplicate that arrives while the first request is in flight", () => 
 
   it("POST /card_orders/{id}/submit: gets the first response replayed, not 409 invalid_state", { timeout: 60_000 }, async () => {
     const { sub, auth } = await principal();
-    const order = await createCardOrder(auth);
+    const order = await orderIn(auth, "draft");
     const key = unique("key");
     const DB = inFlightDuplicateDb();
     const answers = await Promise.all([0, 1].map(() => fetchWorker(auth, `/card_orders/${order.id}/submit`, key, undefined, { DB })));

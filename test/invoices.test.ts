@@ -10,6 +10,8 @@ import {
   INVOICE_FIELDS,
   ISO_MS,
   newCardOrder,
+  newEntry,
+  orderIn,
   singlePage,
   token,
   unique,
@@ -49,7 +51,10 @@ describe("POST /invoices", () => {
   it("invoices a card order: 201 with the single-page envelope holding the open invoice, fields in the seed's order", async () => {
     const customer = unique("customer");
     const auth = await token({ customer_id: customer });
-    const order = await createCardOrder(auth, { ...newCardOrder, payment_method: "direct_debit", cost_center: "CC-42" });
+    const order = await orderIn(auth, "submitted", {
+      order: { ...newCardOrder, payment_method: "direct_debit", cost_center: "CC-42" },
+      entries: [newEntry, { ...newEntry, amount: "1234.50" }],
+    });
 
     const response = await call("/invoices", { token: auth, json: { order_id: order.id, reference: "PO 2026/17 ✓" } });
     const body = await expectJson(
@@ -71,10 +76,10 @@ describe("POST /invoices", () => {
           paid_at: null,
           cancellation_number: "",
           cancelled_at: null,
-          gross_amount: null,
-          net_amount: null,
-          recipient: null,
-          orders: [{ id: order.id, type: "card_order", state: "draft" }],
+          gross_amount: "1259.50",
+          net_amount: "1259.50",
+          recipient: customer,
+          orders: [{ id: order.id, type: "card_order", state: "submitted" }],
           reference: "PO 2026/17 ✓",
           cost_center: "CC-42",
           payment_method: "direct_debit",
@@ -104,34 +109,42 @@ describe("POST /invoices", () => {
 
   it("answers reference null when none is given, and copies a null cost center", async () => {
     const auth = await token();
-    const order = await createCardOrder(auth);
+    const order = await orderIn(auth, "submitted");
     const invoice = await createInvoice(auth, order.id);
     expect(invoice).toMatchObject({ reference: null, cost_center: null, payment_method: "bank_transfer" });
-    const withNull = await createInvoice(auth, (await createCardOrder(auth)).id, null as unknown as string);
+    const withNull = await createInvoice(auth, (await orderIn(auth, "submitted")).id, null as unknown as string);
     expect(withNull.reference).toBeNull();
   });
 
   it("accepts a reference of 255 characters, emoji counted as one", async () => {
     const auth = await token();
-    const invoice = await createInvoice(auth, (await createCardOrder(auth)).id, "🧾".repeat(255));
+    const invoice = await createInvoice(auth, (await orderIn(auth, "submitted")).id, "🧾".repeat(255));
     expect(invoice.reference).toBe("🧾".repeat(255));
   });
 
-  it("invoices an order in any state but cancelled", async () => {
+  it("invoices an order once it is submitted: submitted, in production or delivered", async () => {
     const auth = await token();
-    const steps = { draft: [], submitted: ["submit"], in_production: ["submit", "start_production"], delivered: ["submit", "start_production", "deliver"] };
-    for (const [state, actions] of Object.entries(steps)) {
-      const order = await createCardOrder(auth);
-      for (const action of actions) expect((await post(`/card_orders/${order.id}/${action}`, auth)).status).toBe(200);
+    for (const state of ["submitted", "in_production", "delivered"] as const) {
+      const order = await orderIn(auth, state);
       const invoice = await createInvoice(auth, order.id);
       expect(invoice.orders).toStrictEqual([{ id: order.id, type: "card_order", state }]);
     }
   });
 
-  it("answers 409 conflict when the order already has an invoice, and stores nothing", async () => {
+  it("answers 409 invalid_state for a draft order, saying when it can be invoiced, and stores nothing", async () => {
     const customer = unique("customer");
     const auth = await token({ customer_id: customer });
-    const order = await createCardOrder(auth);
+    const draft = await orderIn(auth, "draft");
+    const body = await expectError(await call("/invoices", { token: auth, json: { order_id: draft.id } }), 409, { code: "invalid_state" });
+    expect(body.errors[0].detail).toMatch(/draft.*submitted/);
+    expect(await storedInvoices(customer)).toStrictEqual([]);
+    await expectJson(await call(`/card_orders/${draft.id}`, { token: auth }), 200, { data: draft });
+  });
+
+  it("answers 409 conflict when the order already has an open or paid invoice, and stores nothing", async () => {
+    const customer = unique("customer");
+    const auth = await token({ customer_id: customer });
+    const order = await orderIn(auth, "submitted");
     const first = await createInvoice(auth, order.id);
     const linkedOrder = (await (await call(`/card_orders/${order.id}`, { token: auth })).json()) as any;
 
@@ -221,15 +234,15 @@ describe("invoice numbers", () => {
   it("are consecutive across customers: the sequence is service-wide", async () => {
     const a = await token();
     const b = await token();
-    const first = await createInvoice(a, (await createCardOrder(a)).id);
-    const second = await createInvoice(b, (await createCardOrder(b)).id);
-    const third = await createInvoice(a, (await createCardOrder(a)).id);
+    const first = await createInvoice(a, (await orderIn(a, "submitted")).id);
+    const second = await createInvoice(b, (await orderIn(b, "submitted")).id);
+    const third = await createInvoice(a, (await orderIn(a, "submitted")).id);
     expect([sequenceOf(second.number), sequenceOf(third.number)]).toStrictEqual([sequenceOf(first.number) + 1, sequenceOf(first.number) + 2]);
   });
 
   it("skip no number when creations fail in between", async () => {
     const auth = await token();
-    const invoiced = await createCardOrder(auth);
+    const invoiced = await orderIn(auth, "submitted");
     const first = await createInvoice(auth, invoiced.id);
     const cancelled = await createCardOrder(auth);
     expect((await post(`/card_orders/${cancelled.id}/cancel`, auth)).status).toBe(200);
@@ -238,7 +251,7 @@ describe("invoice numbers", () => {
     expect((await call("/invoices", { token: auth, json: { order_id: cancelled.id } })).status).toBe(409);
     expect((await call("/invoices", { token: auth, json: { order_id: crypto.randomUUID() } })).status).toBe(422);
 
-    const next = await createInvoice(auth, (await createCardOrder(auth)).id);
+    const next = await createInvoice(auth, (await orderIn(auth, "submitted")).id);
     expect(sequenceOf(next.number)).toBe(sequenceOf(first.number) + 1);
   });
 
@@ -250,9 +263,9 @@ describe("invoice numbers", () => {
       const orders: { auth: string; id: string }[] = [];
       for (let i = 0; i < 20; i++) {
         const auth = auths[i % auths.length]!;
-        orders.push({ auth, id: (await createCardOrder(auth)).id });
+        orders.push({ auth, id: (await orderIn(auth, "submitted")).id });
       }
-      const before = await createInvoice(auths[0]!, (await createCardOrder(auths[0]!)).id);
+      const before = await createInvoice(auths[0]!, (await orderIn(auths[0]!, "submitted")).id);
 
       const responses = await Promise.all(orders.map(({ auth, id }) => call("/invoices", { token: auth, json: { order_id: id } })));
       const bodies = await Promise.all(responses.map(async (r) => ({ status: r.status, body: (await r.json()) as any })));
@@ -279,8 +292,8 @@ describe("invoice numbers", () => {
     async () => {
       const customer = unique("customer");
       const auth = await token({ customer_id: customer });
-      const before = await createInvoice(auth, (await createCardOrder(auth)).id);
-      const order = await createCardOrder(auth);
+      const before = await createInvoice(auth, (await orderIn(auth, "submitted")).id);
+      const order = await orderIn(auth, "submitted");
 
       const responses = await Promise.all(Array.from({ length: 6 }, () => call("/invoices", { token: auth, json: { order_id: order.id } })));
       const statuses = responses.map((r) => r.status).toSorted();
@@ -290,7 +303,7 @@ describe("invoice numbers", () => {
 
       expect(sequenceOf(created.number)).toBe(sequenceOf(before.number) + 1);
       expect((await storedInvoices(customer)).map((row) => row.id)).toStrictEqual([before.id, created.id]);
-      const next = await createInvoice(auth, (await createCardOrder(auth)).id);
+      const next = await createInvoice(auth, (await orderIn(auth, "submitted")).id);
       expect(sequenceOf(next.number)).toBe(sequenceOf(created.number) + 1);
     },
     60_000,
@@ -301,7 +314,7 @@ describe("GET /invoices", () => {
   it("pages newest first with absolute links that keep the other query parameters", async () => {
     const auth = await token();
     const created = [];
-    for (let i = 0; i < 5; i++) created.push(await createInvoice(auth, (await createCardOrder(auth)).id, `ref ${i}`));
+    for (let i = 0; i < 5; i++) created.push(await createInvoice(auth, (await orderIn(auth, "submitted")).id, `ref ${i}`));
     const expected = newestFirst(created);
     const link = (page: number) => `${BASE}/invoices?sort=x&page_size=2&page=${page}`;
     const pageOf = (page: number, data: unknown[], prev: number | null, next: number | null) => ({
@@ -327,9 +340,9 @@ describe("GET /invoices", () => {
   it("filters by state, by order_id, and by both, counting only the matches", async () => {
     const auth = await token();
     const [open, paid, cancelled] = [
-      await createInvoice(auth, (await createCardOrder(auth)).id),
-      await createInvoice(auth, (await createCardOrder(auth)).id),
-      await createInvoice(auth, (await createCardOrder(auth)).id),
+      await createInvoice(auth, (await orderIn(auth, "submitted")).id),
+      await createInvoice(auth, (await orderIn(auth, "submitted")).id),
+      await createInvoice(auth, (await orderIn(auth, "submitted")).id),
     ];
     const paidNow = ((await (await post(`/invoices/${paid.id}/pay`, auth)).json()) as any).data;
     const cancelledNow = ((await (await post(`/invoices/${cancelled.id}/cancel`, auth)).json()) as any).data;
@@ -367,9 +380,9 @@ describe("GET /invoices", () => {
 
   it("never lists another customer's invoices, not even filtered by that customer's order", async () => {
     const other = await token();
-    const foreign = await createInvoice(other, (await createCardOrder(other)).id);
+    const foreign = await createInvoice(other, (await orderIn(other, "submitted")).id);
     const mine = await token();
-    const own = await createInvoice(mine, (await createCardOrder(mine)).id);
+    const own = await createInvoice(mine, (await orderIn(mine, "submitted")).id);
 
     const all = await expectJson(await call("/invoices", { token: mine }), 200, expect.anything());
     expect(all.data).toStrictEqual([own]);
@@ -383,13 +396,13 @@ describe("GET /invoices", () => {
 describe("GET /invoices/{id}", () => {
   it("answers {data: invoice} exactly as created", async () => {
     const auth = await token();
-    const invoice = await createInvoice(auth, (await createCardOrder(auth)).id, "ref");
+    const invoice = await createInvoice(auth, (await orderIn(auth, "submitted")).id, "ref");
     await expectJson(await call(`/invoices/${invoice.id}`, { token: auth }), 200, { data: invoice });
   });
 
   it("answers 404 for another customer's invoice, exactly as for one that does not exist", async () => {
     const owner = await token();
-    const invoice = await createInvoice(owner, (await createCardOrder(owner)).id);
+    const invoice = await createInvoice(owner, (await orderIn(owner, "submitted")).id);
     const other = await token();
     const foreign = await expectError(await call(`/invoices/${invoice.id}`, { token: other }), 404, { code: "not_found" });
     const missing = await call(`/invoices/${crypto.randomUUID()}`, { token: other });
@@ -398,7 +411,7 @@ describe("GET /invoices/{id}", () => {
 
   it("answers 404 for a card order's id: ids of other resources name no invoice", async () => {
     const auth = await token();
-    const order = await createCardOrder(auth);
+    const order = await orderIn(auth, "submitted");
     await createInvoice(auth, order.id);
     await expectError(await call(`/invoices/${order.id}`, { token: auth }), 404, { code: "not_found" });
   });
@@ -413,30 +426,38 @@ describe("GET /invoices/{id}", () => {
     await expectError(await call(`/invoices/${encodeURIComponent(id)}`, { token: await token() }), 404, { code: "not_found" });
   });
 
-  it("shows the card order's current state in orders[].state as the order moves on", async () => {
+  it("shows the card order's current state in orders[].state of each of its invoices as the order moves on", async () => {
     const auth = await token();
-    const order = await createCardOrder(auth);
+    const order = await orderIn(auth, "submitted");
     const invoice = await createInvoice(auth, order.id);
-    for (const [action, state] of [
-      ["submit", "submitted"],
-      ["start_production", "in_production"],
-      ["deliver", "delivered"],
+    for (const [action, state, count] of [
+      ["start_production", "in_production", 2],
+      ["deliver", "delivered", 3],
     ] as const) {
       expect((await post(`/card_orders/${order.id}/${action}`, auth)).status).toBe(200);
       const expected = { ...invoice, orders: [{ id: order.id, type: "card_order", state }] };
       await expectJson(await call(`/invoices/${invoice.id}`, { token: auth }), 200, { data: expected });
       const list = await expectJson(await call(`/invoices?order_id=${order.id}`, { token: auth }), 200, expect.anything());
-      expect(list.data).toStrictEqual([expected]);
+      expect(list.data).toHaveLength(count);
+      expect(list.data).toContainEqual(expected);
+      expect(list.data.map((listed: any) => listed.orders)).toStrictEqual(Array(count).fill([{ id: order.id, type: "card_order", state }]));
     }
   });
 
-  it("shows a cancelled order's state on its invoice", async () => {
+  it("shows a cancelled order's state on its invoice, which the order's cancel cancelled too", async () => {
     const auth = await token();
-    const order = await createCardOrder(auth);
+    const order = await orderIn(auth, "submitted");
     const invoice = await createInvoice(auth, order.id);
     expect((await post(`/card_orders/${order.id}/cancel`, auth)).status).toBe(200);
     await expectJson(await call(`/invoices/${invoice.id}`, { token: auth }), 200, {
-      data: { ...invoice, orders: [{ id: order.id, type: "card_order", state: "cancelled" }] },
+      data: {
+        ...invoice,
+        state: "cancelled",
+        updated_at: expect.stringMatching(ISO_MS),
+        cancelled_at: expect.stringMatching(ISO_MS),
+        cancellation_number: expect.stringMatching(/^CN-\d{4}-\d{6}$/),
+        orders: [{ id: order.id, type: "card_order", state: "cancelled" }],
+      },
     });
   });
 });

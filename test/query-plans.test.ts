@@ -1,9 +1,7 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { deleteExpiredIdempotencyKeys } from "../src/db/idempotency-keys";
-import worker from "../src/index";
-import { BASE, newCardOrder, token } from "./support/api";
+import { BASE, newCardOrder, send as sendToWorker, token } from "./support/api";
 
 // Every distinct SQL text the Worker sends to D1, with the parameters of its first execution.
 const shapes = new Map<string, unknown[]>();
@@ -79,10 +77,7 @@ async function send(auth: string, path: string, { method, json, headers = {} }: 
     headers: { Authorization: `Bearer ${auth}`, ...(json === undefined ? {} : { "Content-Type": "application/json" }), ...headers },
     body: json === undefined ? undefined : JSON.stringify(json),
   });
-  const ctx = createExecutionContext();
-  const response = await worker.fetch(request, { ...env, DB: recorder }, ctx);
-  await waitOnExecutionContext(ctx);
-  return response;
+  return sendToWorker(request, { DB: recorder });
 }
 
 /** Sends a request that must answer `status`; the body when there is one. */
@@ -95,6 +90,16 @@ async function expectStatus(status: number, auth: string, path: string, options?
 
 const createOrder = async (auth: string, headers?: Record<string, string>) =>
   (await expectStatus(201, auth, "/card_orders", { json: newCardOrder, headers })).data[0];
+
+const addEntry = async (auth: string, orderId: string, headers?: Record<string, string>) =>
+  (await expectStatus(201, auth, `/card_orders/${orderId}/entries`, { json: { voucher_owner_id: "owner-1", card_holder_name: "Ada", amount: "25.00" }, headers })).data[0];
+
+/** A new order with an entry, submitted. */
+const submittedOrder = async (auth: string) => {
+  const { id } = await createOrder(auth);
+  await addEntry(auth, id);
+  return (await expectStatus(200, auth, `/card_orders/${id}/submit`, { method: "POST" })).data;
+};
 
 const createInvoice = async (auth: string, orderId: string, headers?: Record<string, string>) =>
   (await expectStatus(201, auth, "/invoices", { json: { order_id: orderId, reference: "R-1" }, headers })).data[0];
@@ -123,8 +128,18 @@ async function exerciseEveryEndpoint(): Promise<void> {
   await expectStatus(200, auth, `/card_orders/${order.id}`);
   await expectStatus(404, other, `/card_orders/${order.id}`);
 
+  // Entries: added with and without a key, a replay, listed, deleted, and refused once submitted.
+  const entry = await addEntry(auth, order.id);
+  await addEntry(auth, order.id, { "Idempotency-Key": "entry-1" });
+  await addEntry(auth, order.id, { "Idempotency-Key": "entry-1" });
+  await expectStatus(200, auth, `/card_orders/${order.id}/entries?page=1&page_size=1`);
+  await expectStatus(404, other, `/card_orders/${order.id}/entries`);
+  await expectStatus(204, auth, `/card_orders/${order.id}/entries/${entry.id}`, { method: "DELETE" });
+  await expectStatus(404, auth, `/card_orders/${order.id}/entries/${entry.id}`, { method: "DELETE" });
+
   // Every transition, with and without a key, and one refused from the wrong state.
   await expectStatus(200, auth, `/card_orders/${order.id}/submit`, { method: "POST" });
+  await expectStatus(409, auth, `/card_orders/${order.id}/entries`, { json: { voucher_owner_id: "o", card_holder_name: "A", amount: "1.00" } });
   await expectStatus(200, auth, `/card_orders/${order.id}/start_production`, { method: "POST", headers: { "Idempotency-Key": "start-1" } });
   await expectStatus(200, auth, `/card_orders/${order.id}/start_production`, { method: "POST", headers: { "Idempotency-Key": "start-1" } });
   await expectStatus(200, auth, `/card_orders/${order.id}/deliver`, { method: "POST" });
@@ -137,12 +152,15 @@ async function exerciseEveryEndpoint(): Promise<void> {
   await expectStatus(409, auth, "/invoices", { json: { order_id: order.id } });
   await expectStatus(409, auth, "/invoices", { json: { order_id: keyed.id } });
   await expectStatus(422, other, "/invoices", { json: { order_id: order.id } });
-  const second = await createInvoice(auth, (await createOrder(auth)).id, { "Idempotency-Key": "invoice-1" });
+  const second = await createInvoice(auth, (await submittedOrder(auth)).id, { "Idempotency-Key": "invoice-1" });
   await expectStatus(201, auth, "/invoices", { json: { order_id: second.orders[0].id, reference: "R-1" }, headers: { "Idempotency-Key": "invoice-1" } });
-  const third = await createInvoice(auth, (await createOrder(auth)).id);
-  const fourth = await createInvoice(auth, (await createOrder(auth)).id);
-  // An invoiced order's transition moves the state shown on its invoice in the same batch.
-  await expectStatus(200, auth, `/card_orders/${fourth.orders[0].id}/submit`, { method: "POST" });
+  const third = await createInvoice(auth, (await submittedOrder(auth)).id);
+  const fourth = await createInvoice(auth, (await submittedOrder(auth)).id);
+  // An invoiced order's transition moves the state shown on its invoices in the same batch; its
+  // cancel cancels its open invoice; after that, it can be invoiced again.
+  const withdrawn = await createInvoice(auth, (await submittedOrder(auth)).id);
+  await expectStatus(200, auth, `/card_orders/${withdrawn.orders[0].id}/cancel`, { method: "POST" });
+  await expectStatus(200, auth, `/card_orders/${fourth.orders[0].id}/start_production`, { method: "POST" });
 
   for (const query of ["", "?state=open", `?order_id=${order.id}`, `?state=open&order_id=${order.id}`, "?page=2&page_size=1", "?state=paid&page=3"]) {
     await expectStatus(200, auth, `/invoices${query}`);
@@ -243,8 +261,8 @@ describe("query plans of every statement the Worker issues", () => {
       "invoice by id": /^select .* from "invoices" where \("invoices"\."id" = \?/,
       "invoice list": /^select .* from "invoices" where "invoices"\."customer_id" = \? order by/,
       "invoice list by state": /^select .* from "invoices" where \("invoices"\."customer_id" = \? and "invoices"\."state" = \?\) order by/,
-      "invoice list by order": /^select .* from "invoices" where \("invoices"\."customer_id" = \? and "invoices"\."order_id" = \?\) order by/,
-      "invoice list by state and order": /^select .* from "invoices" where .* "invoices"\."state" = \? and "invoices"\."order_id" = \?\) order by/,
+      "invoice list by order": /^select .* from "invoices" where \(\+"invoices"\."customer_id" = \? and "invoices"\."order_id" = \?\) order by/,
+      "invoice list by state and order": /^select .* from "invoices" where .*\+"invoices"\."state" = \? and "invoices"\."order_id" = \?\) order by/,
       "invoice total": /^select coalesce\(sum\("total"\), 0\) as "total" from "invoice_counts" where "invoice_counts"\."customer_id" = \?$/,
       "invoice total by state": /^select coalesce\(sum\("total"\), 0\) as "total" from "invoice_counts" where \(/,
       "invoice total by order": /^select count\(\*\) as "total" from "invoices" where \(.*"invoices"\."order_id" = \?\)$/,
@@ -262,6 +280,12 @@ describe("query plans of every statement the Worker issues", () => {
       "token list": /^select "device_identifier", "created_at", "updated_at" from "notification_tokens" .* limit \? offset \?$/,
       "token total": /^select count\(\*\) as "total" from "notification_tokens"/,
       "token delete": /^delete from "notification_tokens" where \("notification_tokens"\."owner_id" = \?/,
+      "order and its voucher invoice": /^select .* from "invoices" where "invoices"\."id" in \(select "invoice_id" from "card_orders"/,
+      "entry insert": /^insert into "card_order_entries"/,
+      "entry delete": /^delete from "card_order_entries"/,
+      "entry of an order": /^select .* from "card_order_entries" where \("card_order_entries"\."id" = \? and "card_order_entries"\."order_id" = \?\)$/,
+      "entry page": /^select .* from "card_orders" inner join "card_order_entries" on .* where \("card_orders"\."id" = \? and "card_orders"\."customer_id" = \?\) order by/,
+      "draft guard of an entry": /^update "card_orders" set "state" = CASE WHEN "card_orders"\."state" = 'draft'/,
     };
     const missing = Object.entries(expected)
       .filter(([, pattern]) => !texts.some((text) => pattern.test(text)))
@@ -281,8 +305,8 @@ describe("query plans of every statement the Worker issues", () => {
 
   it("no statement of the count triggers reads a whole table", async () => {
     const statements = await triggerStatements();
-    // Two tables, insert, state change (two statements) and delete each.
-    expect(statements).toHaveLength(8);
+    // card_orders and invoices: insert, state change (two statements) and delete each; entries: insert and delete.
+    expect(statements).toHaveLength(10);
     const offenders: string[] = [];
     for (const { trigger, sql, params } of statements) {
       const plan = await planOf(sql, params);

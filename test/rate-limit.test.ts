@@ -1,9 +1,7 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { sign } from "hono/jwt";
 import { describe, expect, it } from "vitest";
-import worker from "../src/index";
-import { ALL_SCOPES, BASE, call, expectError, newCardOrder, token, unique } from "./support/api";
+import { ALL_SCOPES, BASE, call, expectError, newCardOrder, send, token, unique } from "./support/api";
 
 // wrangler.toml: [[ratelimits]] RATE_LIMITER, simple = { limit = 600, period = 60 }.
 const LIMIT = 600;
@@ -17,15 +15,8 @@ const expectRateLimited = async (response: Response) => {
   await expectError(response, 429, { code: "rate_limited", source: {} });
 };
 
-/**
- * The Worker's fetch with the real bindings, called directly: `call` goes through the loopback
- * service, which slows down with every call made in one test (600 calls took 30 s, the next
- * 600 almost two minutes).
- */
 async function fetchStatus(path: string, auth?: string): Promise<number> {
-  const ctx = createExecutionContext();
-  const response = await worker.fetch(new Request(BASE + path, { headers: auth ? { Authorization: `Bearer ${auth}` } : {} }), env, ctx);
-  await waitOnExecutionContext(ctx);
+  const response = await call(path, { token: auth });
   await response.arrayBuffer();
   return response.status;
 }
@@ -99,12 +90,7 @@ describe("the rate limit step of every authenticated route", () => {
     return { calls, binding: binding as unknown as RateLimit };
   }
 
-  async function fetchWith(limiter: RateLimit, path: string, init: RequestInit = {}): Promise<Response> {
-    const ctx = createExecutionContext();
-    const response = await worker.fetch(new Request(BASE + path, init), { ...env, RATE_LIMITER: limiter }, ctx);
-    await waitOnExecutionContext(ctx);
-    return response;
-  }
+  const fetchWith = (limiter: RateLimit, path: string, init: RequestInit = {}) => send(new Request(BASE + path, init), { RATE_LIMITER: limiter });
 
   const postOrder = (auth: string, body = JSON.stringify(newCardOrder), headers: Record<string, string> = {}): RequestInit => ({
     method: "POST",

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { SCOPES, type Scope } from "../src/auth/principal";
-import { call, createCardOrder, createInvoice, expectError, expectJson, ISO_MS, token } from "./support/api";
+import { call, CARD_ORDER_PATHS, createCardOrder, createInvoice, expectError, expectJson, ISO_MS, orderIn, token, UUID } from "./support/api";
 
 const post = (path: string, auth: string) => call(path, { token: auth, method: "POST" });
 
@@ -18,24 +18,12 @@ async function transition(auth: string, path: string): Promise<any> {
   return ((await response.json()) as any).data;
 }
 
-const CARD_ORDER_PATHS = {
-  draft: [],
-  submitted: ["submit"],
-  in_production: ["submit", "start_production"],
-  delivered: ["submit", "start_production", "deliver"],
-  cancelled: ["cancel"],
-} as const;
-
 type CardOrderState = keyof typeof CARD_ORDER_PATHS;
 
-async function cardOrderIn(auth: string, state: CardOrderState): Promise<any> {
-  let order = await createCardOrder(auth);
-  for (const action of CARD_ORDER_PATHS[state]) order = await transition(auth, `/card_orders/${order.id}/${action}`);
-  return order;
-}
+const cardOrderIn = (auth: string, state: CardOrderState) => orderIn(auth, state);
 
 async function invoiceIn(auth: string, state: "open" | "paid" | "cancelled"): Promise<any> {
-  const invoice = await createInvoice(auth, (await createCardOrder(auth)).id);
+  const invoice = await createInvoice(auth, (await orderIn(auth, "submitted")).id);
   if (state === "open") return invoice;
   return transition(auth, `/invoices/${invoice.id}/${state === "paid" ? "pay" : "cancel"}`);
 }
@@ -58,7 +46,7 @@ const sequenceOf = (number: string, series: string): number => {
 describe("card order transitions", () => {
   it("submit: draft → submitted, sets submitted_at, still cancellable", async () => {
     const auth = await token();
-    const draft = await createCardOrder(auth);
+    const draft = await orderIn(auth, "draft");
     const response = await post(`/card_orders/${draft.id}/submit`, auth);
     const { data } = await expectJson(response, 200, {
       data: {
@@ -87,6 +75,7 @@ describe("card order transitions", () => {
         updated_at: expect.stringMatching(ISO_MS),
         production_started_at: expect.stringMatching(ISO_MS),
         is_cancellable: false,
+        production_invoice: { id: expect.stringMatching(UUID), type: "invoice", number: expect.stringMatching(/^INV-\d{4}-\d{6}$/) },
       },
     });
     after(submitted.updated_at, data.updated_at);
@@ -106,6 +95,7 @@ describe("card order transitions", () => {
         updated_at: expect.stringMatching(ISO_MS),
         delivered_at: expect.stringMatching(ISO_MS),
         is_cancellable: false,
+        shipping_invoice: { id: expect.stringMatching(UUID), type: "invoice", number: expect.stringMatching(/^INV-\d{4}-\d{6}$/) },
       },
     });
     after(producing.updated_at, data.updated_at);
@@ -152,12 +142,20 @@ describe("card order transitions", () => {
     60_000,
   );
 
+  it("refuses to submit an empty draft: 409 invalid_state saying why, and it stays a draft", async () => {
+    const auth = await token();
+    const draft = await createCardOrder(auth);
+    const body = await expectError(await post(`/card_orders/${draft.id}/submit`, auth), 409, { code: "invalid_state" });
+    expect(body.errors[0].detail).toMatch(/no entries/);
+    await expectJson(await call(`/card_orders/${draft.id}`, { token: auth }), 200, { data: draft });
+  });
+
   it("keeps the invoice link through every transition", async () => {
     const auth = await token();
-    const order = await createCardOrder(auth);
+    const order = await cardOrderIn(auth, "submitted");
     const invoice = await createInvoice(auth, order.id);
     const link = { id: invoice.id, type: "invoice", number: invoice.number };
-    for (const action of ["submit", "start_production", "deliver"]) {
+    for (const action of ["start_production", "deliver"]) {
       expect((await transition(auth, `/card_orders/${order.id}/${action}`)).invoice).toStrictEqual(link);
     }
     expect((await get(`/card_orders/${order.id}`, auth)).invoice).toStrictEqual(link);
@@ -267,7 +265,7 @@ describe("invoice transitions", () => {
 
   it("keeps the linked order untouched when the invoice is paid or cancelled", async () => {
     const auth = await token();
-    const order = await createCardOrder(auth);
+    const order = await cardOrderIn(auth, "submitted");
     const invoice = await createInvoice(auth, order.id);
     const linked = await get(`/card_orders/${order.id}`, auth);
     await transition(auth, `/invoices/${invoice.id}/pay`);
@@ -416,7 +414,7 @@ describe("scopes", () => {
 describe("transition paths", () => {
   const existing = async () => {
     const auth = await token();
-    const order = await createCardOrder(auth);
+    const order = await cardOrderIn(auth, "submitted");
     const invoice = await createInvoice(auth, order.id);
     return { auth, order: await get(`/card_orders/${order.id}`, auth), invoice };
   };

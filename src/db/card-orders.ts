@@ -8,7 +8,7 @@ export function insertCardOrder(orm: Database, row: CardOrderRow) {
   return orm.insert(cardOrders).values(row);
 }
 
-const byId = lazily(() =>
+export const byId = lazily(() =>
   compile<CardOrderRow>(qb.select().from(cardOrders).where(and(eq(cardOrders.id, param("id")), eq(cardOrders.customerId, param("customer")))), columnsOf(cardOrders)),
 );
 

@@ -12,8 +12,10 @@ interface DatabaseUsage {
 }
 
 // The constraints that fail when a concurrent request got there first: the `updated_at` guard of
-// updateIfUnchanged, one invoice per card order, one stored response per idempotency key.
-const CONCURRENT_WRITE = /NOT NULL constraint failed: \w+\.updated_at|UNIQUE constraint failed: (invoices\.order_id|idempotency_keys\.)/;
+// updateIfUnchanged, the draft and room guards of an entry (db/entries.ts), one live invoice of each
+// kind per card order, one stored response per idempotency key.
+const CONCURRENT_WRITE =
+  /NOT NULL constraint failed: (\w+\.updated_at|card_orders\.(state|entries_count))|UNIQUE constraint failed: (invoices\.order_id|idempotency_keys\.)/;
 // Errors of the SQL or its parameters, and any other constraint failure: a bug here, not a retry.
 const BUG = /SQLITE_|D1_TYPE_ERROR|D1_COLUMN_NOTFOUND/;
 

@@ -1,9 +1,11 @@
-import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
 import { columnsOf, compile, lazily, param, queryBuilder as qb } from "./compiled";
 import type { CardOrderState } from "../domain/card-orders";
-import { invoiceCounts, invoices, numberSequences, type InvoiceRow } from "./schema";
+import { byId as cardOrderById } from "./card-orders";
+import { cardOrders, invoiceCounts, invoices, numberSequences, type CardOrderRow, type InvoiceRow } from "./schema";
 
 const byId = lazily(() =>
   compile<InvoiceRow>(qb.select().from(invoices).where(and(eq(invoices.id, param("id")), eq(invoices.customerId, param("customer")))), columnsOf(invoices)),
@@ -14,7 +16,24 @@ export async function findInvoice(db: RequestDatabase, customerId: string, id: s
   return row;
 }
 
-/** Keeps an invoiced order's state on its invoice; part of the order's transition batch. */
+const voucherInvoiceOfOrder = lazily(() =>
+  compile<InvoiceRow>(
+    qb
+      .select()
+      .from(invoices)
+      .where(inArray(invoices.id, qb.select({ id: cardOrders.invoiceId }).from(cardOrders).where(and(eq(cardOrders.id, param("id")), eq(cardOrders.customerId, param("customer")))))),
+    columnsOf(invoices),
+  ),
+);
+
+/** The customer's card order and the voucher invoice linked to it (if any), in one round trip. */
+export async function findOrderAndVoucherInvoice(db: RequestDatabase, customerId: string, id: string): Promise<{ order?: CardOrderRow; invoice?: InvoiceRow }> {
+  const values = { id, customer: customerId };
+  const [[order], [invoice]] = await db.readBoth([cardOrderById(), values], [voucherInvoiceOfOrder(), values]);
+  return { order, invoice };
+}
+
+/** Keeps an order's state on its invoices (`orders[].state`); part of the order's transition batch. */
 export function setInvoiceOrderState(orm: Database, orderId: string, state: CardOrderState) {
   return orm.update(invoices).set({ orderState: state }).where(eq(invoices.orderId, orderId));
 }
@@ -24,11 +43,14 @@ interface InvoiceFilter {
   orderId?: string;
 }
 
-// One statement per filter combination, so that each has a fixed plan on its own index.
+// One statement per filter combination, so that each has a fixed plan on its own index. Filtered by
+// order, the customer and state terms are written `+column = ?` (SQLite's unary plus), which no
+// index can serve: the plan must take the order's index, which holds a handful of rows.
 function listReads(byState: boolean, byOrder: boolean) {
+  const match = (column: SQLiteColumn, name: string) => (byOrder ? sql`+${column} = ${param(name)}` : eq(column, param(name)));
   const where = and(
-    eq(invoices.customerId, param("customer")),
-    byState ? eq(invoices.state, param("state")) : undefined,
+    match(invoices.customerId, "customer"),
+    byState ? match(invoices.state, "state") : undefined,
     byOrder ? eq(invoices.orderId, param("order")) : undefined,
   );
   return {
@@ -36,8 +58,8 @@ function listReads(byState: boolean, byOrder: boolean) {
       qb.select().from(invoices).where(where).orderBy(desc(invoices.createdAt), desc(invoices.id)).limit(param("limit")).offset(param("offset")),
       columnsOf(invoices),
     ),
-    // An order has at most one invoice, so counting by order reads one row at most; otherwise the
-    // per-state counts kept by triggers answer without touching the invoices.
+    // An order has a handful of invoices (its voucher invoices, production and shipping), so counting
+    // by order reads only those; otherwise the per-state counts kept by triggers answer.
     total: compile<{ total: number }>(
       byOrder
         ? qb.select({ total: count().as("total") }).from(invoices).where(where)

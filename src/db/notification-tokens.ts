@@ -1,8 +1,9 @@
-import { and, count, desc, eq, ne, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, ne, or } from "drizzle-orm";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
 import { compile, lazily, param, queryBuilder as qb } from "./compiled";
 import { notificationTokens, type NotificationTokenRow } from "./schema";
+import { advancedTimestamp } from "./timestamps";
 
 const byDevice = (ownerId: string, deviceIdentifier: string) =>
   and(eq(notificationTokens.ownerId, ownerId), eq(notificationTokens.deviceIdentifier, deviceIdentifier));
@@ -10,8 +11,8 @@ const byDevice = (ownerId: string, deviceIdentifier: string) =>
 /**
  * Registers `row.value` for one device: a value belongs to one device of one owner, so it is first
  * taken away from wherever else it was registered. Both statements go into one batch. A repeated
- * registration keeps `created_at`; `updated_at` advances, by a millisecond at least (the rule of
- * nextTimestamp in domain/lifecycle.ts, here in SQL so that no read is needed first).
+ * registration keeps `created_at`; `updated_at` advances, by a millisecond at least (in SQL, so
+ * that no read is needed first).
  */
 export function registerNotificationToken(orm: Database, row: NotificationTokenRow) {
   const { updatedAt } = notificationTokens;
@@ -26,7 +27,7 @@ export function registerNotificationToken(orm: Database, row: NotificationTokenR
         target: [notificationTokens.ownerId, notificationTokens.deviceIdentifier],
         set: {
           value: row.value,
-          updatedAt: sql`CASE WHEN ${row.updatedAt} > ${updatedAt} THEN ${row.updatedAt} ELSE strftime('%Y-%m-%dT%H:%M:%fZ', ${updatedAt}, '+0.001 seconds') END`,
+          updatedAt: advancedTimestamp(updatedAt, row.updatedAt),
         },
       }),
   ] as const;

@@ -1,6 +1,7 @@
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { CardOrderState, PaymentMethod, VoucherCategory } from "../domain/card-orders";
-import type { InvoiceState } from "../domain/invoices";
+import type { InvoiceKind, InvoiceState } from "../domain/invoices";
 
 // Timestamps are stored as the exact wire string (`Date.toISOString()`): it sorts correctly as text
 // and needs no conversion on the way out. Dates are `YYYY-MM-DD`.
@@ -21,10 +22,18 @@ export const cardOrders = sqliteTable(
     costCenter: text("cost_center"),
     paymentMethod: text("payment_method").$type<PaymentMethod>().notNull(),
     voucherCategory: text("voucher_category").$type<VoucherCategory>().notNull(),
-    // Copied from the invoice when it is linked: invoice numbers never change, and reading them
-    // here keeps a list page from joining one invoice per row.
+    // Copied from the invoices when they are linked: invoice numbers never change, and reading them
+    // here keeps a list page from joining three invoices per row.
     invoiceId: text("invoice_id"),
     invoiceNumber: text("invoice_number"),
+    productionInvoiceId: text("production_invoice_id"),
+    productionInvoiceNumber: text("production_invoice_number"),
+    shippingInvoiceId: text("shipping_invoice_id"),
+    shippingInvoiceNumber: text("shipping_invoice_number"),
+    // How many entries the order has and their amounts' sum in cents: kept by triggers on
+    // card_order_entries (drizzle/0003_entry_triggers.sql), so that they always agree with the rows.
+    entriesCount: integer("entries_count").notNull().default(0),
+    entriesAmount: integer("entries_amount").notNull().default(0),
   },
   (t) => [
     index("card_orders_customer_created").on(t.customerId, t.createdAt, t.id),
@@ -56,15 +65,43 @@ export const invoices = sqliteTable(
     reference: text("reference"),
     costCenter: text("cost_center"),
     paymentMethod: text("payment_method").$type<PaymentMethod>().notNull(),
+    kind: text("kind").$type<InvoiceKind>().notNull().default("voucher"),
+    // Cents; fixed when the invoice is made (CONTRACT part 10).
+    netAmount: integer("net_amount"),
+    grossAmount: integer("gross_amount"),
+    recipient: text("recipient"),
+    servicePeriodStart: text("service_period_start"),
+    servicePeriodEnd: text("service_period_end"),
   },
   (t) => [
     uniqueIndex("invoices_number").on(t.number),
     uniqueIndex("invoices_cancellation_number").on(t.cancellationNumber),
-    // One invoice per card order: the constraint that makes concurrent invoicing of one order fail.
-    uniqueIndex("invoices_order").on(t.orderId),
+    index("invoices_order_created").on(t.orderId, t.createdAt, t.id),
+    // At most one live voucher invoice per card order, and one production and one shipping invoice:
+    // the constraints that make a concurrent second invoice of the same kind fail.
+    uniqueIndex("invoices_live_voucher").on(t.orderId).where(sql`${t.kind} = 'voucher' AND ${t.state} <> 'cancelled'`),
+    uniqueIndex("invoices_order_service").on(t.orderId, t.kind).where(sql`${t.kind} <> 'voucher'`),
     index("invoices_customer_created").on(t.customerId, t.createdAt, t.id),
     index("invoices_customer_state_created").on(t.customerId, t.state, t.createdAt, t.id),
   ],
+);
+
+/** A voucher card of a card order (CONTRACT part 10). */
+export const cardOrderEntries = sqliteTable(
+  "card_order_entries",
+  {
+    id: text("id").primaryKey(),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => cardOrders.id),
+    voucherOwnerId: text("voucher_owner_id").notNull(),
+    cardHolderName: text("card_holder_name").notNull(),
+    // Cents.
+    amount: integer("amount").notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [index("card_order_entries_order_created").on(t.orderId, t.createdAt, t.id)],
 );
 
 // Rows per (customer, state), kept by triggers (see the custom migration), so that a list's
@@ -132,4 +169,5 @@ export const idempotencyKeys = sqliteTable(
 
 export type CardOrderRow = typeof cardOrders.$inferSelect;
 export type InvoiceRow = typeof invoices.$inferSelect;
+export type CardOrderEntryRow = typeof cardOrderEntries.$inferSelect;
 export type NotificationTokenRow = typeof notificationTokens.$inferSelect;

@@ -1,3 +1,4 @@
+import { ApiError } from "../errors";
 import { defineLifecycle } from "./lifecycle";
 
 // CONTRACT parts 5 and 6: every allowed set of a card order, here and nowhere else.
@@ -30,3 +31,12 @@ export const cardOrderLifecycle = defineLifecycle({
 });
 
 export type CardOrderAction = keyof typeof cardOrderLifecycle.transitions;
+
+/** CONTRACT part 10: an order holds at most this many entries, also under concurrent requests. */
+export const MAX_ENTRIES_PER_ORDER = 500;
+
+/** Entries are added and deleted only while the order is a draft, and only up to the limit. */
+export function assertEntriesChangeable(order: { state: CardOrderState; entriesCount: number }, adding: boolean): void {
+  if (order.state !== "draft") throw ApiError.of("invalid_state", `The card order is ${order.state}; entries are added and deleted only while it is draft.`);
+  if (adding && order.entriesCount >= MAX_ENTRIES_PER_ORDER) throw ApiError.of("conflict", `The card order has ${MAX_ENTRIES_PER_ORDER} entries, the most it can hold.`);
+}

@@ -1,4 +1,5 @@
 import { ApiError } from "../errors";
+import type { CardOrderState } from "./card-orders";
 import { defineLifecycle } from "./lifecycle";
 
 export const invoiceLifecycle = defineLifecycle({
@@ -12,6 +13,10 @@ export const invoiceLifecycle = defineLifecycle({
 });
 
 export type InvoiceState = (typeof invoiceLifecycle.states)[number];
+
+/** The three invoices of a card order (CONTRACT part 10): its cards' value, their production, their shipping. */
+const INVOICE_KINDS = ["voucher", "production", "shipping"] as const;
+export type InvoiceKind = (typeof INVOICE_KINDS)[number];
 export type InvoiceAction = keyof typeof invoiceLifecycle.transitions;
 
 export const PAYMENT_TERM_DAYS = 14;
@@ -19,8 +24,17 @@ export const PAYMENT_TERM_DAYS = 14;
 /** Numbers are `<series>-<UTC year>-<six digits>`, gapless per series and year (CONTRACT part 6). */
 export const NUMBER_SERIES = { invoice: "INV", cancellation: "CN" } as const;
 
-/** Any card order that is not cancelled can be invoiced, once (CONTRACT part 6). */
-export function assertInvoiceable(order: { state: string; invoiceNumber: string | null }): void {
-  if (order.state === "cancelled") throw ApiError.of("invalid_state", "The card order is cancelled; a cancelled order cannot be invoiced.");
-  if (order.invoiceNumber !== null) throw ApiError.of("conflict", `The card order already has an invoice (${order.invoiceNumber}).`);
+/**
+ * A card order can be given a voucher invoice once it is submitted, and again only when the one it
+ * has was cancelled (CONTRACT part 6).
+ */
+export function assertInvoiceable(order: { state: CardOrderState }, voucherInvoice: { state: InvoiceState; number: string } | undefined): void {
+  if (!INVOICEABLE.includes(order.state)) {
+    throw ApiError.of("invalid_state", `The card order is ${order.state}; it can be invoiced only when it is ${INVOICEABLE.join(", ")}.`);
+  }
+  if (voucherInvoice && voucherInvoice.state !== "cancelled") {
+    throw ApiError.of("conflict", `The card order already has an invoice (${voucherInvoice.number}, ${voucherInvoice.state}); cancel it first to invoice the order again.`);
+  }
 }
+
+const INVOICEABLE: readonly CardOrderState[] = ["submitted", "in_production", "delivered"];

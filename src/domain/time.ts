@@ -6,8 +6,7 @@ export const addDays = (at: Date, days: number): Date => new Date(at.getTime() +
 
 /**
  * The `updated_at` of a change: now, but always after the previous value, so that it advances on
- * every change even when two land within one millisecond. (db/notification-tokens.ts does the same
- * in SQL.)
+ * every change even when two land within one millisecond. (db/timestamps.ts says the same in SQL.)
  */
 export function nextTimestamp(previous: string, now = new Date()): string {
   return new Date(Math.max(now.getTime(), Date.parse(previous) + 1)).toISOString();

@@ -35,6 +35,8 @@ export const CardOrder = named(
 
 type CardOrderBody = z.input<typeof CardOrder>;
 
+const link = (id: string | null, number: string | null): CardOrderBody["invoice"] => (id === null ? null : { id, type: "invoice", number: number ?? "" });
+
 export function toCardOrder(row: CardOrderRow): CardOrderBody {
   return {
     id: row.id,
@@ -51,11 +53,10 @@ export function toCardOrder(row: CardOrderRow): CardOrderBody {
     invoice_reference: row.invoiceReference,
     cost_center: row.costCenter,
     payment_method: row.paymentMethod,
-    invoice: row.invoiceId === null ? null : { id: row.invoiceId, type: "invoice", number: row.invoiceNumber ?? "" },
-    // No endpoint creates production or shipping invoices, nor order entries (README, decisions).
-    production_invoice: null,
-    shipping_invoice: null,
+    invoice: link(row.invoiceId, row.invoiceNumber),
+    production_invoice: link(row.productionInvoiceId, row.productionInvoiceNumber),
+    shipping_invoice: link(row.shippingInvoiceId, row.shippingInvoiceNumber),
     voucher_category: row.voucherCategory,
-    entries_count: 0,
+    entries_count: row.entriesCount,
   };
 }

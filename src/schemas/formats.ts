@@ -1,10 +1,14 @@
 import * as z from "zod/mini";
+import { formatCents, parseAmount } from "../domain/money";
 
 // The wire formats of CONTRACT part 1, for request and response schemas alike. Lengths count
 // characters (code points), as JSON Schema's maxLength does, not UTF-16 units as String.length would.
 
 export const dateTime = () => z.string().register(z.globalRegistry, { format: "date-time", examples: ["2026-11-22T09:15:30.123Z"] });
 export const date = () => z.string().register(z.globalRegistry, { format: "date", examples: ["2026-11-22"] });
+
+/** An amount of EUR as the wire shows it: a decimal string with two places (CONTRACT part 1). */
+export const money = () => z.string().register(z.globalRegistry, { pattern: "^(0|[1-9][0-9]*)\\.[0-9]{2}$", examples: ["119.00"] });
 
 const codePoints = (text: string): number => {
   let count = 0;
@@ -33,6 +37,23 @@ export const pathSegmentText = (max: number) =>
 
 /** An optional string of at most `max` characters; `null` means none. */
 export const optionalText = (max: number) => z.optional(z.nullable(text("a string or null", false, max)));
+
+/** A required string without Unicode control characters (category Cc), of 1 to `max` characters. */
+export const printableText = (max: number) =>
+  text("a string", true, max, z.refine((s) => !/\p{Cc}/u.test(s), "must not contain control characters"));
+
+/**
+ * An amount in a request: a decimal string from `min` to "10000.00", never a JSON number (CONTRACT
+ * part 12); the handler gets cents.
+ */
+export const amountInput = (minCents: number) =>
+  z.pipe(
+    z
+      .string({ error: 'must be a decimal string such as "25.00", not a number' })
+      .check(z.refine((s) => (parseAmount(s) ?? -1) >= minCents, `must be a decimal string from "${formatCents(minCents)}" to "10000.00" with two places, e.g. "25.00"`))
+      .register(z.globalRegistry, { pattern: "^(0|[1-9][0-9]{0,4})\\.[0-9]{2}$", examples: ["25.00"] }),
+    z.transform((s: string) => parseAmount(s)!),
+  );
 
 /** One of a fixed set of strings. */
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of: ${values.join(", ")}` });

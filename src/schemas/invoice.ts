@@ -2,10 +2,10 @@ import * as z from "zod/mini";
 import type { InvoiceRow } from "../db/schema";
 import { cardOrderLifecycle, PAYMENT_METHODS } from "../domain/card-orders";
 import { invoiceLifecycle } from "../domain/invoices";
-import { date, dateTime } from "./formats";
+import { formatCents } from "../domain/money";
+import { date, dateTime, money } from "./formats";
 import { named } from "./registry";
 
-const money = () => z.nullable(z.string().register(z.globalRegistry, { pattern: "^-?[0-9]+\\.[0-9]{2}$", description: "EUR, two decimals" }));
 
 /** An invoice on the wire: the seed's fields in the seed's order (2.1). */
 export const Invoice = named(
@@ -25,9 +25,9 @@ export const Invoice = named(
     paid_at: z.nullable(dateTime()),
     cancellation_number: z.string().register(z.globalRegistry, { description: '"" until the invoice is cancelled, then CN-YYYY-NNNNNN.' }),
     cancelled_at: z.nullable(dateTime()),
-    gross_amount: money(),
-    net_amount: money(),
-    recipient: z.nullable(z.string()),
+    gross_amount: z.nullable(money().register(z.globalRegistry, { description: "EUR: net_amount plus VAT, rounded half up once." })),
+    net_amount: z.nullable(money().register(z.globalRegistry, { description: "EUR." })),
+    recipient: z.nullable(z.string().register(z.globalRegistry, { description: "The card order's customer." })),
     orders: z.array(z.strictObject({ id: z.string(), type: z.literal("card_order"), state: z.enum(cardOrderLifecycle.states) })),
     reference: z.nullable(z.string()),
     cost_center: z.nullable(z.string()),
@@ -35,9 +35,8 @@ export const Invoice = named(
   }),
 );
 
-type InvoiceBody = z.input<typeof Invoice>;
 
-export function toInvoice(row: InvoiceRow): InvoiceBody {
+export function toInvoice(row: InvoiceRow): z.input<typeof Invoice> {
   return {
     id: row.id,
     type: "invoice",
@@ -46,17 +45,16 @@ export function toInvoice(row: InvoiceRow): InvoiceBody {
     created_at: row.createdAt,
     updated_at: row.updatedAt,
     booked_on: row.bookedOn,
-    // Nothing in the interface sets a service period, amounts or a recipient (README, decisions).
-    service_period_start: null,
-    service_period_end: null,
+    service_period_start: row.servicePeriodStart,
+    service_period_end: row.servicePeriodEnd,
     creditor: row.creditor,
     due_on: row.dueOn,
     paid_at: row.paidAt,
     cancellation_number: row.cancellationNumber ?? "",
     cancelled_at: row.cancelledAt,
-    gross_amount: null,
-    net_amount: null,
-    recipient: null,
+    gross_amount: row.grossAmount === null ? null : formatCents(row.grossAmount),
+    net_amount: row.netAmount === null ? null : formatCents(row.netAmount),
+    recipient: row.recipient,
     orders: [{ id: row.orderId, type: "card_order", state: row.orderState }],
     reference: row.reference,
     cost_center: row.costCenter,

@@ -1,4 +1,4 @@
-import type { SQL } from "drizzle-orm";
+import { SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
 import { updateIfUnchanged, type Database, type Versioned } from "../db/client";
@@ -11,10 +11,16 @@ import { database } from "../http/database";
 import type { Reply } from "../http/reply";
 import { commit } from "./commit";
 
+type Changes<Row> = { [K in Exclude<keyof Row, "id" | "state" | "updatedAt">]?: Row[K] | SQL };
+
 /** What a transition does beyond moving the state and stamping the time. */
-export interface TransitionEffects {
-  writes: BatchItem<"sqlite">[];
-  changes?: Record<string, SQL>;
+export interface TransitionEffects<Row> {
+  writes?: BatchItem<"sqlite">[];
+  /**
+   * More changes of the row itself. A value only the batch knows (a number it takes) is SQL: the
+   * response shows "" there until `fill` puts the value in.
+   */
+  changes?: Changes<Row>;
   /** Values the batch produces, filled into the response (see WriteOutcome.fill). */
   fill?: Record<string, SQL>;
 }
@@ -25,8 +31,12 @@ interface TransitionRequest<State extends CardOrderState | InvoiceState, Row ext
   table: Versioned;
   row: Row;
   show: (row: Row) => Shown;
-  effects?: (orm: Database, at: string, to: State) => TransitionEffects;
+  /** Checked and built after the transition table allowed the action, so invalid_state wins. */
+  effects?: (orm: Database, at: string, to: State) => TransitionEffects<Row>;
 }
+
+const shown = <Row>(changes: Changes<Row>): Partial<Row> =>
+  Object.fromEntries(Object.entries(changes).map(([key, value]) => [key, value instanceof SQL ? "" : value])) as Partial<Row>;
 
 /**
  * Moves a loaded card order or invoice along its lifecycle: the transition table decides, the
@@ -41,10 +51,10 @@ export async function applyTransition<State extends CardOrderState | InvoiceStat
   const { to, stamp } = lifecycle.transitions[action];
   const at = nextTimestamp(row.updatedAt);
   const changes = { state: to, updatedAt: at, ...(stamp ? { [stamp]: at } : {}) };
-  const extra = effects?.(orm, at, to);
-  return commit(c, [...(extra?.writes ?? []), updateIfUnchanged(orm, table, row, { ...changes, ...extra?.changes })], {
+  const extra = effects?.(orm, at, to) ?? {};
+  return commit(c, [...(extra.writes ?? []), updateIfUnchanged(orm, table, row, { ...changes, ...extra.changes })], {
     status: 200,
-    body: { data: show({ ...row, ...changes }) },
-    fill: extra?.fill,
+    body: { data: show({ ...row, ...changes, ...shown(extra.changes ?? {}) }) },
+    fill: extra.fill,
   });
 }

@@ -2,12 +2,12 @@ import type { Context } from "hono";
 import { customerOf } from "../../auth/principal";
 import { findCardOrder, insertCardOrder, listCardOrders as queryCardOrders } from "../../db/card-orders";
 import type { Database } from "../../db/client";
-import { setInvoiceOrderState } from "../../db/invoices";
-import { cardOrders, type CardOrderRow } from "../../db/schema";
+import { findOrderAndVoucherInvoice, setInvoiceOrderState } from "../../db/invoices";
+import { cardOrders, type CardOrderRow, type InvoiceRow } from "../../db/schema";
 import { cardOrderLifecycle, type CardOrderAction, type CardOrderState } from "../../domain/card-orders";
 import { isId, newId } from "../../domain/ids";
 import type { AppEnv } from "../../env";
-import { notFound } from "../../errors";
+import { ApiError, notFound } from "../../errors";
 import { database } from "../../http/database";
 import { reply } from "../../http/reply";
 import type { Handler } from "../../http/route";
@@ -15,15 +15,17 @@ import { pageEnvelope, singlePageEnvelope } from "../../pagination/envelope";
 import { pageRequest } from "../../pagination/query";
 import { toCardOrder } from "../../schemas/card-order";
 import { commit } from "../../writes/commit";
-import { applyTransition } from "../../writes/transition";
+import { cancelInvoice, issueInvoice } from "../../writes/invoices";
+import { applyTransition, type TransitionEffects } from "../../writes/transition";
 import type * as routes from "./card-orders.routes";
 
-/** The card order named in the path, if it is the caller's customer's. */
-async function loadCardOrder(c: Context<AppEnv>): Promise<CardOrderRow> {
+/** The card order named in the path, if it is the caller's customer's; with its voucher invoice if `withInvoice`. */
+async function loadCardOrder(c: Context<AppEnv>, withInvoice = false): Promise<{ order: CardOrderRow; invoice?: InvoiceRow }> {
   const id = c.req.param("id") ?? "";
-  const row = isId(id) ? await findCardOrder(database(c), customerOf(c), id) : undefined;
-  if (!row) throw notFound("card order");
-  return row;
+  const db = database(c);
+  const found = !isId(id) ? {} : withInvoice ? await findOrderAndVoucherInvoice(db, customerOf(c), id) : { order: await findCardOrder(db, customerOf(c), id) };
+  if (!found.order) throw notFound("card order");
+  return { order: found.order, invoice: found.invoice };
 }
 
 export const createCardOrder: Handler<typeof routes.createCardOrder> = (c, { body }) => {
@@ -44,6 +46,12 @@ export const createCardOrder: Handler<typeof routes.createCardOrder> = (c, { bod
     voucherCategory: body.voucher_category,
     invoiceId: null,
     invoiceNumber: null,
+    productionInvoiceId: null,
+    productionInvoiceNumber: null,
+    shippingInvoiceId: null,
+    shippingInvoiceNumber: null,
+    entriesCount: 0,
+    entriesAmount: 0,
   };
   return commit(c, [insertCardOrder(database(c).orm, row)], { status: 201, body: singlePageEnvelope(c, [toCardOrder(row)]) });
 };
@@ -54,13 +62,45 @@ export const listCardOrders: Handler<typeof routes.listCardOrders> = async (c, {
   return reply(c, 200, pageEnvelope(c, page, rows.map(toCardOrder), total));
 };
 
-export const getCardOrder: Handler<typeof routes.getCardOrder> = async (c) => reply(c, 200, { data: toCardOrder(await loadCardOrder(c)) });
+export const getCardOrder: Handler<typeof routes.getCardOrder> = async (c) => reply(c, 200, { data: toCardOrder((await loadCardOrder(c)).order) });
+
+type Effects = TransitionEffects<CardOrderRow>;
+
+/**
+ * What each transition of a card order does besides moving its state (CONTRACT parts 6 and 10).
+ * Every invoice of the order shows its state (`orders[].state`), which moves in the same batch.
+ */
+function effectsOf(c: Context<AppEnv>, action: CardOrderAction, order: CardOrderRow, voucherInvoice: InvoiceRow | undefined) {
+  return (orm: Database, at: string, to: CardOrderState): Effects => {
+    const follow = setInvoiceOrderState(orm, order.id, to);
+    const issue = (kind: "production" | "shipping"): Effects => {
+      const invoice = issueInvoice({ orm, vars: c.env, at }, { ...order, state: to }, kind, order.invoiceReference);
+      return {
+        writes: [...invoice.writes, follow],
+        changes: kind === "production" ? { productionInvoiceId: invoice.row.id, productionInvoiceNumber: invoice.number } : { shippingInvoiceId: invoice.row.id, shippingInvoiceNumber: invoice.number },
+        fill: { [`$.data.${kind}_invoice.number`]: invoice.number },
+      };
+    };
+    switch (action) {
+      case "submit":
+        if (order.entriesCount === 0) throw ApiError.of("invalid_state", "The card order has no entries; add at least one entry before submitting it.");
+        return { writes: [follow] };
+      case "cancel":
+        // Withdrawing an order withdraws its bill; a paid one must be settled by other means.
+        if (voucherInvoice?.state === "paid") throw ApiError.of("conflict", `The card order's invoice ${voucherInvoice.number} is paid; a paid order cannot be cancelled.`);
+        return { writes: [...(voucherInvoice?.state === "open" ? cancelInvoice(orm, voucherInvoice, at) : []), follow] };
+      case "start_production":
+        return issue("production");
+      case "deliver":
+        return issue("shipping");
+    }
+  };
+}
 
 export const transitionCardOrder =
   (action: CardOrderAction): Handler<ReturnType<typeof routes.transitionCardOrder>> =>
   async (c) => {
-    const row = await loadCardOrder(c);
-    // An invoice shows its order's state (`orders[].state`): it moves in the same batch.
-    const invoiceFollows = (orm: Database, _at: string, to: CardOrderState) => ({ writes: [setInvoiceOrderState(orm, row.id, to)] });
-    return applyTransition(c, { lifecycle: cardOrderLifecycle, action, table: cardOrders, row, show: toCardOrder, effects: row.invoiceId === null ? undefined : invoiceFollows });
+    // Only a cancel looks at the voucher invoice (it cancels an open one, and a paid one forbids it).
+    const { order, invoice } = await loadCardOrder(c, action === "cancel");
+    return applyTransition(c, { lifecycle: cardOrderLifecycle, action, table: cardOrders, row: order, show: toCardOrder, effects: effectsOf(c, action, order, invoice) });
   };

@@ -1,0 +1,69 @@
+import { NO_BODY } from "../../http/request-body";
+import { NO_QUERY } from "../../http/request-query";
+import { NO_CONTENT, type RouteSpec } from "../../http/route";
+import { listQuery } from "../../pagination/query";
+import { Entry } from "../../schemas/entry";
+import { listOf } from "../../schemas/envelopes";
+import { amountInput, printableText, requestBody, requiredText } from "../../schemas/formats";
+import { named } from "../../schemas/registry";
+import { MAX_ENTRIES_PER_ORDER } from "../../domain/card-orders";
+
+const TAG = "Card order entries";
+
+/** CONTRACT part 10: a card holds 26 characters; an entry's value is 1.00 to 10000.00. */
+const CARD_HOLDER_NAME_MAX = 26;
+const MIN_AMOUNT_CENTS = 100;
+
+const CreateEntry = named(
+  "CreateCardOrderEntry",
+  requestBody({
+    voucher_owner_id: requiredText(255),
+    card_holder_name: printableText(CARD_HOLDER_NAME_MAX),
+    amount: amountInput(MIN_AMOUNT_CENTS),
+  }),
+);
+
+const EntryList = listOf("CardOrderEntryList", Entry);
+const DRAFT_ONLY = "Entries are added and deleted only while the card order is draft (otherwise 409 invalid_state).";
+
+export const createEntry = {
+  method: "post",
+  path: "/card_orders/{id}/entries",
+  operationId: "createCardOrderEntry",
+  summary: "Add a voucher card to a draft card order",
+  description: `${DRAFT_ONLY} An order holds at most ${MAX_ENTRIES_PER_ORDER} entries (the next one: 409 conflict). \`amount\` is a decimal string; a JSON number is refused. Moves the order's entries_count and updated_at.`,
+  tag: TAG,
+  access: { scope: "card_orders:write", tenant: true },
+  body: CreateEntry,
+  query: NO_QUERY,
+  errors: ["invalid_state", "conflict"],
+  success: { status: 201, description: "The new entry, as a single-page list envelope.", schema: EntryList },
+} satisfies RouteSpec;
+
+export const listEntries = {
+  method: "get",
+  path: "/card_orders/{id}/entries",
+  operationId: "listCardOrderEntries",
+  summary: "List a card order's entries, newest first",
+  description: "Pages the order's entries, newest first (created_at, then id, descending); total_entries is the order's entries_count.",
+  tag: TAG,
+  access: { scope: "card_orders:read", tenant: true },
+  body: NO_BODY,
+  query: listQuery({}),
+  success: { status: 200, description: "A page of entries.", schema: EntryList },
+} satisfies RouteSpec;
+
+export const deleteEntry = {
+  method: "delete",
+  path: "/card_orders/{id}/entries/{entry_id}",
+  operationId: "deleteCardOrderEntry",
+  summary: "Remove a voucher card from a draft card order",
+  description: `${DRAFT_ONLY} An entry the order does not have answers 404, also for an order that is no longer a draft.`,
+  tag: TAG,
+  access: { scope: "card_orders:write", tenant: true },
+  body: NO_BODY,
+  query: NO_QUERY,
+  errors: ["invalid_state", "conflict"],
+  success: { status: 204, description: "Removed.", schema: NO_CONTENT },
+} satisfies RouteSpec;
+

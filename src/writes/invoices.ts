@@ -1,0 +1,75 @@
+import type { SQL } from "drizzle-orm";
+import { updateIfUnchanged, type Database } from "../db/client";
+import { insertInvoice, numberOf, takeNumber } from "../db/invoices";
+import { invoices, type CardOrderRow, type InvoiceRow } from "../db/schema";
+import { invoiceAmounts, type BillingVariables } from "../domain/billing";
+import { newId } from "../domain/ids";
+import { invoiceLifecycle, NUMBER_SERIES, PAYMENT_TERM_DAYS, type InvoiceKind } from "../domain/invoices";
+import { addDays, isoDate, nextTimestamp } from "../domain/time";
+
+/** What issuing an invoice needs beyond its order. */
+interface IssueContext {
+  orm: Database;
+  vars: BillingVariables & { CREDITOR_NAME: string };
+  /** When the invoice is made: its created_at, its booking day, and the day of a service period. */
+  at: string;
+}
+
+interface IssuedInvoice {
+  /** The invoice as stored, but with `number` "" (the batch takes it). */
+  row: InvoiceRow;
+  /** Its number, as SQL that the batch evaluates after taking it. */
+  number: SQL<string>;
+  writes: [ReturnType<typeof takeNumber>, ReturnType<typeof insertInvoice>];
+}
+
+/**
+ * The writes that issue `order`'s invoice of `kind` (CONTRACT part 10): the next INV number of the
+ * UTC year and the invoice, with its amounts fixed now. Go in the batch of the change that makes
+ * it, so that a number is taken only with its invoice and the sequence stays gapless.
+ */
+export function issueInvoice({ orm, vars, at }: IssueContext, order: CardOrderRow, kind: InvoiceKind, reference: string | null): IssuedInvoice {
+  const now = new Date(at);
+  const year = now.getUTCFullYear();
+  const { net, gross } = invoiceAmounts(kind, order, vars);
+  const row: InvoiceRow = {
+    id: newId(),
+    customerId: order.customerId,
+    number: "",
+    state: invoiceLifecycle.initial,
+    createdAt: at,
+    updatedAt: at,
+    bookedOn: isoDate(now),
+    creditor: vars.CREDITOR_NAME,
+    dueOn: isoDate(addDays(now, PAYMENT_TERM_DAYS)),
+    paidAt: null,
+    cancellationNumber: null,
+    cancelledAt: null,
+    orderId: order.id,
+    orderState: order.state,
+    reference,
+    costCenter: order.costCenter,
+    paymentMethod: order.paymentMethod,
+    kind,
+    netAmount: net,
+    grossAmount: gross,
+    recipient: order.customerId,
+    servicePeriodStart: kind === "voucher" ? null : isoDate(now),
+    servicePeriodEnd: kind === "voucher" ? null : isoDate(now),
+  };
+  const number = numberOf(NUMBER_SERIES.invoice, year);
+  return { row, number, writes: [takeNumber(orm, NUMBER_SERIES.invoice, year), insertInvoice(orm, { ...row, number })] };
+}
+
+/** A cancellation is a legal document of its own: it takes a number of the CN series in the same batch. */
+export function cancellationNumber(orm: Database, at: string) {
+  const year = new Date(at).getUTCFullYear();
+  return { number: numberOf(NUMBER_SERIES.cancellation, year), take: takeNumber(orm, NUMBER_SERIES.cancellation, year) };
+}
+
+/** Cancels an open invoice as part of another change (its order's cancel), guarded like any change of it. */
+export function cancelInvoice(orm: Database, invoice: InvoiceRow, at: string) {
+  const { number, take } = cancellationNumber(orm, at);
+  const cancelledAt = nextTimestamp(invoice.updatedAt, new Date(at));
+  return [take, updateIfUnchanged(orm, invoices, invoice, { state: "cancelled", cancelledAt, updatedAt: cancelledAt, cancellationNumber: number })] as const;
+}
