@@ -1,5 +1,6 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+import { contractFields } from "./test/contract-fields.mjs";
 
 export default defineConfig(async () => ({
   plugins: [
@@ -7,7 +8,12 @@ export default defineConfig(async () => ({
       main: "./src/index.ts",
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
-        bindings: { TEST_MIGRATIONS: await readD1Migrations("./drizzle"), JWT_SECRET: "test-secret" },
+        bindings: {
+          TEST_MIGRATIONS: await readD1Migrations("./drizzle"),
+          JWT_SECRET: "test-secret",
+          // The field lists of the interface document and CONTRACT.md (the steering repo's shared/).
+          CONTRACT_FIELDS: contractFields("../shared"),
+        },
       },
     }),
   ],

@@ -1,0 +1,1 @@
+export declare function contractFields(shared: string): Record<string, string[] | undefined>;
