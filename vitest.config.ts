@@ -11,6 +11,9 @@ export default defineConfig(async () => ({
         bindings: {
           TEST_MIGRATIONS: await readD1Migrations("./drizzle"),
           JWT_SECRET: "test-secret",
+          APP_SECRET: "test-app-secret",
+          // Failed deliveries are retried at once, so that a test sees the dead-letter queue in seconds.
+          WEBHOOK_RETRY_BASE_SECONDS: "0",
           // The field lists of the interface document and CONTRACT.md (the steering repo's shared/).
           CONTRACT_FIELDS: contractFields("../shared"),
         },

@@ -1,11 +1,8 @@
 // `npm run dev`: local secrets, migrated local D1, then wrangler dev on http://127.0.0.1:8787.
-import { copyFileSync, existsSync } from "node:fs";
+import { syncDevVars } from "./dev-vars.mjs";
 import { wranglerSpawn, wranglerSync } from "./wrangler.mjs";
 
-if (!existsSync(".dev.vars")) {
-  copyFileSync(".dev.vars.example", ".dev.vars");
-  console.log("Created .dev.vars from .dev.vars.example");
-}
+syncDevVars();
 wranglerSync(["d1", "migrations", "apply", "DB", "--local"]);
 
 const dev = wranglerSpawn(["dev", "--ip", "127.0.0.1", "--port", process.env.PORT ?? "8787", ...process.argv.slice(2)], { stdio: "inherit" });

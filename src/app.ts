@@ -7,9 +7,11 @@ import { requestContext } from "./http/request-context";
 import type { Endpoint } from "./http/route";
 import { cardOrderEndpoints } from "./routes/card-orders";
 import { entryEndpoints } from "./routes/entries";
+import { eventEndpoints } from "./routes/events";
 import { invoiceEndpoints } from "./routes/invoices";
 import { metaEndpoints } from "./routes/meta";
 import { notificationTokenEndpoints } from "./routes/notification-tokens";
+import { webhookEndpointEndpoints } from "./routes/webhook-endpoints";
 
 /** Every endpoint of the API; the app and its OpenAPI document are both built from this list. */
 export const endpoints: readonly Endpoint[] = [
@@ -17,15 +19,14 @@ export const endpoints: readonly Endpoint[] = [
   ...entryEndpoints,
   ...invoiceEndpoints,
   ...notificationTokenEndpoints,
+  ...eventEndpoints,
+  ...webhookEndpointEndpoints,
   ...metaEndpoints(() => endpoints),
 ];
 
 /** A request's way: its context and CORS, then its route (http/mount.ts), or the error envelope. */
-export function createApp(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.use(requestContext, cors);
-  mount(app, endpoints);
-  app.notFound(onNotFound);
-  app.onError(onError);
-  return app;
-}
+export const app = new Hono<AppEnv>();
+app.use(requestContext, cors);
+mount(app, endpoints);
+app.notFound(onNotFound);
+app.onError(onError);

@@ -1,10 +1,13 @@
 import type { Principal } from "./auth/principal";
 import type { RequestDatabase } from "./db/client";
 import type { IdempotencyClaim } from "./db/idempotency-keys";
+import type { QueueMessage } from "./events/messages";
 
 export interface Bindings {
   DB: D1Database;
   RATE_LIMITER: RateLimit;
+  /** The events queue (wrangler.toml): producer and consumer are this Worker. */
+  EVENTS: Queue<QueueMessage>;
   /** HS256 signing secret (a Worker secret; locally in `.dev.vars`). */
   JWT_SECRET?: string;
   /** When set, RS256/ES256 tokens signed by a key of this JWK set are accepted too. */
@@ -17,6 +20,18 @@ export interface Bindings {
   SERVICE_VAT_PERCENT?: string;
   CARD_PRODUCTION_FEE?: string;
   SHIPPING_FEE?: string;
+  /** The Worker's own secret: webhook signing secrets are stored encrypted with a key derived from it. */
+  APP_SECRET?: string;
+  /** "true": webhook endpoints on loopback and private hosts, also over http (local development). */
+  ALLOW_LOCAL_WEBHOOKS?: string;
+  /** Seconds before a failed delivery's first retry (default 30); each later wait is 4 times longer. */
+  WEBHOOK_RETRY_BASE_SECONDS?: string;
+  /** Push through FCM HTTP v1 (CONTRACT part 11): off without a project. */
+  FCM_PROJECT_ID?: string;
+  /** The service account's JSON (a secret). */
+  FCM_SERVICE_ACCOUNT?: string;
+  FCM_API_URL?: string;
+  GOOGLE_TOKEN_URL?: string;
   /** Comma-separated origins allowed to call the API from a browser; empty: CORS off. */
   CORS_ALLOWED_ORIGINS?: string;
 }

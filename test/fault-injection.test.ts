@@ -18,6 +18,9 @@ const TABLES = {
   number_sequences: ["series", "year"],
   notification_tokens: ["owner_id", "device_identifier"],
   idempotency_keys: ["principal", "key"],
+  events: ["id"],
+  event_counts: ["customer_id", "type"],
+  webhook_endpoints: ["id"],
 } as const;
 
 type Row = Record<string, unknown>;

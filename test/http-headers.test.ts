@@ -348,6 +348,10 @@ describe("documentation and health", () => {
     ["post", "/card_orders/{id}/entries", "card_orders:write"],
     ["get", "/card_orders/{id}/entries", "card_orders:read"],
     ["delete", "/card_orders/{id}/entries/{entry_id}", "card_orders:write"],
+    ["get", "/events", "events:read"],
+    ["post", "/webhook_endpoints", "webhooks:write"],
+    ["get", "/webhook_endpoints", "webhooks:write"],
+    ["delete", "/webhook_endpoints/{id}", "webhooks:write"],
     ["get", "/openapi.json", null],
     ["get", "/docs", null],
     ["get", "/health", null],
@@ -414,7 +418,7 @@ describe("documentation and health", () => {
     expect(registerToken.properties.device_identifier).toMatchObject({ type: "string", minLength: 1, maxLength: 255 });
 
     for (const [method, path] of ROUTES) {
-      const hasBody = ["post /card_orders", "post /invoices", "put /voucher_owners/me/notification_tokens", "post /card_orders/{id}/entries"].includes(`${method} ${path}`);
+      const hasBody = ["post /card_orders", "post /invoices", "put /voucher_owners/me/notification_tokens", "post /card_orders/{id}/entries", "post /webhook_endpoints"].includes(`${method} ${path}`);
       expect(doc.paths[path][method].requestBody !== undefined, `${method} ${path}`).toBe(hasBody);
     }
   });

@@ -1,7 +1,10 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { deleteExpiredIdempotencyKeys } from "../src/db/idempotency-keys";
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import worker from "../src/index";
 import { BASE, newCardOrder, send as sendToWorker, token } from "./support/api";
+import { outbound, serviceAccount } from "./support/outbound";
+import { drain, queued } from "./support/queue";
 
 // Every distinct SQL text the Worker sends to D1, with the parameters of its first execution.
 const shapes = new Map<string, unknown[]>();
@@ -185,11 +188,40 @@ async function exerciseEveryEndpoint(): Promise<void> {
   await expectStatus(204, owner, `${path}/tablet`, { method: "DELETE" });
   await expectStatus(204, owner, `${path}/tablet`, { method: "DELETE" });
 
-  // The Cron Trigger's sweep, with something to sweep.
+  // Events and webhook endpoints: subscribe, list, delete; the event log with and without a type.
+  const hook = (await expectStatus(201, auth, "/webhook_endpoints", { json: { url: "https://hooks.example/all", event_types: ["*"] } })).data[0];
+  await expectStatus(201, auth, "/webhook_endpoints", { json: { url: "https://hooks.example/paid", event_types: ["invoice.paid"] } });
+  await expectStatus(200, auth, "/webhook_endpoints?page=2&page_size=1");
+  await expectStatus(200, auth, "/events");
+  await expectStatus(200, auth, "/events?type=invoice.paid&page=2&page_size=1");
+
+  // The consumer: it fans the queued events out into deliveries and, for the delivered order, a
+  // push to the device of its voucher owner, whose token FCM no longer knows (so it is deleted).
+  await expectStatus(204, await token({ sub: "owner-1" }), path, { method: "PUT", json: { value: "push-owner-1", device_identifier: "phone" } });
+  const account = await serviceAccount();
+  const world = outbound((request) =>
+    request.url === "https://oauth2.test/token"
+      ? Response.json({ access_token: "t", expires_in: 3600 })
+      : request.url.startsWith("https://fcm.test")
+        ? Response.json({ error: { code: 404, details: [{ errorCode: "UNREGISTERED" }] } }, { status: 404 })
+        : new Response("ok"),
+  );
+  const outcomes = await drain({ DB: recorder, FCM_PROJECT_ID: "p", FCM_SERVICE_ACCOUNT: account.json, GOOGLE_TOKEN_URL: "https://oauth2.test/token", FCM_API_URL: "https://fcm.test" });
+  world.restore();
+  expect(new Set(outcomes.map((outcome) => outcome.body.kind))).toStrictEqual(new Set(["event", "delivery", "push"]));
+  await expectStatus(204, auth, `/webhook_endpoints/${hook.id}`, { method: "DELETE" });
+
+  // The Cron Trigger: every minute, an event the queue never got; every hour, the sweeps.
+  await env.DB.prepare("UPDATE events SET dispatched_at = NULL, created_at = ? WHERE rowid = (SELECT max(rowid) FROM events)").bind(new Date(Date.now() - 120_000).toISOString()).run();
   await env.DB.prepare("INSERT INTO idempotency_keys (principal, key, request_hash, status, body, expires_at) VALUES (?, 'old', 'x', 201, '{}', ?)")
     .bind(sub, new Date(Date.now() - 1000).toISOString())
     .run();
-  expect(await deleteExpiredIdempotencyKeys(recorder)).toBe(1);
+  for (const cron of ["* * * * *", "17 * * * *"]) {
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron }), { ...env, DB: recorder, EVENTS: queued.binding }, ctx);
+    await waitOnExecutionContext(ctx);
+  }
+  expect(queued.take().map((message) => message.kind)).toStrictEqual(["event"]);
 }
 
 interface PlanStep {
@@ -286,6 +318,24 @@ describe("query plans of every statement the Worker issues", () => {
       "entry of an order": /^select .* from "card_order_entries" where \("card_order_entries"\."id" = \? and "card_order_entries"\."order_id" = \?\)$/,
       "entry page": /^select .* from "card_orders" inner join "card_order_entries" on .* where \("card_orders"\."id" = \? and "card_orders"\."customer_id" = \?\) order by/,
       "draft guard of an entry": /^update "card_orders" set "state" = CASE WHEN "card_orders"\."state" = 'draft'/,
+      "event insert": /^insert into "events" .* returning/,
+      "event list": /^select .* from "events" where "events"\."customer_id" = \? order by/,
+      "event list by type": /^select .* from "events" where \("events"\."customer_id" = \? and "events"\."type" = \?\) order by/,
+      "event total": /^select coalesce\(sum\("total"\), 0\) as "total" from "event_counts" where "event_counts"\."customer_id" = \?$/,
+      "event total by type": /^select coalesce\(sum\("total"\), 0\) as "total" from "event_counts" where \(/,
+      "events dispatched": /^update "events" set "dispatched_at" = \?/,
+      "events undispatched": /^select .* from "events" where \("events"\."dispatched_at" is null and "events"\."created_at" < \?\)/,
+      "events swept": /^DELETE FROM "events" WHERE rowid IN \(SELECT rowid FROM "events"/,
+      "endpoint insert": /^insert into "webhook_endpoints" .* values \(CASE WHEN \(SELECT count\(\*\)/,
+      "endpoint by id": /^select .* from "webhook_endpoints" where \("webhook_endpoints"\."id" = \? and/,
+      "endpoint list": /^select .* from "webhook_endpoints" where "webhook_endpoints"\."customer_id" = \? order by/,
+      "endpoint total": /^select count\(\*\) as "total" from "webhook_endpoints"/,
+      "endpoint delete": /^delete from "webhook_endpoints"/,
+      "endpoints of customers": /^select "id", "customer_id", "event_types" from "webhook_endpoints" where "webhook_endpoints"\."customer_id" in/,
+      "endpoint of a delivery": /^select "url", "encrypted_secret" from "webhook_endpoints" where "webhook_endpoints"\."id" = \?/,
+      "entries of a delivered order": /^select "id", "voucher_owner_id", "card_holder_name" from "card_order_entries" where "card_order_entries"\."order_id" = \?$/,
+      "devices of its owners": /^select "owner_id", "value" from "notification_tokens" where "notification_tokens"\."owner_id" in \(select/,
+      "unregistered token deleted": /^delete from "notification_tokens" where "notification_tokens"\."value" = \?$/,
     };
     const missing = Object.entries(expected)
       .filter(([, pattern]) => !texts.some((text) => pattern.test(text)))
@@ -305,8 +355,9 @@ describe("query plans of every statement the Worker issues", () => {
 
   it("no statement of the count triggers reads a whole table", async () => {
     const statements = await triggerStatements();
-    // card_orders and invoices: insert, state change (two statements) and delete each; entries: insert and delete.
-    expect(statements).toHaveLength(10);
+    // card_orders and invoices: insert, state change (two statements) and delete each; entries and
+    // events: insert and delete.
+    expect(statements).toHaveLength(12);
     const offenders: string[] = [];
     for (const { trigger, sql, params } of statements) {
       const plan = await planOf(sql, params);

@@ -59,7 +59,7 @@ describe("the Cron Trigger", () => {
     const log = vi.spyOn(console, "log");
     try {
       await runCron();
-      expect(log.mock.calls.map(([line]) => String(line))).toContain(JSON.stringify({ job: "expire_idempotency_keys", deleted: 1200 }));
+      expect(log.mock.calls.map(([line]) => String(line))).toContain(JSON.stringify({ job: "sweep", expired_idempotency_keys: 1200, expired_events: 0 }));
     } finally {
       log.mockRestore();
     }

@@ -5,7 +5,9 @@ import { endpoints } from "../src/app";
 import { CardOrder } from "../src/schemas/card-order";
 import { Entry } from "../src/schemas/entry";
 import { Invoice } from "../src/schemas/invoice";
+import { Event } from "../src/schemas/event";
 import { NotificationDevice } from "../src/schemas/notification-device";
+import { NewWebhookEndpoint, WebhookEndpoint } from "../src/schemas/webhook-endpoint";
 import { call, newCardOrder, newEntry, token, unique, type CallOptions } from "./support/api";
 import { fieldsOf, routeOf } from "./support/shape";
 
@@ -19,6 +21,8 @@ describe("the response schemas have the interface's fields, in its order", () =>
     ["invoice", Invoice],
     ["card_order", CardOrder],
     ["card_order_entry", Entry],
+    ["event", Event],
+    ["webhook_endpoint", NewWebhookEndpoint],
   ] as const)("%s", (name, schema) => {
     const expected = env.CONTRACT_FIELDS[name];
     expect(expected, `${name} in ../shared (seed part 2, CONTRACT part 10)`).toBeDefined();
@@ -34,6 +38,9 @@ const RESOURCES = new Map<z.ZodMiniType, string>([
   [Invoice, "invoice"],
   [Entry, "entry"],
   [NotificationDevice, "notification device"],
+  [Event, "event"],
+  [WebhookEndpoint, "webhook endpoint"],
+  [NewWebhookEndpoint, "new webhook endpoint"],
 ]);
 
 // Nullable in the interface document, but this service always sets them (README, decisions): the
@@ -102,6 +109,11 @@ async function story() {
   await request(`/invoices?order_id=${full.id}`, { token: auth });
   await request(`/invoices/${bareVoucher.id}`, { token: auth });
   await request(`/invoices/${voucher.id}`, { token: auth });
+
+  const hook = (await post("/webhook_endpoints", { url: "https://hooks.example/in", event_types: ["*"] })).data[0];
+  await request("/webhook_endpoints", { token: auth });
+  await request(`/webhook_endpoints/${hook.id}`, { token: auth, method: "DELETE" });
+  await request("/events", { token: auth });
 
   const tokens = "/voucher_owners/me/notification_tokens";
   await request(tokens, { token: owner, method: "PUT", json: { value: unique("v"), device_identifier: "phone" } });

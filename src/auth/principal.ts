@@ -6,6 +6,8 @@ export const SCOPES = [
   "invoices:write",
   "notification_tokens:write",
   "fulfilment",
+  "webhooks:write",
+  "events:read",
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -12,10 +12,11 @@ interface DatabaseUsage {
 }
 
 // The constraints that fail when a concurrent request got there first: the `updated_at` guard of
-// updateIfUnchanged, the draft and room guards of an entry (db/entries.ts), one live invoice of each
-// kind per card order, one stored response per idempotency key.
+// updateIfUnchanged, the draft and room guards of an entry (db/entries.ts), the room guard of a
+// webhook endpoint (db/webhook-endpoints.ts), one live invoice of each kind per card order, one
+// stored response per idempotency key.
 const CONCURRENT_WRITE =
-  /NOT NULL constraint failed: (\w+\.updated_at|card_orders\.(state|entries_count))|UNIQUE constraint failed: (invoices\.order_id|idempotency_keys\.)/;
+  /NOT NULL constraint failed: (\w+\.updated_at|card_orders\.(state|entries_count)|webhook_endpoints\.id)|UNIQUE constraint failed: (invoices\.order_id|idempotency_keys\.)/;
 // Errors of the SQL or its parameters, and any other constraint failure: a bug here, not a retry.
 const BUG = /SQLITE_|D1_TYPE_ERROR|D1_COLUMN_NOTFOUND/;
 

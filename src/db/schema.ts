@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { CardOrderState, PaymentMethod, VoucherCategory } from "../domain/card-orders";
+import type { EventType } from "../domain/events";
 import type { InvoiceKind, InvoiceState } from "../domain/invoices";
 
 // Timestamps are stored as the exact wire string (`Date.toISOString()`): it sorts correctly as text
@@ -151,6 +152,8 @@ export const notificationTokens = sqliteTable(
     // A token value belongs to one device of one owner at a time.
     uniqueIndex("notification_tokens_value").on(t.value),
     index("notification_tokens_owner_created").on(t.ownerId, t.createdAt, t.deviceIdentifier),
+    // The owner's least recently updated device, which a registration beyond the limit replaces.
+    index("notification_tokens_owner_updated").on(t.ownerId, t.updatedAt, t.deviceIdentifier),
   ],
 );
 
@@ -171,3 +174,57 @@ export type CardOrderRow = typeof cardOrders.$inferSelect;
 export type InvoiceRow = typeof invoices.$inferSelect;
 export type CardOrderEntryRow = typeof cardOrderEntries.$inferSelect;
 export type NotificationTokenRow = typeof notificationTokens.$inferSelect;
+
+/**
+ * The outbox: every change a client may react to, written in the batch of the change (CONTRACT
+ * part 11). `data` is the resource after the change as GET shows it, as JSON text. `dispatched_at`
+ * is set when the queue's consumer has the event; until then the Cron Trigger sends it again.
+ */
+export const events = sqliteTable(
+  "events",
+  {
+    id: text("id").primaryKey(),
+    customerId: text("customer_id").notNull(),
+    type: text("type").$type<EventType>().notNull(),
+    createdAt: text("created_at").notNull(),
+    data: text("data").notNull(),
+    dispatchedAt: text("dispatched_at"),
+  },
+  (t) => [
+    index("events_customer_created").on(t.customerId, t.createdAt, t.id),
+    index("events_customer_type_created").on(t.customerId, t.type, t.createdAt, t.id),
+    // The retention sweep (30 days), and the Cron Trigger's search for what was never handed over.
+    index("events_created").on(t.createdAt),
+    index("events_undispatched").on(t.createdAt).where(sql`${t.dispatchedAt} IS NULL`),
+  ],
+);
+
+/** Rows per (customer, event type), kept by triggers, as for card orders and invoices. */
+export const eventCounts = sqliteTable(
+  "event_counts",
+  {
+    customerId: text("customer_id").notNull(),
+    type: text("type").notNull(),
+    total: integer("total").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.customerId, t.type] })],
+);
+
+/** Where a customer's events go (Standard Webhooks). The signing secret is stored encrypted. */
+export const webhookEndpoints = sqliteTable(
+  "webhook_endpoints",
+  {
+    id: text("id").primaryKey(),
+    customerId: text("customer_id").notNull(),
+    url: text("url").notNull(),
+    // JSON array of event types, or ["*"].
+    eventTypes: text("event_types").notNull(),
+    // AES-GCM under a key derived from APP_SECRET: a database read alone does not reveal it.
+    encryptedSecret: text("encrypted_secret").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("webhook_endpoints_customer_created").on(t.customerId, t.createdAt, t.id)],
+);
+
+export type EventRow = typeof events.$inferSelect;
+export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;

@@ -1,8 +1,12 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
+import { customerOf } from "../auth/principal";
 import { deleteExpiredKey, storeResponse } from "../db/idempotency-keys";
+import type { EventRow } from "../db/schema";
 import type { AppEnv } from "../env";
+import { enqueueEvents } from "../events/enqueue";
+import { filled, insertEvents, type EventDraft } from "../events/outbox";
 import { database } from "../http/database";
 import { replyText, type Reply } from "../http/reply";
 
@@ -18,20 +22,24 @@ interface WriteOutcome<T> {
    * the body → SQL evaluated after the writes. The sent and the stored body are then the same.
    */
   fill?: Record<string, SQL>;
+  /** The events of the change (CONTRACT part 11), in the order they happen; all of the caller's customer. */
+  events?: EventDraft[];
 }
 
 /**
- * Ends every write request: its writes and, under an Idempotency-Key, its response go to D1 as one
- * atomic batch, so that either all of it is stored or nothing is.
+ * Ends every write request: its writes, its events and, under an Idempotency-Key, its response go to
+ * D1 as one atomic batch, so that either all of it is stored or nothing is. The stored events are
+ * then handed to the queue after the response (the Cron Trigger catches what that misses).
  */
 export async function commit<T>(c: Context<AppEnv>, writes: BatchItem<"sqlite">[], outcome: WriteOutcome<T>): Promise<Reply<T>> {
   const { orm } = database(c);
   const claim = c.var.idempotency;
   const text = outcome.body === undefined ? "" : JSON.stringify(outcome.body);
-  let body: SQL = sql`${text}`;
-  for (const [path, value] of Object.entries(outcome.fill ?? {})) body = sql`json_set(${body}, ${path}, ${value})`;
+  const body = filled(text, outcome.fill);
+  const drafts = outcome.events ?? [];
+  const events = drafts.length > 0 ? insertEvents(orm, customerOf(c), drafts) : [];
 
-  const statements = [...writes];
+  const statements: BatchItem<"sqlite">[] = [...writes, ...events];
   if (claim) {
     const now = new Date();
     if (claim.replacesExpired) statements.push(deleteExpiredKey(orm, claim.principal, claim.key, now.toISOString()));
@@ -45,6 +53,9 @@ export async function commit<T>(c: Context<AppEnv>, writes: BatchItem<"sqlite">[
   // A concurrent request with the same key that got there first makes this batch fail as a write
   // conflict (409); the Idempotency-Key check then answers with that request's response.
   const results: unknown[] = await orm.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+
+  const stored = results.slice(writes.length, writes.length + events.length).map((rows) => (rows as EventRow[])[0]!);
+  if (stored.length > 0) c.executionCtx.waitUntil(enqueueEvents(c.env.EVENTS, stored));
 
   if (outcome.status === 204) return replyText<T>(c, 204, null);
   return replyText<T>(c, outcome.status, claim || outcome.fill ? (results.at(-1) as { body: string }[])[0]!.body : text);

@@ -6,6 +6,8 @@ import { invoiceAmounts, type BillingVariables } from "../domain/billing";
 import { newId } from "../domain/ids";
 import { invoiceLifecycle, NUMBER_SERIES, PAYMENT_TERM_DAYS, type InvoiceKind } from "../domain/invoices";
 import { addDays, isoDate, nextTimestamp } from "../domain/time";
+import type { EventDraft } from "../events/outbox";
+import { toInvoice } from "../schemas/invoice";
 
 /** What issuing an invoice needs beyond its order. */
 interface IssueContext {
@@ -21,6 +23,8 @@ interface IssuedInvoice {
   /** Its number, as SQL that the batch evaluates after taking it. */
   number: SQL<string>;
   writes: [ReturnType<typeof takeNumber>, ReturnType<typeof insertInvoice>];
+  /** Its invoice.created event. */
+  event: EventDraft;
 }
 
 /**
@@ -58,7 +62,12 @@ export function issueInvoice({ orm, vars, at }: IssueContext, order: CardOrderRo
     servicePeriodEnd: kind === "voucher" ? null : isoDate(now),
   };
   const number = numberOf(NUMBER_SERIES.invoice, year);
-  return { row, number, writes: [takeNumber(orm, NUMBER_SERIES.invoice, year), insertInvoice(orm, { ...row, number })] };
+  return {
+    row,
+    number,
+    writes: [takeNumber(orm, NUMBER_SERIES.invoice, year), insertInvoice(orm, { ...row, number })],
+    event: { type: "invoice.created", data: toInvoice(row), fill: { "$.number": number } },
+  };
 }
 
 /** A cancellation is a legal document of its own: it takes a number of the CN series in the same batch. */
@@ -67,9 +76,18 @@ export function cancellationNumber(orm: Database, at: string) {
   return { number: numberOf(NUMBER_SERIES.cancellation, year), take: takeNumber(orm, NUMBER_SERIES.cancellation, year) };
 }
 
-/** Cancels an open invoice as part of another change (its order's cancel), guarded like any change of it. */
+/**
+ * Cancels an open invoice as part of its order's cancel, guarded like any change of it, with its
+ * invoice.cancelled event (the invoice showing its order cancelled too).
+ */
 export function cancelInvoice(orm: Database, invoice: InvoiceRow, at: string) {
   const { number, take } = cancellationNumber(orm, at);
   const cancelledAt = nextTimestamp(invoice.updatedAt, new Date(at));
-  return [take, updateIfUnchanged(orm, invoices, invoice, { state: "cancelled", cancelledAt, updatedAt: cancelledAt, cancellationNumber: number })] as const;
+  const changes = { state: "cancelled", cancelledAt, updatedAt: cancelledAt } as const;
+  const event: EventDraft = {
+    type: "invoice.cancelled",
+    data: toInvoice({ ...invoice, ...changes, orderState: "cancelled" }),
+    fill: { "$.cancellation_number": number },
+  };
+  return { writes: [take, updateIfUnchanged(orm, invoices, invoice, { ...changes, cancellationNumber: number })], event };
 }

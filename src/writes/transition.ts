@@ -3,12 +3,14 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
 import { updateIfUnchanged, type Database, type Versioned } from "../db/client";
 import type { CardOrderState } from "../domain/card-orders";
+import type { EventType } from "../domain/events";
 import type { InvoiceState } from "../domain/invoices";
 import { assertAllowed, type Lifecycle } from "../domain/lifecycle";
 import { nextTimestamp } from "../domain/time";
 import type { AppEnv } from "../env";
 import { database } from "../http/database";
 import type { Reply } from "../http/reply";
+import type { EventDraft } from "../events/outbox";
 import { commit } from "./commit";
 
 type Changes<Row> = { [K in Exclude<keyof Row, "id" | "state" | "updatedAt">]?: Row[K] | SQL };
@@ -21,8 +23,10 @@ export interface TransitionEffects<Row> {
    * response shows "" there until `fill` puts the value in.
    */
   changes?: Changes<Row>;
-  /** Values the batch produces, filled into the response (see WriteOutcome.fill). */
+  /** Values the batch produces, filled into the resource shown (JSON path in it → SQL). */
   fill?: Record<string, SQL>;
+  /** Events of other resources the transition changes, after the resource's own (CONTRACT part 12). */
+  events?: EventDraft[];
 }
 
 interface TransitionRequest<State extends CardOrderState | InvoiceState, Row extends { state: State }, Action extends string, Shown> {
@@ -31,6 +35,8 @@ interface TransitionRequest<State extends CardOrderState | InvoiceState, Row ext
   table: Versioned;
   row: Row;
   show: (row: Row) => Shown;
+  /** The event the transition emits. */
+  event: EventType;
   /** Checked and built after the transition table allowed the action, so invalid_state wins. */
   effects?: (orm: Database, at: string, to: State) => TransitionEffects<Row>;
 }
@@ -44,7 +50,7 @@ const shown = <Row>(changes: Changes<Row>): Partial<Row> =>
  */
 export async function applyTransition<State extends CardOrderState | InvoiceState, Row extends { id: string; state: State; updatedAt: string }, Action extends string, Shown>(
   c: Context<AppEnv>,
-  { lifecycle, action, table, row, show, effects }: TransitionRequest<State, Row, Action, Shown>,
+  { lifecycle, action, table, row, show, event, effects }: TransitionRequest<State, Row, Action, Shown>,
 ): Promise<Reply<{ data: Shown }>> {
   assertAllowed(lifecycle, row.state, action);
   const { orm } = database(c);
@@ -52,9 +58,11 @@ export async function applyTransition<State extends CardOrderState | InvoiceStat
   const at = nextTimestamp(row.updatedAt);
   const changes = { state: to, updatedAt: at, ...(stamp ? { [stamp]: at } : {}) };
   const extra = effects?.(orm, at, to) ?? {};
+  const data = show({ ...row, ...changes, ...shown(extra.changes ?? {}) });
   return commit(c, [...(extra.writes ?? []), updateIfUnchanged(orm, table, row, { ...changes, ...extra.changes })], {
     status: 200,
-    body: { data: show({ ...row, ...changes, ...shown(extra.changes ?? {}) }) },
-    fill: extra.fill,
+    body: { data },
+    fill: extra.fill && Object.fromEntries(Object.entries(extra.fill).map(([path, value]) => [path.replace(/^\$/, "$.data"), value])),
+    events: [{ type: event, data, fill: extra.fill }, ...(extra.events ?? [])],
   });
 }

@@ -6,6 +6,7 @@ import { SCOPES } from "../../src/auth/principal";
 import worker from "../../src/index";
 import { CardOrder } from "../../src/schemas/card-order";
 import { Invoice } from "../../src/schemas/invoice";
+import { queued } from "./queue";
 import { checkSuccess, fieldsOf } from "./shape";
 
 export const BASE = "https://api.test";
@@ -61,7 +62,7 @@ export interface CallOptions {
  */
 export async function send(request: Request, bindings: Bindings = {}): Promise<Response> {
   const ctx = createExecutionContext();
-  const response = await worker.fetch(request, { ...env, ...bindings }, ctx);
+  const response = await worker.fetch(request, { ...env, EVENTS: queued.binding, ...bindings }, ctx);
   await waitOnExecutionContext(ctx);
   await checkSuccess(request, response);
   return response;

@@ -5,6 +5,7 @@ import type { Database } from "../../db/client";
 import { findOrderAndVoucherInvoice, setInvoiceOrderState } from "../../db/invoices";
 import { cardOrders, type CardOrderRow, type InvoiceRow } from "../../db/schema";
 import { cardOrderLifecycle, type CardOrderAction, type CardOrderState } from "../../domain/card-orders";
+import { CARD_ORDER_EVENTS } from "../../domain/events";
 import { isId, newId } from "../../domain/ids";
 import type { AppEnv } from "../../env";
 import { ApiError, notFound } from "../../errors";
@@ -78,7 +79,8 @@ function effectsOf(c: Context<AppEnv>, action: CardOrderAction, order: CardOrder
       return {
         writes: [...invoice.writes, follow],
         changes: kind === "production" ? { productionInvoiceId: invoice.row.id, productionInvoiceNumber: invoice.number } : { shippingInvoiceId: invoice.row.id, shippingInvoiceNumber: invoice.number },
-        fill: { [`$.data.${kind}_invoice.number`]: invoice.number },
+        fill: { [`$.${kind}_invoice.number`]: invoice.number },
+        events: [invoice.event],
       };
     };
     switch (action) {
@@ -88,7 +90,9 @@ function effectsOf(c: Context<AppEnv>, action: CardOrderAction, order: CardOrder
       case "cancel":
         // Withdrawing an order withdraws its bill; a paid one must be settled by other means.
         if (voucherInvoice?.state === "paid") throw ApiError.of("conflict", `The card order's invoice ${voucherInvoice.number} is paid; a paid order cannot be cancelled.`);
-        return { writes: [...(voucherInvoice?.state === "open" ? cancelInvoice(orm, voucherInvoice, at) : []), follow] };
+        if (voucherInvoice?.state !== "open") return { writes: [follow] };
+        const cancelled = cancelInvoice(orm, voucherInvoice, at);
+        return { writes: [...cancelled.writes, follow], events: [cancelled.event] };
       case "start_production":
         return issue("production");
       case "deliver":
@@ -102,5 +106,13 @@ export const transitionCardOrder =
   async (c) => {
     // Only a cancel looks at the voucher invoice (it cancels an open one, and a paid one forbids it).
     const { order, invoice } = await loadCardOrder(c, action === "cancel");
-    return applyTransition(c, { lifecycle: cardOrderLifecycle, action, table: cardOrders, row: order, show: toCardOrder, effects: effectsOf(c, action, order, invoice) });
+    return applyTransition(c, {
+      lifecycle: cardOrderLifecycle,
+      action,
+      table: cardOrders,
+      row: order,
+      show: toCardOrder,
+      event: CARD_ORDER_EVENTS[action],
+      effects: effectsOf(c, action, order, invoice),
+    });
   };

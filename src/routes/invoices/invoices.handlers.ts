@@ -3,6 +3,7 @@ import { customerOf } from "../../auth/principal";
 import { updateIfUnchanged } from "../../db/client";
 import { findInvoice, findOrderAndVoucherInvoice, listInvoices as queryInvoices } from "../../db/invoices";
 import { cardOrders, invoices, type InvoiceRow } from "../../db/schema";
+import { INVOICE_EVENTS } from "../../domain/events";
 import { isId } from "../../domain/ids";
 import { assertInvoiceable, invoiceLifecycle, type InvoiceAction } from "../../domain/invoices";
 import { nextTimestamp } from "../../domain/time";
@@ -41,7 +42,7 @@ export const createInvoice: Handler<typeof routes.createInvoice> = async (c, { b
   // sequence stays gapless; the order's guard makes a concurrent second invoice roll back.
   const writes = [...invoice.writes, updateIfUnchanged(db.orm, cardOrders, order, { invoiceId: invoice.row.id, invoiceNumber: invoice.number, updatedAt: at })];
   return explainConflict(
-    () => commit(c, writes, { status: 201, body: singlePageEnvelope(c, [toInvoice(invoice.row)]), fill: { "$.data[0].number": invoice.number } }),
+    () => commit(c, writes, { status: 201, body: singlePageEnvelope(c, [toInvoice(invoice.row)]), fill: { "$.data[0].number": invoice.number }, events: [invoice.event] }),
     async () => {
       const fresh = await findOrder();
       if (fresh.order) assertInvoiceable(fresh.order, fresh.invoice);
@@ -66,11 +67,12 @@ export const transitionInvoice =
       table: invoices,
       row: await loadInvoice(c),
       show: toInvoice,
+      event: INVOICE_EVENTS[action],
       effects:
         action === "cancel"
           ? (orm, at) => {
               const { number, take } = cancellationNumber(orm, at);
-              return { writes: [take], changes: { cancellationNumber: number }, fill: { "$.data.cancellation_number": number } };
+              return { writes: [take], changes: { cancellationNumber: number }, fill: { "$.cancellation_number": number } };
             }
           : undefined,
     });

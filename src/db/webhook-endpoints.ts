@@ -1,0 +1,61 @@
+import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
+import type { PageRequest } from "../pagination/query";
+import type { Database, RequestDatabase } from "./client";
+import { columnsOf, compile, lazily, param, queryBuilder as qb } from "./compiled";
+import { webhookEndpoints, type WebhookEndpointRow } from "./schema";
+
+const customerEndpoints = eq(webhookEndpoints.customerId, param("customer"));
+
+/**
+ * Stores an endpoint only while the customer has fewer than `max`: otherwise its id is NULL, the NOT
+ * NULL constraint fails and the batch rolls back (a write conflict), also under concurrent requests.
+ */
+export function insertWebhookEndpoint(orm: Database, row: WebhookEndpointRow, max: number) {
+  const room = sql`(SELECT count(*) FROM ${webhookEndpoints} WHERE ${webhookEndpoints.customerId} = ${row.customerId}) < ${max}`;
+  return orm.insert(webhookEndpoints).values({ ...row, id: sql`CASE WHEN ${room} THEN ${row.id} END` });
+}
+
+export function deleteWebhookEndpoint(orm: Database, customerId: string, id: string) {
+  return orm.delete(webhookEndpoints).where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.customerId, customerId)));
+}
+
+const byId = lazily(() => compile<WebhookEndpointRow>(qb.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, param("id")), customerEndpoints)), columnsOf(webhookEndpoints)));
+
+export async function findWebhookEndpoint(db: RequestDatabase, customerId: string, id: string): Promise<WebhookEndpointRow | undefined> {
+  const [row] = await db.read(byId(), { id, customer: customerId });
+  return row;
+}
+
+export async function countWebhookEndpoints(db: RequestDatabase, customerId: string): Promise<number> {
+  const [row] = await db.read(listReads().total, { customer: customerId });
+  return row?.total ?? 0;
+}
+
+const listReads = lazily(() => ({
+  page: compile<WebhookEndpointRow>(
+    qb.select().from(webhookEndpoints).where(customerEndpoints).orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id)).limit(param("limit")).offset(param("offset")),
+    columnsOf(webhookEndpoints),
+  ),
+  // A customer has at most 10 endpoints: counting them reads at most 10 rows.
+  total: compile<{ total: number }>(qb.select({ total: count().as("total") }).from(webhookEndpoints).where(customerEndpoints), { total: "total" }),
+}));
+
+/** One page of the customer's endpoints, newest first, and how many there are (one round trip). */
+export async function listWebhookEndpoints(db: RequestDatabase, customerId: string, page: PageRequest) {
+  const { page: pageRead, total: totalRead } = listReads();
+  const values = { customer: customerId, limit: page.pageSize, offset: page.offset };
+  const [rows, [total]] = await db.readBoth([pageRead, values], [totalRead, values]);
+  return { rows, total: total?.total ?? 0 };
+}
+
+/** The endpoints of these customers, for the fan-out of their events. */
+export function endpointsOf(orm: Database, customerIds: string[]) {
+  const { id, customerId, eventTypes } = webhookEndpoints;
+  return orm.select({ id, customerId, eventTypes }).from(webhookEndpoints).where(inArray(webhookEndpoints.customerId, customerIds));
+}
+
+/** Where a delivery goes: undefined once the endpoint was deleted (no further attempt). */
+export function endpointForDelivery(orm: Database, id: string) {
+  const { url, encryptedSecret } = webhookEndpoints;
+  return orm.select({ url, encryptedSecret }).from(webhookEndpoints).where(eq(webhookEndpoints.id, id)).get();
+}

@@ -1,0 +1,36 @@
+import type { Bindings } from "../env";
+import { fanOut } from "./fan-out";
+import type { QueueMessage } from "./messages";
+import { push } from "./push";
+import { deliver } from "./webhook-delivery";
+
+type Kind<K extends QueueMessage["kind"]> = Message<Extract<QueueMessage, { kind: K }>>;
+const isKind = <K extends QueueMessage["kind"]>(kind: K) => (message: Message<QueueMessage>): message is Kind<K> => message.body.kind === kind;
+
+/**
+ * The queue consumer (wrangler.toml). The dead-letter queue's name ends in `-dlq`: what reaches it
+ * failed every attempt and is logged, one line each, for an operator to look at.
+ */
+export async function consume(batch: MessageBatch<QueueMessage>, env: Bindings): Promise<void> {
+  if (batch.queue.endsWith("-dlq")) {
+    for (const message of batch.messages) {
+      const { kind } = message.body;
+      const eventId = kind === "push" ? message.body.eventId : message.body.event.id;
+      console.error(JSON.stringify({ level: "error", job: "dead_letter", kind, event_id: eventId, endpoint_id: kind === "delivery" ? message.body.endpointId : undefined, attempts: message.attempts }));
+      message.ack();
+    }
+    return;
+  }
+  const events = batch.messages.filter(isKind("event"));
+  await Promise.all([
+    events.length > 0 ? fanOut(env, events).catch((error) => retryAll(events, error)) : undefined,
+    // Each on its own: a slow or failing receiver holds up no other.
+    ...batch.messages.filter(isKind("delivery")).map((message) => deliver(env, message).catch((error) => retryAll([message], error))),
+    ...batch.messages.filter(isKind("push")).map((message) => push(env, message).catch((error) => retryAll([message], error))),
+  ]);
+}
+
+function retryAll(messages: readonly Message<QueueMessage>[], error: unknown): void {
+  console.error(JSON.stringify({ level: "error", job: "queue", error: String(error), messages: messages.length }));
+  for (const message of messages) message.retry();
+}

@@ -1,0 +1,56 @@
+import { customerOf } from "../../auth/principal";
+import { keyFor } from "../../crypto/keys";
+import { seal } from "../../crypto/secret-box";
+import { countWebhookEndpoints, deleteWebhookEndpoint as deleteRow, findWebhookEndpoint, insertWebhookEndpoint, listWebhookEndpoints as queryEndpoints } from "../../db/webhook-endpoints";
+import { isId, newId } from "../../domain/ids";
+import { MAX_WEBHOOK_ENDPOINTS, webhookUrlProblem } from "../../domain/webhooks";
+import { ApiError, notFound } from "../../errors";
+import { newWebhookSecret } from "../../events/webhook-signature";
+import { database } from "../../http/database";
+import { reply } from "../../http/reply";
+import type { Handler } from "../../http/route";
+import { pageEnvelope, singlePageEnvelope } from "../../pagination/envelope";
+import { pageRequest } from "../../pagination/query";
+import { toWebhookEndpoint, withSecret } from "../../schemas/webhook-endpoint";
+import { commit } from "../../writes/commit";
+import { explainConflict } from "../../writes/explain-conflict";
+import type * as routes from "./webhook-endpoints.routes";
+
+const full = () => ApiError.of("conflict", `The customer has ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints, the most it can have; delete one first.`);
+
+export const createWebhookEndpoint: Handler<typeof routes.createWebhookEndpoint> = async (c, { body }) => {
+  const problem = webhookUrlProblem(body.url, c.env.ALLOW_LOCAL_WEBHOOKS === "true");
+  if (problem) throw ApiError.of("validation_failed", `url ${problem}.`, { pointer: "/url" });
+  const customerId = customerOf(c);
+  const secret = newWebhookSecret();
+  const row = {
+    id: newId(),
+    customerId,
+    url: body.url,
+    eventTypes: JSON.stringify(body.event_types),
+    encryptedSecret: await seal(await keyFor(c.env.APP_SECRET, "webhook-secrets"), secret),
+    createdAt: new Date().toISOString(),
+  };
+  const db = database(c);
+  // The limit holds in the insert itself (a concurrent 11th rolls back); only then is it counted.
+  return explainConflict(
+    () => commit(c, [insertWebhookEndpoint(db.orm, row, MAX_WEBHOOK_ENDPOINTS)], { status: 201, body: singlePageEnvelope(c, [withSecret(toWebhookEndpoint(row), secret)]) }),
+    async () => {
+      if ((await countWebhookEndpoints(db, customerId)) >= MAX_WEBHOOK_ENDPOINTS) throw full();
+    },
+  );
+};
+
+export const listWebhookEndpoints: Handler<typeof routes.listWebhookEndpoints> = async (c, { query }) => {
+  const page = pageRequest(query);
+  const { rows, total } = await queryEndpoints(database(c), customerOf(c), page);
+  return reply(c, 200, pageEnvelope(c, page, rows.map(toWebhookEndpoint), total));
+};
+
+export const deleteWebhookEndpoint: Handler<typeof routes.deleteWebhookEndpoint> = async (c) => {
+  const id = c.req.param("id") ?? "";
+  const db = database(c);
+  const customerId = customerOf(c);
+  if (!isId(id) || !(await findWebhookEndpoint(db, customerId, id))) throw notFound("webhook endpoint");
+  return commit(c, [deleteRow(db.orm, customerId, id)], { status: 204, body: undefined });
+};

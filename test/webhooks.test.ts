@@ -1,0 +1,221 @@
+import { env } from "cloudflare:workers";
+import { Webhook } from "standardwebhooks";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { keyFor } from "../src/crypto/keys";
+import { open } from "../src/crypto/secret-box";
+import { retryDelaySeconds } from "../src/events/retry";
+import { NewWebhookEndpoint, WebhookEndpoint } from "../src/schemas/webhook-endpoint";
+import { call, expectError, expectJson, ISO_MS, orderIn, singlePage, token, unique, UUID } from "./support/api";
+import { outbound } from "./support/outbound";
+import { drain, queued } from "./support/queue";
+import { fieldsOf } from "./support/shape";
+
+// CONTRACT parts 11 and 12: webhook endpoints, and deliveries per Standard Webhooks.
+
+const ENDPOINTS = "/webhook_endpoints";
+const subscribe = (auth: string, json: object, bindings = {}) => call(ENDPOINTS, { token: auth, json, env: bindings });
+
+async function created(auth: string, json: object = { url: "https://hooks.example/in", event_types: ["*"] }): Promise<any> {
+  const response = await subscribe(auth, json);
+  expect(response.status).toBe(201);
+  return ((await response.json()) as any).data[0];
+}
+
+beforeEach(() => void queued.take());
+afterEach(() => vi.restoreAllMocks());
+
+describe("POST /webhook_endpoints", () => {
+  it("answers 201 with the endpoint and its secret, shown this once; the stored secret is sealed", async () => {
+    const auth = await token();
+    const json = { url: "https://hooks.example/in?x=1", event_types: ["invoice.paid", "card_order.delivered"] };
+    const body = await expectJson(
+      await subscribe(auth, json),
+      201,
+      singlePage(ENDPOINTS, [{ id: expect.stringMatching(UUID), type: "webhook_endpoint", ...json, secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/), created_at: expect.stringMatching(ISO_MS) }]),
+    );
+    const [endpoint] = body.data;
+    expect(Object.keys(endpoint)).toStrictEqual(fieldsOf(NewWebhookEndpoint));
+    expect(atob(endpoint.secret.slice("whsec_".length)).length).toBeGreaterThanOrEqual(24);
+
+    const row = await env.DB.prepare("SELECT * FROM webhook_endpoints WHERE id = ?").bind(endpoint.id).first<Record<string, string>>();
+    expect(JSON.stringify(row)).not.toContain(endpoint.secret.slice("whsec_".length));
+    expect(await open(await keyFor(env.APP_SECRET, "webhook-secrets"), row!.encrypted_secret!)).toBe(endpoint.secret);
+
+    const { secret: _, ...listed } = endpoint;
+    const list = await expectJson(await call(ENDPOINTS, { token: auth }), 200, expect.anything());
+    expect(list.data).toStrictEqual([listed]);
+    expect(Object.keys(list.data[0])).toStrictEqual(fieldsOf(WebhookEndpoint));
+  });
+
+  it.each<[string, object, string]>([
+    ["http to a public host", { url: "http://hooks.example/in" }, "/url"],
+    ["not a URL", { url: "hooks.example/in" }, "/url"],
+    ["another scheme", { url: "ftp://hooks.example/in" }, "/url"],
+    ["credentials in the URL", { url: "https://user:pass@hooks.example/in" }, "/url"],
+    ["a URL of 2,049 characters", { url: `https://hooks.example/${"x".repeat(2049 - 22)}` }, "/url"],
+    ["a number", { url: 42 }, "/url"],
+    ["no event type", { event_types: [] }, "/event_types"],
+    ["event_types a string", { event_types: "*" }, "/event_types"],
+    ["an unknown type", { event_types: ["invoice.paid", "invoice.refunded"] }, "/event_types/1"],
+    ['"*" beside a type', { event_types: ["invoice.paid", "*"] }, "/event_types/1"],
+    ['"*" first beside a type', { event_types: ["*", "invoice.paid"] }, "/event_types/0"],
+    ["a repeated type", { event_types: ["invoice.paid", "card_order.delivered", "invoice.paid"] }, "/event_types/2"],
+  ])("answers 422 with the pointer for %s", async (_, fields, pointer) => {
+    const auth = await token();
+    await expectError(await subscribe(auth, { url: "https://hooks.example/in", event_types: ["*"], ...fields }), 422, { code: "validation_failed", source: { pointer } });
+    expect((await expectJson(await call(ENDPOINTS, { token: auth }), 200, expect.anything())).data).toStrictEqual([]);
+  });
+
+  it.each(["http://localhost:8080/hook", "https://127.0.0.1/hook", "http://10.1.2.3/", "http://172.16.0.1/", "https://192.168.1.1/", "http://169.254.169.254/latest", "http://[::1]:9000/", "http://2130706433/", "https://foo.localhost/", "http://[fd00::1]/"])(
+    "accepts the local host %s only while ALLOW_LOCAL_WEBHOOKS is \"true\"",
+    async (url) => {
+      const auth = await token();
+      const body = await expectError(await subscribe(auth, { url, event_types: ["*"] }, { ALLOW_LOCAL_WEBHOOKS: "false" }), 422, { code: "validation_failed", source: { pointer: "/url" } });
+      expect(body.errors[0].detail).toMatch(/ALLOW_LOCAL_WEBHOOKS/);
+      expect((await subscribe(auth, { url, event_types: ["*"] }, { ALLOW_LOCAL_WEBHOOKS: "true" })).status).toBe(201);
+    },
+  );
+
+  it("accepts at most 10 endpoints per customer: the 11th answers 409 conflict", async () => {
+    const auth = await token();
+    for (let i = 0; i < 10; i++) await created(auth, { url: `https://hooks.example/${i}`, event_types: ["*"] });
+    const body = await expectError(await subscribe(auth, { url: "https://hooks.example/11", event_types: ["*"] }), 409, { code: "conflict" });
+    expect(body.errors[0].detail).toMatch(/10/);
+    expect((await expectJson(await call(ENDPOINTS, { token: auth }), 200, expect.anything())).meta.total_entries).toBe(10);
+  });
+
+  it("holds the limit under concurrent requests: of 8 racing for the last 3 places, 3 get in", { timeout: 60_000 }, async () => {
+    const auth = await token();
+    for (let i = 0; i < 7; i++) await created(auth, { url: `https://hooks.example/${i}`, event_types: ["*"] });
+    const responses = await Promise.all(Array.from({ length: 8 }, (_, i) => subscribe(auth, { url: `https://hooks.example/race-${i}`, event_types: ["*"] })));
+    expect(responses.map((r) => r.status).toSorted()).toStrictEqual([201, 201, 201, 409, 409, 409, 409, 409]);
+    expect((await expectJson(await call(ENDPOINTS, { token: auth }), 200, expect.anything())).meta.total_entries).toBe(10);
+  });
+
+  it("needs webhooks:write and a customer", async () => {
+    const json = { url: "https://hooks.example/in", event_types: ["*"] };
+    await expectError(await subscribe(await token({ scope: "events:read" }), json), 403, { code: "forbidden", source: { header: "Authorization" } });
+    await expectError(await subscribe(await token({ customer_id: undefined }), json), 403, { code: "forbidden", source: { header: "Authorization" } });
+  });
+});
+
+describe("DELETE /webhook_endpoints/{id}", () => {
+  it("answers 204, then 404 with the same body as for an unknown or another customer's endpoint", async () => {
+    const auth = await token();
+    const endpoint = await created(auth);
+    const foreign = await created(await token());
+    expect((await call(`${ENDPOINTS}/${endpoint.id}`, { token: auth, method: "DELETE" })).status).toBe(204);
+    const again = await expectError(await call(`${ENDPOINTS}/${endpoint.id}`, { token: auth, method: "DELETE" }), 404, { code: "not_found" });
+    const unknown = await expectError(await call(`${ENDPOINTS}/${crypto.randomUUID()}`, { token: auth, method: "DELETE" }), 404, { code: "not_found" });
+    const theirs = await expectError(await call(`${ENDPOINTS}/${foreign.id}`, { token: auth, method: "DELETE" }), 404, { code: "not_found" });
+    expect([unknown, theirs]).toStrictEqual([again, again]);
+    expect((await expectJson(await call(ENDPOINTS, { token: auth }), 200, expect.anything())).data).toStrictEqual([]);
+  });
+});
+
+describe("deliveries (Standard Webhooks)", () => {
+  /** A customer with an endpoint of these types, and an order submitted: one event queued. */
+  async function customerWithEvent(eventTypes: string[] = ["*"]) {
+    const customer = unique("customer");
+    const auth = await token({ customer_id: customer });
+    const endpoint = await created(auth, { url: `https://receiver.example/${customer}`, event_types: eventTypes });
+    await orderIn(auth, "submitted");
+    const [event] = ((await (await call("/events", { token: auth })).json()) as any).data;
+    return { auth, endpoint, event };
+  }
+
+  it("POSTs the event as JSON with webhook-id, webhook-timestamp and a webhook-signature the standardwebhooks package verifies", async () => {
+    const { endpoint, event } = await customerWithEvent();
+    const receiver = outbound(() => new Response(null, { status: 204 }));
+    const outcomes = await drain();
+    expect(outcomes.map((o) => [o.body.kind, o.acked, o.retried])).toStrictEqual([
+      ["event", true, undefined],
+      ["delivery", true, undefined],
+    ]);
+    expect(receiver.requests).toHaveLength(1);
+    const [delivery] = receiver.requests;
+    expect(delivery).toMatchObject({ url: endpoint.url, method: "POST", headers: { "content-type": "application/json", "webhook-id": event.id } });
+    expect(Math.abs(Number(delivery!.headers["webhook-timestamp"]) - Date.now() / 1000)).toBeLessThan(60);
+    expect(delivery!.body).toBe(JSON.stringify(event));
+    expect(new Webhook(endpoint.secret).verify(delivery!.body, delivery!.headers)).toStrictEqual(event);
+    expect(() => new Webhook(`whsec_${btoa("another secret of 24 bytes")}`).verify(delivery!.body, delivery!.headers)).toThrow();
+  });
+
+  it("delivers only to the customer's endpoints subscribed to the event's type", async () => {
+    const { auth } = await customerWithEvent(["invoice.paid"]);
+    await created(auth, { url: "https://receiver.example/all", event_types: ["*"] });
+    await created(auth, { url: "https://receiver.example/submitted", event_types: ["card_order.submitted"] });
+    await created(await token(), { url: "https://receiver.example/stranger", event_types: ["*"] });
+    const receiver = outbound(() => new Response("ok"));
+    await drain();
+    expect(receiver.requests.map((r) => r.url).toSorted()).toStrictEqual(["https://receiver.example/all", "https://receiver.example/submitted"]);
+  });
+
+  it("retries a failed delivery with growing delays (the first within 60 s), and one failing endpoint delays no other", async () => {
+    const { auth } = await customerWithEvent();
+    await created(auth, { url: "https://healthy.example/in", event_types: ["*"] });
+    const receiver = outbound((request) => new Response(null, { status: request.url.startsWith("https://healthy.example") ? 200 : 503 }));
+    const deliveries = (await drain({ WEBHOOK_RETRY_BASE_SECONDS: "30" })).filter((o) => o.body.kind === "delivery");
+    expect(receiver.requests).toHaveLength(2);
+    expect(deliveries.map((o) => [o.acked, o.retried]).toSorted()).toStrictEqual([
+      [false, { delaySeconds: 30 }],
+      [true, undefined],
+    ]);
+    expect([1, 2, 3, 4, 5, 6, 7, 8].map((attempt) => retryDelaySeconds(attempt, { WEBHOOK_RETRY_BASE_SECONDS: undefined }))).toStrictEqual([
+      30, 120, 480, 1920, 7680, 30720, 43200, 43200,
+    ]);
+  });
+
+  it.each([
+    ["a redirect (not followed)", () => new Response(null, { status: 302, headers: { Location: "http://127.0.0.1/" } })],
+    ["a 4xx", () => new Response(null, { status: 410 })],
+    ["a timeout", () => Promise.reject(Object.assign(new Error("The operation was aborted due to timeout"), { name: "TimeoutError" }))],
+    ["a network error", () => Promise.reject(new TypeError("Network connection lost."))],
+  ])("treats %s as a failed attempt, to retry", async (_, answer) => {
+    await customerWithEvent();
+    const receiver = outbound(answer as () => Response);
+    const deliveries = (await drain()).filter((o) => o.body.kind === "delivery");
+    expect(deliveries.map((o) => [o.acked, o.retried])).toStrictEqual([[false, { delaySeconds: 0 }]]);
+    expect(receiver.requests).toHaveLength(1);
+  });
+
+  it("logs one JSON line per attempt (event, endpoint, attempt, status, duration), never the secret", async () => {
+    const { endpoint, event } = await customerWithEvent();
+    outbound(() => new Response(null, { status: 500 }));
+    const lines: string[] = [];
+    vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)));
+    await drain();
+    const logged = lines.map((line) => JSON.parse(line)).filter((line) => line.job === "webhook_delivery");
+    expect(logged).toStrictEqual([{ job: "webhook_delivery", event_id: event.id, endpoint_id: endpoint.id, attempt: 1, status: 500, duration_ms: expect.any(Number) }]);
+    expect(lines.join("\n")).not.toContain(endpoint.secret.slice("whsec_".length));
+  });
+
+  it("makes no further attempt once the endpoint is deleted, also not the retry of an earlier event", async () => {
+    const { auth, endpoint } = await customerWithEvent();
+    outbound(() => new Response(null, { status: 500 }));
+    const [, failed] = await drain();
+    expect(failed).toMatchObject({ body: { kind: "delivery" }, acked: false });
+    expect((await call(`${ENDPOINTS}/${endpoint.id}`, { token: auth, method: "DELETE" })).status).toBe(204);
+    const receiver = outbound(() => new Response("ok"));
+    queued.messages.push(failed!.body);
+    expect((await drain()).map((o) => [o.body.kind, o.acked])).toStrictEqual([["delivery", true]]);
+    expect(receiver.requests).toStrictEqual([]);
+  });
+
+  it("after the last attempt, the queue moves the delivery to the dead-letter queue, which logs it", { timeout: 60_000 }, async () => {
+    // Through the real local queue (wrangler.toml: 8 retries), retried at once in tests.
+    const customer = unique("customer");
+    const auth = await token({ customer_id: customer });
+    const endpoint = await created(auth, { url: `https://failing.example/${customer}`, event_types: ["card_order.submitted"] });
+    const order = await orderIn(auth, "draft");
+    const receiver = outbound(() => new Response(null, { status: 500 }));
+    const errors: string[] = [];
+    vi.spyOn(console, "error").mockImplementation((line: unknown) => void errors.push(String(line)));
+    vi.spyOn(console, "log").mockImplementation(() => undefined);
+    expect((await call(`/card_orders/${order.id}/submit`, { token: auth, method: "POST", env: { EVENTS: env.EVENTS } })).status).toBe(200);
+    await vi.waitFor(() => expect(errors.map((line) => JSON.parse(line)).filter((line) => line.job === "dead_letter")).toHaveLength(1), { timeout: 45_000, interval: 200 });
+    const dead = errors.map((line) => JSON.parse(line)).find((line) => line.job === "dead_letter");
+    expect(dead).toMatchObject({ kind: "delivery", endpoint_id: endpoint.id, attempts: expect.any(Number) });
+    expect(receiver.requests.filter((r) => r.url === endpoint.url)).toHaveLength(9);
+  });
+});
