@@ -365,7 +365,7 @@ describe("listInvoices", () => {
 
 describe("notification token statements", () => {
   const register = async (orm: Database, ownerId: string, deviceIdentifier: string, value: string, when: string) =>
-    orm.batch(registerNotificationToken(orm, { ownerId, deviceIdentifier, value, createdAt: when, updatedAt: when }));
+    orm.batch(registerNotificationToken(orm, { ownerId, deviceIdentifier, value, createdAt: when, updatedAt: when }, 20));
 
   const rowsWithValue = async (value: string) =>
     (

@@ -226,6 +226,15 @@ const WRITES: WriteCase[] = [
     },
   },
   {
+    name: "PUT /voucher_owners/me/notification_tokens (a 21st device, replacing the least recently updated)",
+    status: 204,
+    prepare: async () => {
+      const auth = await principal();
+      for (let i = 0; i < 20; i++) await registerToken(auth, fresh("value"), `device-${i}`);
+      return jsonRequest("PUT", "/voucher_owners/me/notification_tokens", auth, { value: fresh("value"), device_identifier: "device-new" });
+    },
+  },
+  {
     name: "DELETE /voucher_owners/me/notification_tokens/{device}",
     status: 204,
     prepare: async () => {

@@ -170,6 +170,36 @@ describe("PUT /voucher_owners/me/notification_tokens", () => {
   });
 });
 
+describe("at most 20 devices per voucher owner", () => {
+  it("registering a 21st device replaces the least recently updated one, in the same write", async () => {
+    const { sub, auth } = await owner();
+    for (let i = 0; i < 20; i++) await registered(auth, `device-${String(i).padStart(2, "0")}`, unique("v"));
+    // device-00 was registered first, but a repeated PUT makes it the most recently updated.
+    await registered(auth, "device-00", unique("v"));
+    await registered(auth, "device-20", unique("v"));
+    const stored = (await storedFor(sub)).map((row) => row.device_identifier);
+    expect(stored).toHaveLength(20);
+    expect(stored).not.toContain("device-01");
+    expect(stored).toContain("device-00");
+    expect(stored).toContain("device-20");
+    expect((await devices(auth)).length).toBe(20);
+  });
+
+  it("replacing the value of a device an owner of 20 has evicts nothing", async () => {
+    const { sub, auth } = await owner();
+    for (let i = 0; i < 20; i++) await registered(auth, `device-${i}`, unique("v"));
+    await registered(auth, "device-7", unique("v"));
+    expect(await storedFor(sub)).toHaveLength(20);
+  });
+
+  it("holds under concurrent registrations: 30 new devices at once leave 20", { timeout: 60_000 }, async () => {
+    const { sub, auth } = await owner();
+    const responses = await Promise.all(Array.from({ length: 30 }, (_, i) => register(auth, { value: unique("v"), device_identifier: `racer-${i}` })));
+    expect(responses.map((r) => r.status)).toStrictEqual(Array(30).fill(204));
+    expect(await storedFor(sub)).toHaveLength(20);
+  });
+});
+
 describe("GET /voucher_owners/me/notification_tokens", () => {
   it("answers an empty first page for an owner without devices", async () => {
     await expectJson(await call(PATH, { token: (await owner()).auth }), 200, firstPage([]));

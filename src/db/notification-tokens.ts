@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ne, or } from "drizzle-orm";
+import { and, asc, count, desc, eq, ne, notExists, or, sql } from "drizzle-orm";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
 import { compile, lazily, param, queryBuilder as qb } from "./compiled";
@@ -9,17 +9,28 @@ const byDevice = (ownerId: string, deviceIdentifier: string) =>
   and(eq(notificationTokens.ownerId, ownerId), eq(notificationTokens.deviceIdentifier, deviceIdentifier));
 
 /**
- * Registers `row.value` for one device: a value belongs to one device of one owner, so it is first
- * taken away from wherever else it was registered. Both statements go into one batch. A repeated
- * registration keeps `created_at`; `updated_at` advances, by a millisecond at least (in SQL, so
- * that no read is needed first).
+ * Registers `row.value` for one device, in one batch: a value belongs to one device of one owner, so
+ * it is first taken away from wherever else it was registered; a new device of an owner who has
+ * `maxDevices` already replaces the least recently updated one. A repeated registration keeps
+ * `created_at`; `updated_at` advances, by a millisecond at least (in SQL, so that no read is needed
+ * first).
  */
-export function registerNotificationToken(orm: Database, row: NotificationTokenRow) {
-  const { updatedAt } = notificationTokens;
+export function registerNotificationToken(orm: Database, row: NotificationTokenRow, maxDevices: number) {
+  const { updatedAt, ownerId, deviceIdentifier } = notificationTokens;
+  const leastRecent = qb.select({ rowid: sql`rowid` }).from(notificationTokens).where(eq(ownerId, row.ownerId)).orderBy(asc(updatedAt), asc(deviceIdentifier)).limit(1);
   return [
     orm
       .delete(notificationTokens)
-      .where(and(eq(notificationTokens.value, row.value), or(ne(notificationTokens.ownerId, row.ownerId), ne(notificationTokens.deviceIdentifier, row.deviceIdentifier)))),
+      .where(and(eq(notificationTokens.value, row.value), or(ne(ownerId, row.ownerId), ne(deviceIdentifier, row.deviceIdentifier)))),
+    orm
+      .delete(notificationTokens)
+      .where(
+        and(
+          sql`rowid = (${leastRecent})`,
+          sql`(SELECT count(*) FROM ${notificationTokens} WHERE ${ownerId} = ${row.ownerId}) >= ${maxDevices}`,
+          notExists(qb.select({ one: sql`1` }).from(notificationTokens).where(byDevice(row.ownerId, row.deviceIdentifier))),
+        ),
+      ),
     orm
       .insert(notificationTokens)
       .values(row)

@@ -7,12 +7,13 @@ import { pageEnvelope } from "../../pagination/envelope";
 import { pageRequest } from "../../pagination/query";
 import { toNotificationDevice } from "../../schemas/notification-device";
 import { commit } from "../../writes/commit";
+import { MAX_DEVICES_PER_OWNER } from "./notification-tokens.routes";
 import type * as routes from "./notification-tokens.routes";
 
 export const registerNotificationToken: Handler<typeof routes.registerNotificationToken> = (c, { body }) => {
   const now = new Date().toISOString();
   const row = { ownerId: principalOf(c).sub, deviceIdentifier: body.device_identifier, value: body.value, createdAt: now, updatedAt: now };
-  return commit(c, [...queries.registerNotificationToken(database(c).orm, row)], { status: 204, body: undefined });
+  return commit(c, [...queries.registerNotificationToken(database(c).orm, row, MAX_DEVICES_PER_OWNER)], { status: 204, body: undefined });
 };
 
 export const listNotificationTokens: Handler<typeof routes.listNotificationTokens> = async (c, { query }) => {

@@ -13,6 +13,8 @@ const ACCESS = { scope: "notification_tokens:write", tenant: false } as const;
 // CONTRACT part 5: lengths in characters.
 const TOKEN_VALUE_MAX = 4096;
 const DEVICE_IDENTIFIER_MAX = 255;
+/** A voucher owner's devices: a new one beyond these replaces the least recently updated (README). */
+export const MAX_DEVICES_PER_OWNER = 20;
 
 const RegisterNotificationToken = named(
   "RegisterNotificationToken",
@@ -27,7 +29,7 @@ export const registerNotificationToken = {
   operationId: "registerNotificationToken",
   summary: "Register (or replace) the token of one of the caller's devices",
   description:
-    "One registration per (voucher owner, device_identifier): a second PUT replaces the value, keeps created_at and advances updated_at. A value belongs to one owner's device at a time: registering it elsewhere removes it here.",
+    `One registration per (voucher owner, device_identifier): a second PUT replaces the value, keeps created_at and advances updated_at. A value belongs to one owner's device at a time: registering it elsewhere removes it here. An owner has at most ${MAX_DEVICES_PER_OWNER} devices: registering another removes the least recently updated one, in the same write.`,
   tag: TAG,
   access: ACCESS,
   body: RegisterNotificationToken,
