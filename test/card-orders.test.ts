@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BASE, call, CARD_ORDER_FIELDS, createCardOrder, expectError, expectJson, ISO_MS, newCardOrder, orderIn, singlePage, token, unique, UUID } from "./support/api";
+import { BASE, call, CARD_ORDER_FIELDS, createCardOrder, expectError, expectJson, ISO_MS, listLink, newCardOrder, orderIn, singlePage, token, unique, UUID } from "./support/api";
 
 const draftOrder = (customer: string, fields: Record<string, unknown> = {}) => ({
   id: expect.stringMatching(UUID),
@@ -165,17 +165,59 @@ describe("GET /card_orders", () => {
     const created = [];
     for (let i = 0; i < 5; i++) created.push(await createCardOrder(auth, { ...newCardOrder, description: `order ${i}` }));
     const newestFirst = created.toReversed();
-    const link = (page: number) => `${BASE}/card_orders?tag=x+y&page_size=2&page=${page}`;
+    const at = (page: number) => `/card_orders?tag=x+y&page_size=2&page=${page}`;
+    // prev, next and last carry a cursor (CONTRACT part 4); page 1 never needs one.
+    const link = (page: number) => listLink(at(page), page > 1);
     const pageOf = (page: number, data: unknown[], prev: number | null, next: number | null) => ({
       meta: { total_pages: 3, current_page: page, page_size: 2, total_entries: 5 },
       data,
-      links: { self: link(page), first: link(1), last: link(3), prev: prev && link(prev), next: next && link(next) },
+      links: { self: BASE + at(page), first: BASE + at(1), last: link(3), prev: prev && link(prev), next: next && link(next) },
     });
     await expectJson(await call("/card_orders?tag=x+y&page_size=2", { token: auth }), 200, pageOf(1, newestFirst.slice(0, 2), null, 2));
     await expectJson(await call("/card_orders?tag=x+y&page_size=2&page=2", { token: auth }), 200, pageOf(2, newestFirst.slice(2, 4), 1, 3));
     await expectJson(await call("/card_orders?tag=x+y&page_size=2&page=3", { token: auth }), 200, pageOf(3, newestFirst.slice(4), 2, null));
     // Past the last page: 200, no entries, and prev leads back to the last page.
     await expectJson(await call("/card_orders?tag=x+y&page_size=2&page=9", { token: auth }), 200, pageOf(9, [], 3, null));
+  });
+
+  it("follows next and prev by cursor through every order once, and refuses a cursor that does not fit", async () => {
+    const auth = await token();
+    const created = [];
+    for (let i = 0; i < 7; i++) created.push((await createCardOrder(auth)).id);
+    const newest = created.toReversed();
+    const seen: string[] = [];
+    let next: string | null = `${BASE}/card_orders?page_size=3`;
+    const pages: any[] = [];
+    while (next) {
+      const body: any = await expectJson(await call(next.slice(BASE.length), { token: auth }), 200, expect.anything());
+      pages.push(body);
+      seen.push(...body.data.map((order: { id: string }) => order.id));
+      next = body.links.next;
+    }
+    expect(seen).toStrictEqual(newest);
+    expect(pages.map((page) => page.meta.current_page)).toStrictEqual([1, 2, 3]);
+    // Back from the last page by prev, and straight to the last page by last.
+    const back = await expectJson(await call(pages[2].links.prev.slice(BASE.length), { token: auth }), 200, expect.anything());
+    expect(back.data.map((order: { id: string }) => order.id)).toStrictEqual(newest.slice(3, 6));
+    const last = await expectJson(await call(pages[0].links.last.slice(BASE.length), { token: auth }), 200, expect.anything());
+    expect({ page: last.meta.current_page, ids: last.data.map((order: { id: string }) => order.id) }).toStrictEqual({ page: 3, ids: newest.slice(6) });
+    // self keeps the cursor it was called with.
+    expect(back.links.self).toBe(pages[2].links.prev);
+
+    const cursor = new URL(pages[0].links.next).searchParams.get("cursor")!;
+    const [payload, mac] = cursor.split(".");
+    const tampered = `${payload!.slice(0, -2)}${payload!.slice(-2) === "AA" ? "AB" : "AA"}.${mac}`;
+    for (const query of [
+      `page_size=3&page=2&cursor=${tampered}`,
+      `page_size=3&page=2&cursor=${payload}.${mac!.split("").reverse().join("")}`,
+      `page_size=3&page=3&cursor=${cursor}`, // another page
+      `page_size=4&page=2&cursor=${cursor}`, // another size
+      `page_size=3&page=2&state=draft&cursor=${cursor}`, // another filter
+      `page_size=3&page=2&cursor=not-a-cursor`,
+    ]) {
+      await expectError(await call(`/card_orders?${query}`, { token: auth }), 400, { code: "invalid_parameter", source: { parameter: "cursor" } });
+    }
+    await expectError(await call(`/invoices?page_size=3&page=2&cursor=${cursor}`, { token: auth }), 400, { code: "invalid_parameter", source: { parameter: "cursor" } });
   });
 
   it("defaults to page 1 of 25 and answers an empty list with one page", async () => {

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { call, createCardOrder, createInvoice, newCardOrder, orderIn, token, unique, type CallOptions } from "./support/api";
+import { BASE, call, createCardOrder, createInvoice, newCardOrder, orderIn, token, unique, type CallOptions } from "./support/api";
 
 // D1 bills rows read, not rows returned: a COUNT(*) or a deep OFFSET pays for every row it passes.
 // These budgets hold with 5,000 card orders (and 1,500 invoices) stored for one customer.
@@ -165,6 +165,32 @@ describe("metering", () => {
   });
 });
 
+/** A page by cursor or number reads its rows, one more to see where they end, and its total: no more. */
+const pageBudget = (pageSize: number) => pageSize + 2;
+
+/**
+ * Follows `next` from `path` to the end of the list: every page within `pageBudget`; the ids of
+ * every row, in order. Also checks that `last` lands on the last page within budget.
+ */
+async function followNext(path: string, auth: string, pageSize: number, firstPageExtra = 0): Promise<string[]> {
+  const ids: string[] = [];
+  let url: string | null = `${path}${path.includes("?") ? "&" : "?"}page_size=${pageSize}`;
+  let first: any;
+  let pages = 0;
+  while (url) {
+    const { body } = await withinBudget(pageBudget(pageSize) + (pages === 0 ? firstPageExtra : 0), 200, url, { token: auth });
+    first ??= body;
+    pages += 1;
+    expect(body.meta.current_page).toBe(pages);
+    ids.push(...body.data.map((item: { id?: string; device_identifier?: string }) => item.id ?? item.device_identifier));
+    url = body.links.next && body.links.next.slice(BASE.length);
+  }
+  expect(pages).toBe(first.meta.total_pages);
+  const last = await withinBudget(pageBudget(pageSize), 200, first.links.last.slice(BASE.length), { token: auth });
+  expect(last.body.data.map((item: { id?: string; device_identifier?: string }) => item.id ?? item.device_identifier)).toStrictEqual(ids.slice((pages - 1) * pageSize));
+  return ids;
+}
+
 describe("reads, with 5,000 card orders and 1,500 invoices of one customer", () => {
   const customer = unique("big-customer");
   let auth: string;
@@ -176,10 +202,12 @@ describe("reads, with 5,000 card orders and 1,500 invoices of one customer", () 
   }, 60_000);
 
   it("the seed went through the count triggers and links each invoice from its order", async () => {
-    const counts = await env.DB.prepare("SELECT state, total FROM card_order_counts WHERE customer_id = ? ORDER BY state").bind(customer).all();
-    expect(Object.fromEntries(counts.results.map((row) => [row.state, row.total]))).toStrictEqual(SEEDED_ORDERS);
-    const invoiceCounts = await env.DB.prepare("SELECT state, total FROM invoice_counts WHERE customer_id = ? ORDER BY state").bind(customer).all();
-    expect(Object.fromEntries(invoiceCounts.results.map((row) => [row.state, row.total]))).toStrictEqual(SEEDED_INVOICES);
+    const counts = async (list: string) => {
+      const { results } = await env.DB.prepare("SELECT filter, total FROM list_counts WHERE list = ? AND scope = ?").bind(list, customer).all<{ filter: string; total: number }>();
+      return Object.fromEntries(results.map((row) => [row.filter || "all", row.total]));
+    };
+    expect(await counts("card_orders")).toStrictEqual({ all: ORDERS, ...SEEDED_ORDERS });
+    expect(await counts("invoices")).toStrictEqual({ all: sum(SEEDED_INVOICES), ...SEEDED_INVOICES });
     const unlinked = await env.DB.prepare(
       "SELECT count(*) AS n FROM invoices i JOIN card_orders o ON o.id = i.order_id WHERE i.customer_id = ? AND (o.invoice_id IS NOT i.id OR o.invoice_number IS NOT i.number)",
     )
@@ -188,9 +216,8 @@ describe("reads, with 5,000 card orders and 1,500 invoices of one customer", () 
     expect(unlinked).toBe(0);
   });
 
-  // 25 orders, at most one counts row per state (5), and nothing else.
-  it("GET /card_orders: page 1 of 25 reads at most 35 rows and still counts all 5,000", async () => {
-    const { body } = await withinBudget(35, 200, "/card_orders?page_size=25", { token: auth });
+  it("GET /card_orders: page 1 reads its 25 rows and one row of the kept total", async () => {
+    const { body } = await withinBudget(pageBudget(25), 200, "/card_orders?page_size=25", { token: auth });
     expect(body.meta).toStrictEqual({ total_pages: 200, current_page: 1, page_size: 25, total_entries: ORDERS });
     expect(body.data).toHaveLength(25);
     // The newest: order 5000 was created last.
@@ -198,25 +225,28 @@ describe("reads, with 5,000 card orders and 1,500 invoices of one customer", () 
     expect(body.data[24].id).toBe(ids.orderId(4976));
   });
 
-  it.each(Object.entries(SEEDED_ORDERS))("GET /card_orders?state=%s: page 1 reads at most 35 rows, total %i", async (state, total) => {
-    const { body } = await withinBudget(35, 200, `/card_orders?state=${state}&page_size=25`, { token: auth });
-    expect(body.meta).toStrictEqual({ total_pages: Math.ceil(total / 25), current_page: 1, page_size: 25, total_entries: total });
-    expect(body.data).toHaveLength(25);
-    expect(body.data.every((order: { state: string }) => order.state === state)).toBe(true);
+  it("GET /card_orders: following next reads a page per page to the end, all 5,000 once, in order", { timeout: 120_000 }, async () => {
+    const seen = await followNext("/card_orders", auth, 25);
+    expect(seen).toStrictEqual(Array.from({ length: ORDERS }, (_, i) => ids.orderId(ORDERS - i)));
   });
 
-  it("GET /card_orders: the largest page (100) reads little more than its 100 rows", async () => {
-    const { body } = await withinBudget(110, 200, "/card_orders?page_size=100", { token: auth });
-    expect(body.meta.total_entries).toBe(ORDERS);
-    expect(body.data).toHaveLength(100);
+  it.each(Object.entries(SEEDED_ORDERS))("GET /card_orders?state=%s: following next reads a page per page (%i orders)", { timeout: 60_000 }, async (state, total) => {
+    expect(await followNext(`/card_orders?state=${state}`, auth, 100)).toHaveLength(total);
   });
 
-  // OFFSET walks the index entries it skips: a page-number API pays for them. This holds it to
-  // that and no more (no sort, no second read per skipped row).
-  it("GET /card_orders: the last page pays for the rows it skips, once", async () => {
-    const { body } = await withinBudget(ORDERS + 10, 200, "/card_orders?page=200&page_size=25", { token: auth });
-    expect(body.data).toHaveLength(25);
-    expect(body.data[24].id).toBe(ids.orderId(1));
+  it("GET /card_orders: a page past the end reads 2 rows, and its prev leads to the last page by cursor", async () => {
+    const { body } = await withinBudget(2, 200, "/card_orders?page=9999&page_size=25", { token: auth });
+    expect(body.data).toStrictEqual([]);
+    const last = await withinBudget(pageBudget(25), 200, body.links.prev.slice(BASE.length), { token: auth });
+    expect(last.body.data.at(-1).id).toBe(ids.orderId(1));
+  });
+
+  // Before cursors, page 200 by number walked the 4,975 rows before it; it still does when a client
+  // asks by number alone (page numbers imply it), but following links never does.
+  it("GET /card_orders: page 200 by number alone pays for the rows it skips, once", async () => {
+    const { body, usage } = await withinBudget(ORDERS + pageBudget(25), 200, "/card_orders?page=200&page_size=25", { token: auth });
+    expect(body.data.at(-1).id).toBe(ids.orderId(1));
+    expect(usage.rowsRead).toBeGreaterThan(ORDERS - 25);
   });
 
   it("GET /card_orders/{id} reads at most 5 rows", async () => {
@@ -228,40 +258,27 @@ describe("reads, with 5,000 card orders and 1,500 invoices of one customer", () 
     await withinBudget(5, 404, `/card_orders/${ids.orderId(ORDERS + 1)}`, { token: auth });
   });
 
-  it("GET /invoices: page 1 of 25 reads at most 35 rows and counts all 1,500", async () => {
-    const { body } = await withinBudget(invoicePageBudget(25), 200, "/invoices?page_size=25", { token: auth });
-    expect(body.meta).toStrictEqual({ total_pages: 60, current_page: 1, page_size: 25, total_entries: sum(SEEDED_INVOICES) });
-    expect(body.data).toHaveLength(25);
-    // The newest invoice belongs to the newest invoiced order, 4998.
-    expect(body.data[0]).toMatchObject({ id: ids.invoiceId(4998), orders: [{ id: ids.orderId(4998), type: "card_order", state: "delivered" }] });
+  it("GET /invoices: following next reads a page per page, all 1,500 once; each state too", { timeout: 120_000 }, async () => {
+    const all = await followNext("/invoices", auth, 25);
+    expect(all).toHaveLength(sum(SEEDED_INVOICES));
+    expect(all[0]).toBe(ids.invoiceId(4998));
+    for (const [state, total] of Object.entries(SEEDED_INVOICES)) expect(await followNext(`/invoices?state=${state}`, auth, 100)).toHaveLength(total);
   });
 
-  it.each(Object.entries(SEEDED_INVOICES))("GET /invoices?state=%s: page 1 reads at most 35 rows, total %i", async (state, total) => {
-    const { body } = await withinBudget(invoicePageBudget(25), 200, `/invoices?state=${state}&page_size=25`, { token: auth });
-    expect(body.meta).toStrictEqual({ total_pages: Math.ceil(total / 25), current_page: 1, page_size: 25, total_entries: total });
-    expect(body.data).toHaveLength(25);
-    expect(body.data.every((invoice: { state: string }) => invoice.state === state)).toBe(true);
+  // An order's invoices are a handful: its own index, its kept count and the check that the order is
+  // the customer's (read again by the page's LIMIT), whatever the customer has.
+  it.each([
+    ["an invoiced order", () => `/invoices?order_id=${ids.orderId(1237)}`, 1],
+    ["an order without an invoice", () => `/invoices?order_id=${ids.orderId(1)}`, 0],
+    ["an order and a state", () => `/invoices?state=cancelled&order_id=${ids.orderId(1226)}`, 1],
+    ["another customer's order", () => `/invoices?order_id=${crypto.randomUUID()}`, 0],
+  ])("GET /invoices by %s reads at most 6 rows", async (_, path, total) => {
+    const { body } = await withinBudget(6, 200, path(), { token: auth });
+    expect(body.meta.total_entries).toBe(total);
+    expect(body.data).toHaveLength(total);
   });
 
-  // The order's one invoice and the count of invoices of that order (one row).
-  it("GET /invoices?order_id=: reads at most 5 rows", async () => {
-    const { body } = await withinBudget(5, 200, `/invoices?order_id=${ids.orderId(1237)}`, { token: auth });
-    expect(body.meta.total_entries).toBe(1);
-    expect(body.data).toMatchObject([{ id: ids.invoiceId(1237), state: "paid", orders: [{ id: ids.orderId(1237) }] }]);
-  });
-
-  it("GET /invoices?order_id= of an order without an invoice reads at most 5 rows", async () => {
-    const { body } = await withinBudget(5, 200, `/invoices?order_id=${ids.orderId(1)}`, { token: auth });
-    expect(body.meta.total_entries).toBe(0);
-  });
-
-  it("GET /invoices?state=&order_id=: reads at most 5 rows", async () => {
-    const { body } = await withinBudget(5, 200, `/invoices?state=cancelled&order_id=${ids.orderId(1226)}`, { token: auth });
-    expect(body.meta.total_entries).toBe(1);
-    expect(body.data[0]).toMatchObject({ id: ids.invoiceId(1226), state: "cancelled" });
-  });
-
-  it("GET /card_orders/{id}/entries: a page of 25 of 500 entries reads at most 28 rows, and counts them from the order", async () => {
+  it("GET /card_orders/{id}/entries: following next through 500 entries reads a page per page, counted by the order", { timeout: 60_000 }, async () => {
     const order = ids.orderId(3);
     await env.DB.prepare(
       `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < 499)
@@ -270,9 +287,12 @@ describe("reads, with 5,000 card orders and 1,500 invoices of one customer", () 
     )
       .bind(order)
       .run();
-    const { body } = await withinBudget(28, 200, `/card_orders/${order}/entries?page_size=25`, { token: auth });
-    expect(body.meta).toStrictEqual({ total_pages: 20, current_page: 1, page_size: 25, total_entries: 500 });
-    expect(body.data[0].id).toBe("a0000000-0000-4000-8000-000000000499");
+    // Page 1 also reads the order row, to see the order is the customer's; the cursors after it were
+    // signed for this customer's list.
+    const seen = await followNext(`/card_orders/${order}/entries`, auth, 25, 1);
+    expect(seen).toHaveLength(500);
+    expect(seen[0]).toBe("a0000000-0000-4000-8000-000000000499");
+    await withinBudget(2, 200, `/card_orders/${order}/entries?page=99`, { token: auth });
   });
 
   it("GET /card_orders/{id}/entries of another customer's order reads at most 2 rows", async () => {
@@ -283,13 +303,40 @@ describe("reads, with 5,000 card orders and 1,500 invoices of one customer", () 
     const { body } = await withinBudget(5, 200, `/invoices/${ids.invoiceId(4998)}`, { token: auth });
     expect(body.data).toMatchObject({ id: ids.invoiceId(4998), state: "open", orders: [{ id: ids.orderId(4998), state: "delivered" }] });
   });
+});
 
-  // A deep page costs one row per skipped invoice, as the card order list does, and nothing more.
-  it("GET /invoices: the last page pays for the invoices it skips once", async () => {
-    const invoices = sum(SEEDED_INVOICES);
-    const { body } = await withinBudget(invoices + invoicePageBudget(25), 200, "/invoices?page=60&page_size=25", { token: auth });
-    expect(body.data).toHaveLength(25);
-    expect(body.data[24].id).toBe(ids.invoiceId(6));
+describe("reads of the other lists at their largest", () => {
+  it("GET /events: following next through 5,000 events reads a page per page; by type too; past the end 2 rows", { timeout: 120_000 }, async () => {
+    const customer = unique("events-customer");
+    const auth = await token({ customer_id: customer });
+    // One real event (a submitted order), then 4,999 more with its data, through the count triggers.
+    await orderIn(auth, "submitted");
+    const types = ["card_order.submitted", "invoice.created", "invoice.paid"];
+    await env.DB.prepare(
+      `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < ${ORDERS - 1})
+      INSERT INTO events (id, customer_id, type, created_at, data, dispatched_at)
+      SELECT printf('b0000000-0000-4000-8000-%012d', i), ?1, CASE i % 3 WHEN 0 THEN ?2 WHEN 1 THEN ?3 ELSE ?4 END,
+        strftime('%Y-%m-%dT%H:%M:%fZ', '2020-01-01', '+' || i || ' seconds'), (SELECT data FROM events WHERE customer_id = ?1 LIMIT 1),
+        '2026-01-01T00:00:00.000Z' FROM seq`,
+    )
+      .bind(customer, ...types)
+      .run();
+    const seen = await followNext("/events", auth, 50);
+    expect(seen).toHaveLength(ORDERS);
+    expect(seen[1]).toBe(`b0000000-0000-4000-8000-${String(ORDERS - 1).padStart(12, "0")}`);
+    expect(await followNext("/events?type=invoice.paid", auth, 100)).toHaveLength(Math.floor((ORDERS - 1 + 1) / 3));
+    await withinBudget(2, 200, "/events?page=500", { token: auth });
+  });
+
+  it("GET notification devices (20 at most) and webhook endpoints (10 at most): a page per page", async () => {
+    const owner = await token({ sub: unique("owner") });
+    for (let i = 0; i < 20; i++) {
+      expect((await call("/voucher_owners/me/notification_tokens", { token: owner, method: "PUT", json: { value: unique("v"), device_identifier: `d-${i}` } })).status).toBe(204);
+    }
+    expect(await followNext("/voucher_owners/me/notification_tokens", owner, 3)).toHaveLength(20);
+    const auth = await token();
+    for (let i = 0; i < 10; i++) expect((await call("/webhook_endpoints", { token: auth, json: { url: `https://hooks.example/${i}`, event_types: ["*"] } })).status).toBe(201);
+    expect(await followNext("/webhook_endpoints", auth, 3)).toHaveLength(10);
   });
 });
 
@@ -323,8 +370,8 @@ describe("writes, with 5,000 card orders and 1,500 invoices of one customer", ()
   it.each([
     ["submit", "draft", "submitted", 1, 12],
     ["cancel", "submitted", "cancelled", 5, 12],
-    ["start_production", "submitted", "in_production", 4, 20],
-    ["deliver", "in_production", "delivered", 16, 20],
+    ["start_production", "submitted", "in_production", 4, 24],
+    ["deliver", "in_production", "delivered", 16, 24],
   ])("POST /card_orders/{id}/%s (from %s to %s) reads at most its budget of rows", async (action, _from, to, i, budget) => {
     const { body, usage } = await withinBudget(budget as number, 200, `/card_orders/${ids.orderId(i as number)}/${action}`, post());
     expect(body.data).toMatchObject({ id: ids.orderId(i as number), state: to });

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { Entry } from "../src/schemas/entry";
-import { addEntry, BASE, call, createCardOrder, expectError, expectJson, ISO_MS, newEntry, orderIn, singlePage, token, unique, UUID } from "./support/api";
+import { addEntry, BASE, call, createCardOrder, expectError, expectJson, ISO_MS, newEntry, orderIn, singlePage, token, unique, UUID, listLink } from "./support/api";
 import { fieldsOf } from "./support/shape";
 
 const entriesOf = (orderId: string) => `/card_orders/${orderId}/entries`;
@@ -173,16 +173,17 @@ describe("GET /card_orders/{id}/entries", () => {
     for (let i = 0; i < 3; i++) added.push(await addEntry(auth, order.id, { ...newEntry, card_holder_name: `Holder ${i}` }));
     const newest = added.toReversed();
     const path = entriesOf(order.id);
-    const link = (page: number) => `${BASE}${path}?x=1&page_size=2&page=${page}`;
+    const at = (page: number) => `${path}?x=1&page_size=2&page=${page}`;
+    const link = (page: number) => listLink(at(page), page > 1);
     await expectJson(await call(`${path}?x=1&page_size=2`, { token: auth }), 200, {
       meta: { total_pages: 2, current_page: 1, page_size: 2, total_entries: 3 },
       data: newest.slice(0, 2),
-      links: { self: link(1), first: link(1), last: link(2), prev: null, next: link(2) },
+      links: { self: BASE + at(1), first: BASE + at(1), last: link(2), prev: null, next: link(2) },
     });
     await expectJson(await call(`${path}?x=1&page_size=2&page=2`, { token: auth }), 200, {
       meta: { total_pages: 2, current_page: 2, page_size: 2, total_entries: 3 },
       data: newest.slice(2),
-      links: { self: link(2), first: link(1), last: link(2), prev: link(1), next: null },
+      links: { self: BASE + at(2), first: BASE + at(1), last: link(2), prev: link(1), next: null },
     });
   });
 

@@ -13,13 +13,11 @@ const TABLES = {
   card_orders: ["id"],
   card_order_entries: ["id"],
   invoices: ["id"],
-  card_order_counts: ["customer_id", "state"],
-  invoice_counts: ["customer_id", "state"],
+  list_counts: ["list", "scope", "filter"],
   number_sequences: ["series", "year"],
   notification_tokens: ["owner_id", "device_identifier"],
   idempotency_keys: ["principal", "key"],
   events: ["id"],
-  event_counts: ["customer_id", "type"],
   webhook_endpoints: ["id"],
 } as const;
 

@@ -9,6 +9,7 @@ import {
   expectJson,
   INVOICE_FIELDS,
   ISO_MS,
+  listLink,
   newCardOrder,
   newEntry,
   orderIn,
@@ -316,11 +317,12 @@ describe("GET /invoices", () => {
     const created = [];
     for (let i = 0; i < 5; i++) created.push(await createInvoice(auth, (await orderIn(auth, "submitted")).id, `ref ${i}`));
     const expected = newestFirst(created);
-    const link = (page: number) => `${BASE}/invoices?sort=x&page_size=2&page=${page}`;
+    const at = (page: number) => `/invoices?sort=x&page_size=2&page=${page}`;
+    const link = (page: number) => listLink(at(page), page > 1);
     const pageOf = (page: number, data: unknown[], prev: number | null, next: number | null) => ({
       meta: { total_pages: 3, current_page: page, page_size: 2, total_entries: 5 },
       data,
-      links: { self: link(page), first: link(1), last: link(3), prev: prev && link(prev), next: next && link(next) },
+      links: { self: BASE + at(page), first: BASE + at(1), last: link(3), prev: prev && link(prev), next: next && link(next) },
     });
     await expectJson(await call("/invoices?sort=x&page_size=2", { token: auth }), 200, pageOf(1, expected.slice(0, 2), null, 2));
     await expectJson(await call("/invoices?sort=x&page_size=2&page=2", { token: auth }), 200, pageOf(2, expected.slice(2, 4), 1, 3));

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { SCOPES } from "../src/auth/principal";
-import { BASE, call, expectError, expectJson, ISO_MS, token, unique } from "./support/api";
+import { BASE, call, expectError, expectJson, ISO_MS, token, unique, listLink } from "./support/api";
 
 const PATH = "/voucher_owners/me/notification_tokens";
 
@@ -216,14 +216,15 @@ describe("GET /voucher_owners/me/notification_tokens", () => {
     expect(all).toStrictEqual(ordered);
     expect(all.map((d) => d.device_identifier).toSorted()).toStrictEqual(["device-0", "device-1", "device-2"]);
 
-    const link = (page: number) => `${BASE}${PATH}?page_size=2&page=${page}`;
+    const at = (page: number) => `${PATH}?page_size=2&page=${page}`;
+    const link = (page: number) => listLink(at(page), page > 1);
     const first = await call(`${PATH}?page_size=2`, { token: auth });
     const firstText = await first.clone().text();
     for (const value of values) expect(firstText).not.toContain(value);
     await expectJson(first, 200, {
       meta: { total_pages: 2, current_page: 1, page_size: 2, total_entries: 3 },
       data: all.slice(0, 2),
-      links: { self: link(1), first: link(1), last: link(2), prev: null, next: link(2) },
+      links: { self: BASE + at(1), first: BASE + at(1), last: link(2), prev: null, next: link(2) },
     });
     const second = await call(`${PATH}?page_size=2&page=2`, { token: auth });
     const secondText = await second.clone().text();
@@ -231,7 +232,7 @@ describe("GET /voucher_owners/me/notification_tokens", () => {
     await expectJson(second, 200, {
       meta: { total_pages: 2, current_page: 2, page_size: 2, total_entries: 3 },
       data: all.slice(2),
-      links: { self: link(2), first: link(1), last: link(2), prev: link(1), next: null },
+      links: { self: BASE + at(2), first: BASE + at(1), last: link(2), prev: link(1), next: null },
     });
   });
 

@@ -1,9 +1,10 @@
-import { and, desc, eq, exists, getTableColumns, sql } from "drizzle-orm";
+import { and, eq, exists, sql } from "drizzle-orm";
+import { pageReads, readPage } from "../pagination/keyset";
 import type { PageRequest } from "../pagination/query";
 import { byId as cardOrderById } from "./card-orders";
 import type { Database, RequestDatabase } from "./client";
 import { columnsOf, compile, lazily, param, queryBuilder as qb } from "./compiled";
-import { cardOrderEntries, cardOrders, type CardOrderEntryRow, type CardOrderRow } from "./schema";
+import { cardOrderEntries, cardOrders, type CardOrderEntryRow } from "./schema";
 import { advancedTimestamp } from "./timestamps";
 
 export function insertEntry(orm: Database, row: CardOrderEntryRow) {
@@ -45,25 +46,22 @@ export async function findOrderAndEntry(db: RequestDatabase, customerId: string,
   return { order, entry };
 }
 
-// Joined through the order, the customer's or nothing: the entries of another customer's order are
-// not even read (the outer loop is that one order row).
-const entryPage = lazily(() =>
-  compile<CardOrderEntryRow>(
-    qb
-      .select(getTableColumns(cardOrderEntries))
-      .from(cardOrders)
-      .innerJoin(cardOrderEntries, eq(cardOrderEntries.orderId, cardOrders.id))
-      .where(and(eq(cardOrders.id, param("order")), eq(cardOrders.customerId, param("customer"))))
-      .orderBy(desc(cardOrderEntries.createdAt), desc(cardOrderEntries.id))
-      .limit(param("limit"))
-      .offset(param("offset")),
-    columnsOf(cardOrderEntries),
-  ),
+// By page number, joined through the order, the customer's or nothing: the entries of another
+// customer's order are not even read (the outer loop is that one order row). A cursor was signed for
+// this customer's list, so its pages need no join. The total is the order's entries_count, NULL (no
+// such list) when the order is not the customer's.
+const entryReads = lazily(() =>
+  pageReads<CardOrderEntryRow>({
+    table: cardOrderEntries,
+    from: sql`${cardOrders} INNER JOIN ${cardOrderEntries} ON ${cardOrderEntries.orderId} = ${cardOrders.id}`,
+    where: and(eq(cardOrders.id, param("order")), eq(cardOrders.customerId, param("customer")))!,
+    seek: { where: eq(cardOrderEntries.orderId, param("order")) },
+    total: sql`(SELECT ${cardOrders.entriesCount} FROM ${cardOrders} WHERE ${cardOrders.id} = ${param("order")} AND ${cardOrders.customerId} = ${param("customer")})`,
+    createdAt: cardOrderEntries.createdAt,
+    id: cardOrderEntries.id,
+    keyOf: (row) => [row.createdAt, row.id],
+  }),
 );
 
-/** The customer's card order (its `entries_count` is the total) and a page of its entries, newest first. */
-export async function listEntries(db: RequestDatabase, customerId: string, orderId: string, page: PageRequest): Promise<{ order: CardOrderRow | undefined; rows: CardOrderEntryRow[] }> {
-  const values = { id: orderId, order: orderId, customer: customerId, limit: page.pageSize, offset: page.offset };
-  const [[order], rows] = await db.readBoth([cardOrderById(), values], [entryPage(), values]);
-  return { order, rows };
-}
+/** A page of the customer's card order's entries, newest first, and their total; undefined total: no such order. */
+export const listEntries = (db: RequestDatabase, customerId: string, orderId: string, page: PageRequest) => readPage(db, entryReads(), { order: orderId, customer: customerId }, page);

@@ -1,40 +1,29 @@
-import { and, asc, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import type { EventType } from "../domain/events";
+import { keptTotal, pageReads, readPage } from "../pagination/keyset";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
-import { columnsOf, compile, lazily, param, queryBuilder as qb } from "./compiled";
-import { eventCounts, events, type EventRow } from "./schema";
+import { lazily, param } from "./compiled";
+import { events, type EventRow } from "./schema";
 
-// One statement per filter combination, so that each has a fixed plan on its own index.
-const listReads = (byType: boolean) => ({
-  page: compile<EventRow>(
-    qb
-      .select()
-      .from(events)
-      .where(and(eq(events.customerId, param("customer")), byType ? eq(events.type, param("type")) : undefined))
-      .orderBy(desc(events.createdAt), desc(events.id))
-      .limit(param("limit"))
-      .offset(param("offset")),
-    columnsOf(events),
-  ),
-  total: compile<{ total: number }>(
-    qb
-      .select({ total: sql<number>`coalesce(sum(${eventCounts.total}), 0)`.as("total") })
-      .from(eventCounts)
-      .where(and(eq(eventCounts.customerId, param("customer")), byType ? eq(eventCounts.type, param("type")) : undefined)),
-    { total: "total" },
-  ),
-});
+// One set of statements per filter, so that each has a fixed plan on its own index.
+const listReads = (byType: boolean) =>
+  pageReads<EventRow>({
+    table: events,
+    where: and(eq(events.customerId, param("customer")), byType ? eq(events.type, param("type")) : undefined)!,
+    total: keptTotal("events", param("customer"), param("filter")),
+    createdAt: events.createdAt,
+    id: events.id,
+    keyOf: (row) => [row.createdAt, row.id],
+  });
 
 const eventListReads = { all: lazily(() => listReads(false)), byType: lazily(() => listReads(true)) };
 
-/** One page of a customer's events, newest first, and the total from the kept counts (one round trip). */
-export async function listEvents(db: RequestDatabase, customerId: string, type: EventType | undefined, page: PageRequest) {
-  const { page: pageRead, total: totalRead } = (type === undefined ? eventListReads.all : eventListReads.byType)();
-  const values = { customer: customerId, type, limit: page.pageSize, offset: page.offset };
-  const [rows, [count]] = await db.readBoth([pageRead, values], [totalRead, values]);
-  return { rows, total: Number(count?.total ?? 0) };
+/** One page of a customer's events, newest first, and their total (one round trip). */
+export function listEvents(db: RequestDatabase, customerId: string, type: EventType | undefined, page: PageRequest) {
+  const reads = (type === undefined ? eventListReads.all : eventListReads.byType)();
+  return readPage(db, reads, { customer: customerId, type, filter: type ?? "" }, page);
 }
 
 /** The consumer has these events: the Cron Trigger need not send them again. */

@@ -1,11 +1,13 @@
-import { and, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
 import { columnsOf, compile, lazily, param, queryBuilder as qb } from "./compiled";
 import type { CardOrderState } from "../domain/card-orders";
+import type { InvoiceState } from "../domain/invoices";
+import { keptTotal, pageReads, readPage } from "../pagination/keyset";
 import { byId as cardOrderById } from "./card-orders";
-import { cardOrders, invoiceCounts, invoices, numberSequences, type CardOrderRow, type InvoiceRow } from "./schema";
+import { cardOrders, invoices, numberSequences, type CardOrderRow, type InvoiceRow } from "./schema";
 
 const byId = lazily(() =>
   compile<InvoiceRow>(qb.select().from(invoices).where(and(eq(invoices.id, param("id")), eq(invoices.customerId, param("customer")))), columnsOf(invoices)),
@@ -38,49 +40,36 @@ export function setInvoiceOrderState(orm: Database, orderId: string, state: Card
   return orm.update(invoices).set({ orderState: state }).where(eq(invoices.orderId, orderId));
 }
 
-interface InvoiceFilter {
-  state?: string;
-  orderId?: string;
-}
-
-// One statement per filter combination, so that each has a fixed plan on its own index. Filtered by
-// order, the customer and state terms are written `+column = ?` (SQLite's unary plus), which no
-// index can serve: the plan must take the order's index, which holds a handful of rows.
+// One set of statements per filter combination, so that each has a fixed plan on its own index.
+// Filtered by order, the customer and state terms are written `+column = ?` (SQLite's unary plus),
+// which no index can serve: the plan must take the order's index, which holds a handful of rows.
 function listReads(byState: boolean, byOrder: boolean) {
   const match = (column: SQLiteColumn, name: string) => (byOrder ? sql`+${column} = ${param(name)}` : eq(column, param(name)));
-  const where = and(
-    match(invoices.customerId, "customer"),
-    byState ? match(invoices.state, "state") : undefined,
-    byOrder ? eq(invoices.orderId, param("order")) : undefined,
-  );
-  return {
-    page: compile<InvoiceRow>(
-      qb.select().from(invoices).where(where).orderBy(desc(invoices.createdAt), desc(invoices.id)).limit(param("limit")).offset(param("offset")),
-      columnsOf(invoices),
-    ),
-    // An order has a handful of invoices (its voucher invoices, production and shipping), so counting
-    // by order reads only those; otherwise the per-state counts kept by triggers answer.
-    total: compile<{ total: number }>(
-      byOrder
-        ? qb.select({ total: count().as("total") }).from(invoices).where(where)
-        : qb
-            .select({ total: sql<number>`coalesce(sum(${invoiceCounts.total}), 0)`.as("total") })
-            .from(invoiceCounts)
-            .where(and(eq(invoiceCounts.customerId, param("customer")), byState ? eq(invoiceCounts.state, param("state")) : undefined)),
-      { total: "total" },
-    ),
-  };
+  return pageReads<InvoiceRow>({
+    table: invoices,
+    where: and(match(invoices.customerId, "customer"), byState ? match(invoices.state, "state") : undefined, byOrder ? eq(invoices.orderId, param("order")) : undefined)!,
+    // An order's invoices are counted per order: counted only when the order is the customer's, so
+    // that another customer's order shows no total either.
+    total: byOrder
+      ? sql`CASE WHEN EXISTS (SELECT 1 FROM ${cardOrders} WHERE ${cardOrders.id} = ${param("order")} AND ${cardOrders.customerId} = ${param("customer")}) THEN ${keptTotal("order_invoices", param("order"), param("filter"))} ELSE 0 END`
+      : keptTotal("invoices", param("customer"), param("filter")),
+    createdAt: invoices.createdAt,
+    id: invoices.id,
+    keyOf: (row) => [row.createdAt, row.id],
+  });
 }
 
 const shapes = [false, true].flatMap((byState) => [false, true].map((byOrder) => lazily(() => listReads(byState, byOrder))));
-const invoiceListReads = (filter: InvoiceFilter) => shapes[(filter.state === undefined ? 0 : 2) + (filter.orderId === undefined ? 0 : 1)]!();
 
-/** One page, newest first, and its total, in one round trip. */
-export async function listInvoices(db: RequestDatabase, customerId: string, filter: InvoiceFilter, page: PageRequest) {
-  const { page: pageRead, total: totalRead } = invoiceListReads(filter);
-  const values = { customer: customerId, state: filter.state, order: filter.orderId, limit: page.pageSize, offset: page.offset };
-  const [rows, [total]] = await db.readBoth([pageRead, values], [totalRead, values]);
-  return { rows, total: Number(total?.total ?? 0) };
+interface InvoiceFilter {
+  state?: InvoiceState;
+  orderId?: string;
+}
+
+/** One page of the customer's invoices, newest first, and their total (one round trip). */
+export function listInvoices(db: RequestDatabase, customerId: string, { state, orderId }: InvoiceFilter, page: PageRequest) {
+  const reads = shapes[(state === undefined ? 0 : 2) + (orderId === undefined ? 0 : 1)]!();
+  return readPage(db, reads, { customer: customerId, state, order: orderId, filter: state ?? "" }, page);
 }
 
 /** Takes the next number of a series for a UTC year; read it back with `numberOf` in the same batch. */

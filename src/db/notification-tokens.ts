@@ -1,7 +1,8 @@
-import { and, asc, count, desc, eq, ne, notExists, or, sql } from "drizzle-orm";
+import { and, asc, eq, ne, notExists, or, sql } from "drizzle-orm";
+import { keptTotal, pageReads, readPage } from "../pagination/keyset";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
-import { compile, lazily, param, queryBuilder as qb } from "./compiled";
+import { lazily, param, queryBuilder as qb } from "./compiled";
 import { notificationTokens, type NotificationTokenRow } from "./schema";
 import { advancedTimestamp } from "./timestamps";
 
@@ -27,7 +28,7 @@ export function registerNotificationToken(orm: Database, row: NotificationTokenR
       .where(
         and(
           sql`rowid = (${leastRecent})`,
-          sql`(SELECT count(*) FROM ${notificationTokens} WHERE ${ownerId} = ${row.ownerId}) >= ${maxDevices}`,
+          sql`${keptTotal("devices", row.ownerId, sql`''`)} >= ${maxDevices}`,
           notExists(qb.select({ one: sql`1` }).from(notificationTokens).where(byDevice(row.ownerId, row.deviceIdentifier))),
         ),
       ),
@@ -51,25 +52,18 @@ export function deleteNotificationToken(orm: Database, ownerId: string, deviceId
 /** A device as listed: never its token value. */
 export type NotificationDeviceRow = Pick<NotificationTokenRow, "deviceIdentifier" | "createdAt" | "updatedAt">;
 
-const listReads = lazily(() => ({
-  page: compile<NotificationDeviceRow>(
-    qb
-      .select({ deviceIdentifier: notificationTokens.deviceIdentifier, createdAt: notificationTokens.createdAt, updatedAt: notificationTokens.updatedAt })
-      .from(notificationTokens)
-      .where(eq(notificationTokens.ownerId, param("owner")))
-      .orderBy(desc(notificationTokens.createdAt), desc(notificationTokens.deviceIdentifier))
-      .limit(param("limit"))
-      .offset(param("offset")),
-    { deviceIdentifier: "device_identifier", createdAt: "created_at", updatedAt: "updated_at" },
-  ),
-  // Counts the owner's devices only: as many rows as the owner registered.
-  total: compile<{ total: number }>(qb.select({ total: count().as("total") }).from(notificationTokens).where(eq(notificationTokens.ownerId, param("owner"))), { total: "total" }),
-}));
+// An owner's devices are ordered by when they were first registered, then by identifier.
+const listReads = lazily(() =>
+  pageReads<NotificationDeviceRow>({
+    table: notificationTokens,
+    columns: { deviceIdentifier: notificationTokens.deviceIdentifier, createdAt: notificationTokens.createdAt, updatedAt: notificationTokens.updatedAt },
+    where: eq(notificationTokens.ownerId, param("owner")),
+    total: keptTotal("devices", param("owner"), sql`''`),
+    createdAt: notificationTokens.createdAt,
+    id: notificationTokens.deviceIdentifier,
+    keyOf: (row) => [row.createdAt, row.deviceIdentifier],
+  }),
+);
 
-/** The owner's devices, newest first; never the token values. */
-export async function listNotificationTokens(db: RequestDatabase, ownerId: string, page: PageRequest) {
-  const { page: pageRead, total: totalRead } = listReads();
-  const values = { owner: ownerId, limit: page.pageSize, offset: page.offset };
-  const [rows, [total]] = await db.readBoth([pageRead, values], [totalRead, values]);
-  return { rows, total: total?.total ?? 0 };
-}
+/** The owner's devices, newest first, and how many (one round trip). */
+export const listNotificationTokens = (db: RequestDatabase, ownerId: string, page: PageRequest) => readPage(db, listReads(), { owner: ownerId }, page);

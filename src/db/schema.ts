@@ -105,26 +105,25 @@ export const cardOrderEntries = sqliteTable(
   (t) => [index("card_order_entries_order_created").on(t.orderId, t.createdAt, t.id)],
 );
 
-// Rows per (customer, state), kept by triggers (see the custom migration), so that a list's
-// `total_entries` reads a handful of rows instead of counting every order of the customer.
-export const cardOrderCounts = sqliteTable(
-  "card_order_counts",
-  {
-    customerId: text("customer_id").notNull(),
-    state: text("state").notNull(),
-    total: integer("total").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.customerId, t.state] })],
-);
 
-export const invoiceCounts = sqliteTable(
-  "invoice_counts",
+
+/**
+ * The total of every list (`total_entries`), kept by triggers (drizzle/0006_list_counts.sql) so that
+ * no write path can forget one, and read as one row instead of counting rows, which D1 bills for
+ * every row it passes. A list is (`list`, `scope`: whose, `filter`: "" for all, or the filter's
+ * value): card orders and invoices by customer and state, an order's invoices by state, events by
+ * customer and type, devices by owner, webhook endpoints by customer. An order's entries are
+ * counted on the order itself (entries_count).
+ */
+export const listCounts = sqliteTable(
+  "list_counts",
   {
-    customerId: text("customer_id").notNull(),
-    state: text("state").notNull(),
+    list: text("list").notNull(),
+    scope: text("scope").notNull(),
+    filter: text("filter").notNull(),
     total: integer("total").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.customerId, t.state] })],
+  (t) => [primaryKey({ columns: [t.list, t.scope, t.filter] })],
 );
 
 // Gapless numbering: one row per series ("INV", "CN") and UTC year, holding the last number taken.
@@ -199,16 +198,6 @@ export const events = sqliteTable(
   ],
 );
 
-/** Rows per (customer, event type), kept by triggers, as for card orders and invoices. */
-export const eventCounts = sqliteTable(
-  "event_counts",
-  {
-    customerId: text("customer_id").notNull(),
-    type: text("type").notNull(),
-    total: integer("total").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.customerId, t.type] })],
-);
 
 /** Where a customer's events go (Standard Webhooks). The signing secret is stored encrypted. */
 export const webhookEndpoints = sqliteTable(

@@ -1,4 +1,5 @@
-import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { keptTotal, pageReads, readPage } from "../pagination/keyset";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
 import { columnsOf, compile, lazily, param, queryBuilder as qb } from "./compiled";
@@ -11,7 +12,7 @@ const customerEndpoints = eq(webhookEndpoints.customerId, param("customer"));
  * NULL constraint fails and the batch rolls back (a write conflict), also under concurrent requests.
  */
 export function insertWebhookEndpoint(orm: Database, row: WebhookEndpointRow, max: number) {
-  const room = sql`(SELECT count(*) FROM ${webhookEndpoints} WHERE ${webhookEndpoints.customerId} = ${row.customerId}) < ${max}`;
+  const room = sql`${keptTotal("webhook_endpoints", row.customerId, sql`''`)} < ${max}`;
   return orm.insert(webhookEndpoints).values({ ...row, id: sql`CASE WHEN ${room} THEN ${row.id} END` });
 }
 
@@ -31,22 +32,19 @@ export async function countWebhookEndpoints(db: RequestDatabase, customerId: str
   return row?.total ?? 0;
 }
 
-const listReads = lazily(() => ({
-  page: compile<WebhookEndpointRow>(
-    qb.select().from(webhookEndpoints).where(customerEndpoints).orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id)).limit(param("limit")).offset(param("offset")),
-    columnsOf(webhookEndpoints),
-  ),
-  // A customer has at most 10 endpoints: counting them reads at most 10 rows.
-  total: compile<{ total: number }>(qb.select({ total: count().as("total") }).from(webhookEndpoints).where(customerEndpoints), { total: "total" }),
-}));
+const listReads = lazily(() =>
+  pageReads<WebhookEndpointRow>({
+    table: webhookEndpoints,
+    where: customerEndpoints,
+    total: keptTotal("webhook_endpoints", param("customer"), sql`''`),
+    createdAt: webhookEndpoints.createdAt,
+    id: webhookEndpoints.id,
+    keyOf: (row) => [row.createdAt, row.id],
+  }),
+);
 
 /** One page of the customer's endpoints, newest first, and how many there are (one round trip). */
-export async function listWebhookEndpoints(db: RequestDatabase, customerId: string, page: PageRequest) {
-  const { page: pageRead, total: totalRead } = listReads();
-  const values = { customer: customerId, limit: page.pageSize, offset: page.offset };
-  const [rows, [total]] = await db.readBoth([pageRead, values], [totalRead, values]);
-  return { rows, total: total?.total ?? 0 };
-}
+export const listWebhookEndpoints = (db: RequestDatabase, customerId: string, page: PageRequest) => readPage(db, listReads(), { customer: customerId }, page);
 
 /** The endpoints of these customers, for the fan-out of their events. */
 export function endpointsOf(orm: Database, customerIds: string[]) {

@@ -1,4 +1,8 @@
+import type { Context } from "hono";
 import * as z from "zod/mini";
+import { principalOf } from "../auth/principal";
+import type { AppEnv } from "../env";
+import { readCursor, type Seek } from "./cursor";
 
 // CONTRACT part 4.
 const PAGE_SIZE_DEFAULT = 25;
@@ -20,6 +24,11 @@ const wholeNumber = (max: number, fallback: number, description: string) =>
 const PAGE_QUERY = {
   page: wholeNumber(PAGE_MAX, 1, "Page number, from 1. A page past the last is empty."),
   page_size: wholeNumber(PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT, "Entries per page."),
+  cursor: z
+    .optional(z.string().check(z.maxLength(1024, "must be a cursor from a link of an earlier answer")))
+    .register(z.globalRegistry, {
+      description: "Set by the server in `next`, `prev` and `last` links: that page without reading the rows before it. Leave it as the link has it; with `page` alone a page is reached by its number.",
+    }),
 };
 
 /** A filter parameter: one of `allowed`, or any string. */
@@ -28,13 +37,23 @@ export const filter = <const T extends readonly [string, ...string[]]>(descripti
 
 export const anyFilter = (description: string) => z.optional(z.string()).register(z.globalRegistry, { description });
 
-/** The query of a list: `page`, `page_size` and the list's filters. */
+/** The query of a list: `page`, `page_size`, `cursor` and the list's filters. */
 export const listQuery = <F extends z.core.$ZodLooseShape>(filters: F) => z.object({ ...PAGE_QUERY, ...filters });
 
 export interface PageRequest {
+  /** The list as a cursor names it: whose (customer, or voucher owner), path and filters. */
+  list: string;
   page: number;
   pageSize: number;
   offset: number;
+  /** From the request's cursor: where the page starts. */
+  seek?: Seek;
 }
 
-export const pageRequest = ({ page, page_size }: { page: number; page_size: number }): PageRequest => ({ page, pageSize: page_size, offset: (page - 1) * page_size });
+/** The page a list request asks for: by its cursor (checked against the request) or by number. */
+export async function pageRequest(c: Context<AppEnv>, { page, page_size: pageSize, cursor, ...filters }: { page: number; page_size: number; cursor?: string }): Promise<PageRequest> {
+  const { customerId, sub } = principalOf(c);
+  const list = `${customerId ?? sub}:${c.req.path}?${new URLSearchParams(Object.entries(filters).filter((entry): entry is [string, string] => typeof entry[1] === "string"))}`;
+  const seek = cursor === undefined ? undefined : await readCursor(c.env.APP_SECRET, cursor, { list, page, size: pageSize });
+  return { list, page, pageSize, offset: (page - 1) * pageSize, seek };
+}

@@ -159,6 +159,13 @@ export async function createInvoice(auth: string, orderId: string, reference?: s
   return ((await response.json()) as any).data[0];
 }
 
+/**
+ * A link of a list as the API builds it: `pathAndQuery` exactly, and with `cursor` a signed cursor
+ * after it (CONTRACT part 4: `prev`, `next` and `last` carry one; page 1 and `first` never do).
+ */
+export const listLink = (pathAndQuery: string, cursor = false) =>
+  cursor ? expect.stringMatching(new RegExp(`^${(BASE + pathAndQuery).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}&cursor=[\\w-]+\\.[\\w-]+$`)) : BASE + pathAndQuery;
+
 /** The single-page envelope a POST answers with. */
 export const singlePage = (path: string, data: unknown[]) => ({
   meta: { total_pages: 1, current_page: 1, page_size: data.length, total_entries: data.length },

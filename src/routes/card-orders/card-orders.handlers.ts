@@ -58,9 +58,9 @@ export const createCardOrder: Handler<typeof routes.createCardOrder> = (c, { bod
 };
 
 export const listCardOrders: Handler<typeof routes.listCardOrders> = async (c, { query }) => {
-  const page = pageRequest(query);
-  const { rows, total } = await queryCardOrders(database(c), customerOf(c), { state: query.state }, page);
-  return reply(c, 200, pageEnvelope(c, page, rows.map(toCardOrder), total));
+  const request = await pageRequest(c, query);
+  const { rows, edges, total } = await queryCardOrders(database(c), customerOf(c), query.state, request);
+  return reply(c, 200, await pageEnvelope(c, request, rows.map(toCardOrder), total ?? 0, edges));
 };
 
 export const getCardOrder: Handler<typeof routes.getCardOrder> = async (c) => reply(c, 200, { data: toCardOrder((await loadCardOrder(c)).order) });

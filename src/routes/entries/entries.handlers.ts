@@ -55,11 +55,11 @@ export const createEntry: Handler<typeof routes.createEntry> = async (c, { body 
 };
 
 export const listEntries: Handler<typeof routes.listEntries> = async (c, { query }) => {
-  const page = pageRequest(query);
+  const request = await pageRequest(c, query);
   const { orderId } = pathIds(c);
-  const { order, rows } = isId(orderId) ? await queryEntries(database(c), customerOf(c), orderId, page) : { order: undefined, rows: [] };
-  if (!order) throw notFound("card order");
-  return reply(c, 200, pageEnvelope(c, page, rows.map(toEntry), order.entriesCount));
+  const { rows, edges, total } = isId(orderId) ? await queryEntries(database(c), customerOf(c), orderId, request) : { rows: [], edges: undefined, total: undefined };
+  if (total === undefined) throw notFound("card order");
+  return reply(c, 200, await pageEnvelope(c, request, rows.map(toEntry), total, edges));
 };
 
 export const deleteEntry: Handler<typeof routes.deleteEntry> = async (c) => {

@@ -9,7 +9,7 @@ import { toEvent } from "../../schemas/event";
 import type * as routes from "./events.routes";
 
 export const listEvents: Handler<typeof routes.listEvents> = async (c, { query }) => {
-  const page = pageRequest(query);
-  const { rows, total } = await queryEvents(database(c), customerOf(c), query.type, page);
-  return reply(c, 200, pageEnvelope(c, page, rows.map(toEvent), total));
+  const request = await pageRequest(c, query);
+  const { rows, edges, total } = await queryEvents(database(c), customerOf(c), query.type, request);
+  return reply(c, 200, await pageEnvelope(c, request, rows.map(toEvent), total ?? 0, edges));
 };

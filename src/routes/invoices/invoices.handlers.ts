@@ -51,9 +51,9 @@ export const createInvoice: Handler<typeof routes.createInvoice> = async (c, { b
 };
 
 export const listInvoices: Handler<typeof routes.listInvoices> = async (c, { query }) => {
-  const page = pageRequest(query);
-  const { rows, total } = await queryInvoices(database(c), customerOf(c), { state: query.state, orderId: query.order_id }, page);
-  return reply(c, 200, pageEnvelope(c, page, rows.map(toInvoice), total));
+  const request = await pageRequest(c, query);
+  const { rows, edges, total } = await queryInvoices(database(c), customerOf(c), { state: query.state, orderId: query.order_id }, request);
+  return reply(c, 200, await pageEnvelope(c, request, rows.map(toInvoice), total ?? 0, edges));
 };
 
 export const getInvoice: Handler<typeof routes.getInvoice> = async (c) => reply(c, 200, { data: toInvoice(await loadInvoice(c)) });

@@ -17,9 +17,9 @@ export const registerNotificationToken: Handler<typeof routes.registerNotificati
 };
 
 export const listNotificationTokens: Handler<typeof routes.listNotificationTokens> = async (c, { query }) => {
-  const page = pageRequest(query);
-  const { rows, total } = await queries.listNotificationTokens(database(c), principalOf(c).sub, page);
-  return reply(c, 200, pageEnvelope(c, page, rows.map(toNotificationDevice), total));
+  const request = await pageRequest(c, query);
+  const { rows, edges, total } = await queries.listNotificationTokens(database(c), principalOf(c).sub, request);
+  return reply(c, 200, await pageEnvelope(c, request, rows.map(toNotificationDevice), total ?? 0, edges));
 };
 
 export const deleteNotificationToken: Handler<typeof routes.deleteNotificationToken> = (c) => {

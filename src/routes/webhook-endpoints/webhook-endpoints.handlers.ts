@@ -42,9 +42,9 @@ export const createWebhookEndpoint: Handler<typeof routes.createWebhookEndpoint>
 };
 
 export const listWebhookEndpoints: Handler<typeof routes.listWebhookEndpoints> = async (c, { query }) => {
-  const page = pageRequest(query);
-  const { rows, total } = await queryEndpoints(database(c), customerOf(c), page);
-  return reply(c, 200, pageEnvelope(c, page, rows.map(toWebhookEndpoint), total));
+  const request = await pageRequest(c, query);
+  const { rows, edges, total } = await queryEndpoints(database(c), customerOf(c), request);
+  return reply(c, 200, await pageEnvelope(c, request, rows.map(toWebhookEndpoint), total ?? 0, edges));
 };
 
 export const deleteWebhookEndpoint: Handler<typeof routes.deleteWebhookEndpoint> = async (c) => {

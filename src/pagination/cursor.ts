@@ -1,0 +1,49 @@
+import { keyFor } from "../crypto/keys";
+import { ApiError } from "../errors";
+
+// CONTRACT part 4: `cursor` is the server's, opaque to clients. It says where a page starts (after
+// or before a row's sort key, or the list's last page) for one list, filter, page and page size,
+// and is signed, so that a cursor that does not fit the request it comes with is a 400.
+
+/** Where the page is, from a row next to it: after it (next), before it (prev), or the last page. */
+export type Seek = { mode: "after" | "before"; key: [createdAt: string, id: string] } | { mode: "last" };
+
+interface Cursor {
+  /** The list: its path and filters, as the request names them. */
+  list: string;
+  page: number;
+  size: number;
+  seek: Seek;
+}
+
+const MAC_BYTES = 16;
+const encoder = new TextEncoder();
+
+const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
+const fromBase64url = (text: string) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (ch) => ch.charCodeAt(0));
+
+async function mac(secret: string | undefined, payload: string): Promise<string> {
+  const signature = await crypto.subtle.sign("HMAC", await keyFor(secret, "list-cursors"), encoder.encode(payload));
+  return base64url(new Uint8Array(signature).slice(0, MAC_BYTES));
+}
+
+export async function writeCursor(secret: string | undefined, { list, page, size, seek }: Cursor): Promise<string> {
+  const payload = base64url(encoder.encode(JSON.stringify([list, page, size, seek.mode, seek.mode === "last" ? null : seek.key])));
+  return `${payload}.${await mac(secret, payload)}`;
+}
+
+const refused = () => ApiError.of("invalid_parameter", "cursor does not fit this list, filter, page and page_size; follow the links of an answer, or use page alone.", { parameter: "cursor" });
+
+/** The cursor a request sent, if it is one the server wrote for exactly this list, page and size. */
+export async function readCursor(secret: string | undefined, text: string, expected: Omit<Cursor, "seek">): Promise<Seek> {
+  const [payload, signature, extra] = text.split(".");
+  if (!payload || !signature || extra !== undefined) throw refused();
+  const actual = await mac(secret, payload);
+  // Compared in full whatever differs first, so that the time taken tells nothing.
+  let difference = actual.length ^ signature.length;
+  for (let i = 0; i < actual.length; i++) difference |= actual.charCodeAt(i) ^ (signature.charCodeAt(i) || 0);
+  if (difference !== 0) throw refused();
+  const [list, page, size, mode, key] = JSON.parse(new TextDecoder().decode(fromBase64url(payload))) as [string, number, number, Seek["mode"], [string, string] | null];
+  if (list !== expected.list || page !== expected.page || size !== expected.size) throw refused();
+  return mode === "last" ? { mode } : { mode, key: key! };
+}
