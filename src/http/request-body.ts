@@ -21,12 +21,18 @@ function isJsonMediaType(contentType: string | undefined): boolean {
   return parameters.every((p) => !p.startsWith("charset=") || p === "charset=utf-8" || p === 'charset="utf-8"');
 }
 
-// Counted while reading, so a chunked body without Content-Length cannot make us buffer more.
+/**
+ * Counted while reading, so a chunked body without Content-Length cannot make us buffer more.
+ * It reads a clone and leaves `request.body` untouched, as when Content-Length is over the limit: a
+ * body read in part and cancelled left `wrangler dev`'s next request hanging (workers-sdk#15709),
+ * while an unread one is drained by its middleware (and discarded by the runtime when deployed).
+ * The tee holds for the untouched branch only what was read here: at most the limit and a chunk.
+ */
 async function readLimited(request: Request): Promise<Uint8Array> {
   const declared = request.headers.get("Content-Length");
   if (declared !== null && Number(declared) > BODY_LIMIT_BYTES) throw tooLarge();
   if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
+  const reader = request.clone().body!.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
