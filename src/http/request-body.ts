@@ -91,10 +91,10 @@ function fieldErrors(issues: z.core.$ZodIssue[], input: Record<string, unknown>)
   return [...errors.values()].slice(0, MAX_REPORTED_ERRORS) as [ErrorItem, ...ErrorItem[]];
 }
 
-/** The parsed body and the text it came from. */
+/** The body as the route's schema returned it, and the JSON the client sent (undefined: none). */
 interface JsonBody<T> {
   value: T;
-  text: string;
+  json: unknown;
 }
 
 /**
@@ -103,7 +103,7 @@ interface JsonBody<T> {
  */
 export async function readJsonBody<B extends z.ZodMiniType>(c: Context, schema: B): Promise<JsonBody<z.output<B>>> {
   const none: z.ZodMiniType = NO_BODY;
-  if (schema === none) return { value: schema.parse(undefined), text: "" };
+  if (schema === none) return { value: schema.parse(undefined), json: undefined };
   if (!isJsonMediaType(c.req.header("Content-Type"))) {
     throw ApiError.of("unsupported_media_type", "Send the body as JSON with Content-Type: application/json.", { header: "Content-Type" });
   }
@@ -125,5 +125,5 @@ export async function readJsonBody<B extends z.ZodMiniType>(c: Context, schema: 
 
   const result = schema.safeParse(parsed);
   if (!result.success) throw new ApiError(fieldErrors(result.error.issues, parsed as Record<string, unknown>));
-  return { value: result.data, text };
+  return { value: result.data, json: parsed };
 }

@@ -46,7 +46,7 @@ function operation(spec: RouteSpec) {
       name: "Idempotency-Key",
       in: "header",
       required: false,
-      description: "1-255 visible ASCII characters. A repeat of the same request by the same principal within 24 h replays the first response (with `Idempotent-Replayed: true`) and writes nothing; the same key with another request answers 422 idempotency_key_reused.",
+      description: "1-255 visible ASCII characters. A repeat of the same request (method, path and query string, customer, and the body as JSON: spacing and key order aside) by the same principal within 24 h replays the first response (with `Idempotent-Replayed: true`) and writes nothing; the same key with another request answers 422 idempotency_key_reused.",
       schema: { type: "string", minLength: 1, maxLength: 255 },
     });
   }
