@@ -97,9 +97,10 @@ async function wranglerStep(args, env, startedIn) {
  * @param {boolean} [options.inspector] false: serve through scripts/worker-host.mjs, without wrangler
  *   dev's inspector proxy (the bench); the Worker's console lines then go to `onLine`
  * @param {(line: string) => void} [options.onLine]
+ * @param {number} [options.inspectorPort] wrangler dev's inspector; the port + 1000 unless given
  * @returns {Promise<{ url: string, inspectorPort: number, persistTo: string, configPath: string, stop: () => Promise<void> }>}
  */
-export async function startWorker({ name, port, config = "wrangler.toml", d1 = true, rateLimit, vars = {}, readyPath = "/health", log = false, seed, env = {}, inspector = true, onLine }) {
+export async function startWorker({ name, port, config = "wrangler.toml", d1 = true, rateLimit, vars = {}, readyPath = "/health", log = false, seed, env = {}, inspector = true, onLine, inspectorPort = port + 1000 }) {
   const startedIn = generation;
   const configPath = derivedConfig(config, name, { rateLimit });
   const persistTo = resolve(ROOT, ".wrangler/generated", `${name}-state`);
@@ -108,7 +109,6 @@ export async function startWorker({ name, port, config = "wrangler.toml", d1 = t
   if (d1) await wranglerStep(["d1", "migrations", "apply", ...local], env, startedIn);
   if (d1 && seed) await wranglerStep(["d1", "execute", ...local, "--file", resolve(seed)], env, startedIn);
 
-  const inspectorPort = port + 1000;
   let spawned;
   if (inspector) {
     const args = ["dev", "--config", configPath, "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo, "--inspector-port", String(inspectorPort), "--show-interactive-dev-session=false", "--log-level", "error"];

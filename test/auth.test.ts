@@ -1,24 +1,13 @@
 import { sign } from "hono/jwt";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ALL_SCOPES, BASE, call, createCardOrder, expectError, expectJson, JWT_SECRET, send, token, unique } from "./support/api";
+import { encodePart, handMade, INVALID_TOKEN_CHALLENGE } from "./support/jwt";
 
 const REALM = 'Bearer realm="voucher-billing-api"';
-// RFC 6750 section 3: error_description holds only %x20-21 / %x23-5B / %x5D-7E.
-const INVALID_TOKEN_CHALLENGE = /^Bearer realm="voucher-billing-api", error="invalid_token"(, error_description="[\x20\x21\x23-\x5B\x5D-\x7E]*")?$/;
 
 const now = () => Math.floor(Date.now() / 1000);
 
-const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
 const decodePart = (part: string) => JSON.parse(atob(part.replace(/-/g, "+").replace(/_/g, "/")));
-const encodePart = (part: unknown) => base64url(new TextEncoder().encode(typeof part === "string" ? part : JSON.stringify(part)));
-
-/** A token with a hand-made header and payload, HMAC-SHA256-signed with the test secret. */
-async function handMade(header: unknown, payload: unknown, secret = JWT_SECRET): Promise<string> {
-  const input = `${encodePart(header)}.${encodePart(payload)}`;
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const signature = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(input)));
-  return `${input}.${base64url(signature)}`;
-}
 
 /** Claims a valid token carries: all scopes, a fresh subject and customer, ten minutes to live. */
 const claims = (overrides: Record<string, unknown> = {}) => ({
@@ -28,8 +17,6 @@ const claims = (overrides: Record<string, unknown> = {}) => ({
   exp: now() + 600,
   ...overrides,
 });
-
-/** Calls the Worker module with these variables on top of the test environment. */
 
 const bearer = (value: string) => ({ headers: { Authorization: `Bearer ${value}` } });
 
@@ -180,6 +167,37 @@ describe("a token sent and rejected: 401 invalid_token", () => {
     await expectTokenRejected(await call("/card_orders", bearer(await handMade({ alg: "HS256", typ: "JWT" }, [claims()]))));
   });
 
+  it.each(["null", "42", '"sub"', "true", '{"claims":{}}'])("refuses a correctly signed token whose payload is %s", async (payload) => {
+    await expectTokenRejected(await call("/card_orders", bearer(await handMade({ alg: "HS256", typ: "JWT" }, payload))));
+  });
+
+  // A claim of the wrong type makes the token malformed, also one no setting asks for (README, Decisions).
+  it.each([
+    ["exp", "1e400"],
+    ["nbf", '"0"'],
+    ["nbf", "-1e400"],
+    ["nbf", "null"],
+    ["iat", "[0]"],
+    ["iat", "true"],
+    ["sub", "{}"],
+    ["sub", '["user"]'],
+    ["sub", "null"],
+    ["customer_id", "7"],
+    ["customer_id", '{"id":"acme"}'],
+    ["customer_id", "null"],
+    ["scope", '["card_orders:read"]'],
+    ["scope", "1"],
+    ["scope", "null"],
+    ["iss", "1"],
+    ["iss", '{"url":"https://issuer.example"}'],
+    ["aud", "[1]"],
+    ["aud", "{}"],
+    ["aud", "null"],
+  ])("refuses a token whose %s is %s", async (claim, json) => {
+    const payload = `${JSON.stringify(claims({ [claim]: undefined })).slice(0, -1)},"${claim}":${json}}`;
+    await expectTokenRejected(await call("/card_orders", bearer(await handMade({ alg: "HS256", typ: "JWT" }, payload))));
+  });
+
   it("answers the same on a notification token route", async () => {
     await expectTokenRejected(await call("/voucher_owners/me/notification_tokens", bearer(await sign(claims({ exp: now() - 5 }), JWT_SECRET, "HS256"))));
   });
@@ -225,7 +243,6 @@ describe("a valid token without the rights: 403", () => {
   });
 
   it.each([
-    ["a list instead of a space-separated string", ["card_orders:read"]],
     ["a prefix of the scope", "card_orders"],
     ["the scope with a suffix", "card_orders:read:all"],
     ["the scope in upper case", "CARD_ORDERS:READ"],
@@ -247,7 +264,6 @@ describe("a valid token without the rights: 403", () => {
   it.each([
     ["missing", undefined],
     ["empty", ""],
-    ["a number", 7],
   ])("refuses a tenant route when customer_id is %s", async (_, customer_id) => {
     const auth = await sign(claims({ customer_id }), JWT_SECRET, "HS256");
     await expectError(await call("/card_orders", { token: auth }), 403, { code: "forbidden", source: { header: "Authorization" } });

@@ -162,7 +162,7 @@ describe("413 payload_too_large", { timeout: 30_000 }, () => {
     await expectError(await postRaw(bodyOfSize(1024 * KIB)), 413, { code: "payload_too_large", source: {} });
   });
 
-  it("answers a chunked body without Content-Length once it passes the limit, without reading it all", async () => {
+  it("answers a chunked body without Content-Length once it passes the limit, reading no chunk after the one that passed it", async () => {
     const chunk = new TextEncoder().encode("x".repeat(16 * KIB));
     let pulled = 0;
     const body = new ReadableStream<Uint8Array>({
@@ -175,7 +175,8 @@ describe("413 payload_too_large", { timeout: 30_000 }, () => {
     const request = { method: "POST", body, headers: { Authorization: `Bearer ${await token()}`, "Content-Type": "application/json" } };
     const response = await send(new Request(BASE + "/card_orders", request));
     await expectError(response, 413, { code: "payload_too_large", source: {} });
-    expect(pulled).toBeLessThan(64);
+    // The Worker reads a clone of the body (request-body.ts): what it holds is bounded all the same.
+    expect(pulled).toBeLessThanOrEqual(LIMIT / chunk.byteLength + 1);
   });
 
   it("reads a body of exactly 64 KiB (then validates it: 422)", async () => {

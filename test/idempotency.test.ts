@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { type Bindings, call, createInvoice, newEntry, orderIn, expectError, expectJson, JSON_TYPE, newCardOrder, singlePage, token, unique } from "./support/api";
+import { BASE, type Bindings, call, createInvoice, newEntry, orderIn, expectError, expectJson, JSON_TYPE, newCardOrder, singlePage, token, unique } from "./support/api";
 
 const HEADER = "Idempotency-Key";
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -298,6 +298,68 @@ describe("Idempotency-Key", () => {
     expect(second.id).not.toBe(first.id);
     expect(await countOf("card_orders WHERE customer_id = ?", customer)).toBe(2);
     expect(await countOf("idempotency_keys WHERE principal = ?", sub)).toBe(0);
+  });
+});
+
+// The request a key stands for: method, path, query string, customer and the body as JSON
+// (README, Decisions: Idempotency).
+describe("the request a key stands for", () => {
+  /** A keyed POST of exactly this body text. */
+  const postText = (auth: string, path: string, key: string, text: string) =>
+    call(path, { method: "POST", token: auth, body: text, headers: { "Content-Type": "application/json", [HEADER]: key } });
+
+  const order = { voucher_category: "mixed", payment_method: "bank_transfer", description: "Team vouchers", cost_center: null };
+
+  it.each([
+    ["pretty-printed", JSON.stringify(order, null, 2)],
+    ["with its keys in another order", JSON.stringify({ cost_center: null, description: "Team vouchers", payment_method: "bank_transfer", voucher_category: "mixed" })],
+    ["with escapes and spaces", ' {"voucher_category" :"mi\\u0078ed","payment_method":"bank_transfer",\r\n"description":"Team\\u0020vouchers","cost_center":null}\n'],
+  ])("is the same for the same body %s: replayed, nothing written", async (_, text) => {
+    const { auth } = await principal();
+    const key = unique("key");
+    const first = await postText(auth, "/card_orders", key, JSON.stringify(order));
+    const firstText = await first.text();
+    expect(first.status).toBe(201);
+
+    const before = await snapshot();
+    const replay = await postText(auth, "/card_orders", key, text);
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await replay.text()).toBe(firstText);
+    expect(await snapshot()).toStrictEqual(before);
+  });
+
+  it.each([
+    ["another value", { ...order, description: "Team vouchers 2" }],
+    ["another type: a string for null", { ...order, cost_center: "null" }],
+    ["a field left out", { voucher_category: "mixed", payment_method: "bank_transfer", description: "Team vouchers" }],
+  ])("differs for a body with %s: 422 idempotency_key_reused, nothing written", async (_, other) => {
+    const { auth } = await principal();
+    const key = unique("key");
+    expect((await post(auth, "/card_orders", key, order)).status).toBe(201);
+
+    const before = await snapshot();
+    await expectError(await post(auth, "/card_orders", key, other), 422, { code: "idempotency_key_reused", source: { header: HEADER } });
+    expect(await snapshot()).toStrictEqual(before);
+  });
+
+  it.each([
+    ["?source=app", "?source=web"],
+    ["?source=app", ""],
+    ["", "?source=app"],
+    ["?a=1&b=2", "?b=2&a=1"],
+  ])("differs for another query string (%j, then %j): 422, not the first request's links", async (first, second) => {
+    const { auth } = await principal();
+    const key = unique("key");
+    const created = await post(auth, `/card_orders${first}`, key, order);
+    expect((await created.json()) as any).toMatchObject({ links: { self: `${BASE}/card_orders${first}` } });
+
+    const before = await snapshot();
+    await expectError(await post(auth, `/card_orders${second}`, key, order), 422, { code: "idempotency_key_reused", source: { header: HEADER } });
+    expect(await snapshot()).toStrictEqual(before);
+    // The same query string is the same request.
+    const replay = await post(auth, `/card_orders${first}`, key, order);
+    expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
   });
 });
 

@@ -3,6 +3,7 @@ import { principalOf } from "../auth/principal";
 import { findStoredResponse, type IdempotencyClaim, type StoredResponse } from "../db/idempotency-keys";
 import type { AppEnv } from "../env";
 import { ApiError, isWriteConflict } from "../errors";
+import { canonicalJson } from "./canonical-json";
 import { database } from "./database";
 import { sendJson } from "./reply";
 
@@ -13,6 +14,15 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 async function sha256(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * The request a key stands for: method, path and query string as sent (a POST's links echo them),
+ * tenant, and the body as JSON, so that the same body spaced or ordered otherwise is the same request.
+ */
+function fingerprint(c: Context<AppEnv>, customerId: string | null, body: unknown): Promise<string> {
+  const target = c.req.url.slice(new URL(c.req.url).origin.length);
+  return sha256(canonicalJson([c.req.method, target, customerId, body]));
 }
 
 /** The stored response when it is live, undefined when the key is free to use. */
@@ -28,17 +38,18 @@ function replay(c: Context<AppEnv>, claim: IdempotencyClaim, stored: StoredRespo
 const refusal = (error: unknown): boolean => (error instanceof ApiError && error.status < 500) || isWriteConflict(error);
 
 /**
- * A repeat of an earlier request (same principal, key, method, path, tenant and body) within 24
+ * A repeat of an earlier request (same principal and key, same request: see fingerprint) within 24
  * hours gets the stored response and `respond` does not run. Otherwise `respond` runs with the
- * claim set, and the write path (writes/commit.ts) stores its response with its writes.
+ * claim set, and the write path (writes/commit.ts) stores its response with its writes. `body` is
+ * the parsed JSON body, undefined when the route reads none.
  */
-export async function withIdempotencyKey(c: Context<AppEnv>, body: string, respond: () => Promise<Response>): Promise<Response> {
+export async function withIdempotencyKey(c: Context<AppEnv>, body: unknown, respond: () => Promise<Response>): Promise<Response> {
   const key = c.req.header(HEADER);
   if (key === undefined) return respond();
   if (!KEY_PATTERN.test(key)) throw ApiError.of("invalid_parameter", "Idempotency-Key must be 1 to 255 visible ASCII characters.", { header: HEADER });
 
   const principal = principalOf(c);
-  const requestHash = await sha256([c.req.method, c.req.path, principal.customerId ?? "", body].join("\n"));
+  const requestHash = await fingerprint(c, principal.customerId, body);
   const claim: IdempotencyClaim = { principal: principal.sub, key, requestHash, replacesExpired: false };
   const stored = await findStoredResponse(database(c).orm, principal.sub, key);
   const replayed = replay(c, claim, stored);

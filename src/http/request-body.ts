@@ -21,12 +21,18 @@ function isJsonMediaType(contentType: string | undefined): boolean {
   return parameters.every((p) => !p.startsWith("charset=") || p === "charset=utf-8" || p === 'charset="utf-8"');
 }
 
-// Counted while reading, so a chunked body without Content-Length cannot make us buffer more.
+/**
+ * Counted while reading, so a chunked body without Content-Length cannot make us buffer more.
+ * It reads a clone and leaves `request.body` untouched, as when Content-Length is over the limit: a
+ * body read in part and cancelled left `wrangler dev`'s next request hanging (workers-sdk#15709),
+ * while an unread one is drained by its middleware (and discarded by the runtime when deployed).
+ * The tee holds for the untouched branch only what was read here: at most the limit and a chunk.
+ */
 async function readLimited(request: Request): Promise<Uint8Array> {
   const declared = request.headers.get("Content-Length");
   if (declared !== null && Number(declared) > BODY_LIMIT_BYTES) throw tooLarge();
   if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
+  const reader = request.clone().body!.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -85,10 +91,10 @@ function fieldErrors(issues: z.core.$ZodIssue[], input: Record<string, unknown>)
   return [...errors.values()].slice(0, MAX_REPORTED_ERRORS) as [ErrorItem, ...ErrorItem[]];
 }
 
-/** The parsed body and the text it came from. */
+/** The body as the route's schema returned it, and the JSON the client sent (undefined: none). */
 interface JsonBody<T> {
   value: T;
-  text: string;
+  json: unknown;
 }
 
 /**
@@ -97,7 +103,7 @@ interface JsonBody<T> {
  */
 export async function readJsonBody<B extends z.ZodMiniType>(c: Context, schema: B): Promise<JsonBody<z.output<B>>> {
   const none: z.ZodMiniType = NO_BODY;
-  if (schema === none) return { value: schema.parse(undefined), text: "" };
+  if (schema === none) return { value: schema.parse(undefined), json: undefined };
   if (!isJsonMediaType(c.req.header("Content-Type"))) {
     throw ApiError.of("unsupported_media_type", "Send the body as JSON with Content-Type: application/json.", { header: "Content-Type" });
   }
@@ -119,5 +125,5 @@ export async function readJsonBody<B extends z.ZodMiniType>(c: Context, schema: 
 
   const result = schema.safeParse(parsed);
   if (!result.success) throw new ApiError(fieldErrors(result.error.issues, parsed as Record<string, unknown>));
-  return { value: result.data, text };
+  return { value: result.data, json: parsed };
 }

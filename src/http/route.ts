@@ -61,7 +61,7 @@ export function endpoint<S extends RouteSpec>(spec: S, handler: Handler<S>): End
       const body = await readJsonBody<S["body"]>(c, spec.body);
       const query = readQuery<S["query"]>(c, spec.query);
       const respond = async () => handler(c, { body: body.value, query });
-      return keyed ? withIdempotencyKey(c, body.text, respond) : respond();
+      return keyed ? withIdempotencyKey(c, body.json, respond) : respond();
     },
   };
 }

@@ -46,7 +46,7 @@ function operation(spec: RouteSpec) {
       name: "Idempotency-Key",
       in: "header",
       required: false,
-      description: "1-255 visible ASCII characters. A repeat of the same request by the same principal within 24 h replays the first response (with `Idempotent-Replayed: true`) and writes nothing; the same key with another request answers 422 idempotency_key_reused.",
+      description: "1-255 visible ASCII characters. A repeat of the same request (method, path and query string, customer, and the body as JSON: spacing and key order aside) by the same principal within 24 h replays the first response (with `Idempotent-Replayed: true`) and writes nothing; the same key with another request answers 422 idempotency_key_reused.",
       schema: { type: "string", minLength: 1, maxLength: 255 },
     });
   }
@@ -118,7 +118,7 @@ export function openApiDocument(endpoints: readonly Endpoint[]) {
       title: "Invoices, card orders and notification tokens",
       version: "1.0.0",
       description:
-        "Bearer JWTs carry `sub`, `customer_id` and space-separated `scope`. Lists take `page` (from 1) and `page_size` (1-100, default 25) and are newest first. Every error is the envelope `{errors: [{detail, code, source}]}`. POSTs accept an `Idempotency-Key`. Responses carry `x-d1-bookmark`; echo it to read your own writes.",
+        "Bearer JWTs carry `sub`, `customer_id` and space-separated `scope`, all strings: a claim of another type makes the token invalid (401). Lists take `page` (from 1) and `page_size` (1-100, default 25) and are newest first. Every error is the envelope `{errors: [{detail, code, source}]}`. POSTs accept an `Idempotency-Key`. Responses carry `x-d1-bookmark`; echo it to read your own writes.",
     },
     servers: [{ url: "/" }],
     tags: [{ name: "Card orders" }, { name: "Invoices" }, { name: "Notification tokens" }, { name: "Service" }],
