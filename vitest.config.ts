@@ -1,6 +1,11 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+import { buildAssets } from "./scripts/build-assets.mjs";
 import { contractFields } from "./test/contract-fields.mjs";
+
+// The pool reads wrangler.toml but runs no [build] command: the generated assets (the OpenAPI
+// document, Scalar's bundle), fresh, before the tests reach them through env.ASSETS.
+await buildAssets();
 
 export default defineConfig(async () => ({
   plugins: [

@@ -17,7 +17,7 @@ export const endpoints: readonly Endpoint[] = [
   ...entryEndpoints,
   ...invoiceEndpoints,
   ...notificationTokenEndpoints,
-  ...metaEndpoints(() => endpoints),
+  ...metaEndpoints,
 ];
 
 /** A request's way: its context and CORS, then its route (http/mount.ts), or the error envelope. */

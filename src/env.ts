@@ -5,6 +5,8 @@ import type { IdempotencyClaim } from "./db/idempotency-keys";
 export interface Bindings {
   DB: D1Database;
   RATE_LIMITER: RateLimit;
+  /** The static assets (wrangler.toml [assets]): /docs's files and the OpenAPI document. */
+  ASSETS: Fetcher;
   /** HS256 signing secret (a Worker secret; locally in `.dev.vars`). */
   JWT_SECRET?: string;
   /** When set, RS256/ES256 tokens signed by a key of this JWK set are accepted too. */
