@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { replyHtml, replyText } from "../../http/reply";
 import { endpoint, type Endpoint } from "../../http/route";
-import { DOCS_HTML } from "../../openapi/docs-page";
+import { DOCS_CSP, DOCS_HTML } from "../../openapi/docs-page";
 import * as routes from "./meta.routes";
 
 const PUBLIC_CACHE = "public, max-age=300";
@@ -29,6 +29,7 @@ export const metaEndpoints: Endpoint[] = [
   }),
   endpoint(routes.docs, (c) => {
     c.header("Cache-Control", PUBLIC_CACHE);
+    c.header("Content-Security-Policy", DOCS_CSP);
     return replyHtml(c, 200, DOCS_HTML);
   }),
 ];
