@@ -2,10 +2,9 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { replyHtml, replyText } from "../../http/reply";
 import { endpoint, type Endpoint } from "../../http/route";
-import { DOCS_CSP, DOCS_HTML } from "../../openapi/docs-page";
+import { DOCS_HTML } from "../../openapi/docs-page";
 import * as routes from "./meta.routes";
 
-const PUBLIC_CACHE = "public, max-age=300";
 const HEALTHY = JSON.stringify({ status: "ok" });
 
 /**
@@ -19,17 +18,18 @@ async function openApiText(c: Context<AppEnv>): Promise<string> {
   return asset.text();
 }
 
+const setHeaders = (c: Context, headers: Record<string, string>) => Object.entries(headers).forEach(([name, value]) => c.header(name, value));
+
 /** Health, the OpenAPI document and its interactive reference. */
 export const metaEndpoints: Endpoint[] = [
   endpoint(routes.health, (c) => replyText(c, 200, HEALTHY)),
   endpoint(routes.openApi, async (c) => {
     const document = await openApiText(c);
-    c.header("Cache-Control", PUBLIC_CACHE);
+    setHeaders(c, routes.openApi.success.headers);
     return replyText(c, 200, document);
   }),
   endpoint(routes.docs, (c) => {
-    c.header("Cache-Control", PUBLIC_CACHE);
-    c.header("Content-Security-Policy", DOCS_CSP);
+    setHeaders(c, routes.docs.success.headers);
     return replyHtml(c, 200, DOCS_HTML);
   }),
 ];
