@@ -2,8 +2,8 @@
 // - assets/openapi.json, the OpenAPI document built from the route specs here, at build time, so
 //   that zod's JSON Schema converter stays out of the Worker bundle (the Worker serves the file);
 // - assets/docs/scalar-standalone.js, the reference UI of /docs from the pinned npm package.
-// Run by `npm run dev`, vitest.config.ts, lint:openapi, client:types and predeploy; a file is
-// rewritten only when its content changed.
+// Run as wrangler.toml's [build] command (every `wrangler dev` and `wrangler deploy`), by
+// vitest.config.ts, lint:openapi and client:types; a file is rewritten only when its content changed.
 import { build } from "esbuild";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
