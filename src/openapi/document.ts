@@ -23,6 +23,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   "Card order entries": "The cards of a draft card order: who gets each and the amount loaded on it.",
   Invoices: "Invoices of card orders (INV-YYYY-NNNNNN, gapless per year): open → paid, or cancelled (CN-YYYY-NNNNNN).",
   "Notification tokens": "The push-notification tokens of the calling voucher owner's devices.",
+  Events: "The customer's event log (CONTRACT part 11): every change a client may react to, newest first, kept 30 days.",
+  "Webhook endpoints": "Where the customer's events are POSTed, signed as Standard Webhooks specifies; the secret is shown once, when the endpoint is created.",
   Service: "Public, without a token: liveness, this document and its interactive reference.",
 };
 
