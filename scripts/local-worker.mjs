@@ -16,7 +16,8 @@ function derivedConfig(config, name, { rateLimit }) {
   const source = resolve(ROOT, config);
   let toml = readFileSync(source, "utf8")
     .replace(/^main = "(.+)"$/m, (_, main) => `main = "${resolve(dirname(source), main)}"`)
-    .replace(/^migrations_dir = "(.+)"$/m, (_, dir) => `migrations_dir = "${resolve(dirname(source), dir)}"`);
+    .replace(/^migrations_dir = "(.+)"$/m, (_, dir) => `migrations_dir = "${resolve(dirname(source), dir)}"`)
+    .replace(/^(directory|watch_dir) = "(.+)"$/gm, (_, key, dir) => `${key} = "${resolve(dirname(source), dir)}"`);
   if (rateLimit) toml = toml.replace(/simple = \{ limit = \d+, period = (\d+) \}/, `simple = { limit = ${rateLimit}, period = $1 }`);
   const dir = resolve(ROOT, ".wrangler/generated");
   mkdirSync(dir, { recursive: true });

@@ -21,7 +21,7 @@ export const endpoints: readonly Endpoint[] = [
   ...notificationTokenEndpoints,
   ...eventEndpoints,
   ...webhookEndpointEndpoints,
-  ...metaEndpoints(() => endpoints),
+  ...metaEndpoints,
 ];
 
 /** A request's way: its context and CORS, then its route (http/mount.ts), or the error envelope. */

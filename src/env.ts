@@ -8,6 +8,8 @@ export interface Bindings {
   RATE_LIMITER: RateLimit;
   /** The events queue (wrangler.toml): producer and consumer are this Worker. */
   EVENTS: Queue<QueueMessage>;
+  /** The static assets (wrangler.toml [assets]): /docs's files and the OpenAPI document. */
+  ASSETS: Fetcher;
   /** HS256 signing secret (a Worker secret; locally in `.dev.vars`). */
   JWT_SECRET?: string;
   /** When set, RS256/ES256 tokens signed by a key of this JWK set are accepted too. */

@@ -30,7 +30,8 @@ export interface RouteSpec {
   query: QuerySchema;
   /** Errors particular to this route, beyond those that follow from its access, body and path. */
   errors?: ErrorCode[];
-  success: { status: 200 | 201 | 204; description: string; schema: z.ZodMiniType; mediaType?: string };
+  /** `headers`: fixed values its handler sets beyond those of every response (the document shows them). */
+  success: { status: 200 | 201 | 204; description: string; schema: z.ZodMiniType; mediaType?: string; headers?: Record<string, string> };
 }
 
 /** What a route's handler gets: its body and query, validated against the route's schemas. */

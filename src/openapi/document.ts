@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { SCOPES } from "../auth/principal";
 import { ERRORS, type ErrorCode } from "../errors";
 import { BOOKMARK_HEADER } from "../http/d1-bookmark";
 import { errorsOf } from "../http/mount";
@@ -6,6 +7,7 @@ import { BODY_LIMIT_BYTES, NO_BODY } from "../http/request-body";
 import type { Endpoint, RouteSpec } from "../http/route";
 import { ErrorEnvelope } from "../schemas/envelopes";
 import { components } from "../schemas/registry";
+import { HEADERS, responseHeaders } from "./headers";
 
 // Query parameters are strings on the wire; a parameter declared as an integer keeps only that.
 const JSON_SCHEMA_OPTIONS = {
@@ -15,17 +17,15 @@ const JSON_SCHEMA_OPTIONS = {
   },
 } as const;
 
-const header = (description: string, schema: Record<string, unknown> = { type: "string" }) => ({ description, schema });
-
-const COMMON_RESPONSE_HEADERS = {
-  "X-Request-Id": header("The request's id (the client's own X-Request-Id when it sent a sane one)."),
-};
-
-const ERROR_RESPONSE_HEADERS: Partial<Record<number, Record<string, unknown>>> = {
-  401: { "WWW-Authenticate": header('RFC 6750 challenge: `Bearer realm="…"`, with `error="invalid_token"` when a token was refused.') },
-  403: { "WWW-Authenticate": header('`Bearer realm="…", error="insufficient_scope", scope="…"` when a scope is missing.') },
-  429: { "Retry-After": header("Seconds to wait.", { type: "integer" }) },
-  503: { "Retry-After": header("Seconds to wait.", { type: "integer" }) },
+// Operation tags, in the order of the endpoints; each needs a description (lint: tag-description).
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  "Card orders": "A customer's orders of voucher cards: draft → submitted → in_production → delivered, or cancelled while draft or submitted.",
+  "Card order entries": "The cards of a draft card order: who gets each and the amount loaded on it.",
+  Invoices: "Invoices of card orders (INV-YYYY-NNNNNN, gapless per year): open → paid, or cancelled (CN-YYYY-NNNNNN).",
+  "Notification tokens": "The push-notification tokens of the calling voucher owner's devices.",
+  Events: "The customer's event log (CONTRACT part 11): every change a client may react to, newest first, kept 30 days.",
+  "Webhook endpoints": "Where the customer's events are POSTed, signed as Standard Webhooks specifies; the secret is shown once, when the endpoint is created.",
+  Service: "Public, without a token: liveness, this document and its interactive reference.",
 };
 
 function schemaRef(schema: z.ZodMiniType): Record<string, unknown> {
@@ -50,6 +50,13 @@ function operation(spec: RouteSpec) {
       schema: { type: "string", minLength: 1, maxLength: 255 },
     });
   }
+  parameters.push({
+    name: "X-Request-Id",
+    in: "header",
+    required: false,
+    description: "The client's own request id (1-128 of `[A-Za-z0-9_.:@-]`), echoed in the response and logged; anything else is replaced by a UUID.",
+    schema: { type: "string", pattern: "^[A-Za-z0-9_.:@-]{1,128}$" },
+  });
   if (spec.access) {
     parameters.push({
       name: BOOKMARK_HEADER,
@@ -60,13 +67,10 @@ function operation(spec: RouteSpec) {
     });
   }
 
-  const successHeaders: Record<string, unknown> = { ...COMMON_RESPONSE_HEADERS };
-  if (spec.access) successHeaders[BOOKMARK_HEADER] = header("The session's latest D1 bookmark; send it back to read your own writes from any replica.");
-
   const responses: Record<string, unknown> = {
     [spec.success.status]: {
       description: spec.success.description,
-      headers: successHeaders,
+      headers: responseHeaders(spec, spec.success.status),
       ...(spec.success.status === 204 ? {} : { content: { [spec.success.mediaType ?? "application/json"]: { schema: schemaRef(spec.success.schema) } } }),
     },
   };
@@ -75,7 +79,7 @@ function operation(spec: RouteSpec) {
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     responses[status] = {
       description: codes.map((code) => `\`${code}\`: ${ERRORS[code][1]}`).join(" "),
-      headers: { ...COMMON_RESPONSE_HEADERS, ...ERROR_RESPONSE_HEADERS[status] },
+      headers: responseHeaders(spec, status),
       content: { "application/json": { schema: schemaRef(ErrorEnvelope) } },
     };
   }
@@ -117,14 +121,25 @@ export function openApiDocument(endpoints: readonly Endpoint[]) {
     info: {
       title: "Invoices, card orders and notification tokens",
       version: "1.0.0",
+      contact: { name: "Voucher Cards GmbH" },
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
       description:
         "Bearer JWTs carry `sub`, `customer_id` and space-separated `scope`, all strings: a claim of another type makes the token invalid (401). Lists take `page` (from 1) and `page_size` (1-100, default 25) and are newest first. Every error is the envelope `{errors: [{detail, code, source}]}`. POSTs accept an `Idempotency-Key`. Responses carry `x-d1-bookmark`; echo it to read your own writes.",
     },
     servers: [{ url: "/" }],
-    tags: [{ name: "Card orders" }, { name: "Invoices" }, { name: "Notification tokens" }, { name: "Service" }],
+    tags: [...new Set(endpoints.map(({ spec }) => spec.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
     paths,
     components: {
-      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
+      securitySchemes: {
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "JWT",
+          // OpenAPI 3.1 lets a non-OAuth scheme's requirement list role names: here, the scope.
+          description: `HS256 (or, when configured, RS256/ES256 from a JWK set) with \`sub\`, \`customer_id\` and \`exp\`. Its space-separated \`scope\` claim must hold the scope an operation's security requirement names: ${SCOPES.map((scope) => `\`${scope}\``).join(", ")}.`,
+        },
+      },
+      headers: HEADERS,
       schemas,
     },
   };

@@ -8,7 +8,7 @@ export function outbound(answer: (request: Request, body: string) => Response | 
   const requests: { url: string; method: string; headers: Record<string, string>; body: string }[] = [];
   const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
     const request = new Request(input as RequestInfo, init as RequestInit);
-    const body = await request.text();
+    const body = new TextDecoder().decode(await request.arrayBuffer());
     requests.push({ url: request.url, method: request.method, headers: Object.fromEntries(request.headers), body });
     return answer(request, body);
   });

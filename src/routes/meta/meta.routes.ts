@@ -2,10 +2,13 @@ import * as z from "zod/mini";
 import { NO_BODY } from "../../http/request-body";
 import { NO_QUERY } from "../../http/request-query";
 import type { RouteSpec } from "../../http/route";
+import { DOCS_CSP } from "../../openapi/docs-page";
 import { named } from "../../schemas/registry";
 
 const TAG = "Service";
 const PUBLIC = { tag: TAG, body: NO_BODY, query: NO_QUERY } as const;
+// The document and its reference change only with a deployment.
+const PUBLIC_CACHE = "public, max-age=300";
 
 const Health = named("Health", z.strictObject({ status: z.literal("ok") }));
 
@@ -26,7 +29,7 @@ export const openApi = {
   operationId: "openApi",
   summary: "This OpenAPI 3.1 document",
   description: "The document, built from the same route specs and schemas that the Worker validates with.",
-  success: { status: 200, description: "The document.", schema: z.object({ openapi: z.string() }) },
+  success: { status: 200, description: "The document.", schema: z.object({ openapi: z.string() }), headers: { "Cache-Control": PUBLIC_CACHE } },
 } satisfies RouteSpec;
 
 export const docs = {
@@ -36,5 +39,11 @@ export const docs = {
   operationId: "docs",
   summary: "Interactive API reference",
   description: "An HTML page that renders /openapi.json.",
-  success: { status: 200, description: "An HTML page.", schema: z.string(), mediaType: "text/html" },
+  success: {
+    status: 200,
+    description: "An HTML page.",
+    schema: z.string(),
+    mediaType: "text/html",
+    headers: { "Cache-Control": PUBLIC_CACHE, "Content-Security-Policy": DOCS_CSP },
+  },
 } satisfies RouteSpec;

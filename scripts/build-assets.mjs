@@ -1,0 +1,64 @@
+// Writes the generated static assets (wrangler.toml [assets], git-ignored) beside the committed ones:
+// - assets/openapi.json, the OpenAPI document built from the route specs here, at build time, so
+//   that zod's JSON Schema converter stays out of the Worker bundle (the Worker serves the file);
+// - assets/docs/scalar-standalone.js, the reference UI of /docs from the pinned npm package.
+// Run as wrangler.toml's [build] command (every `wrangler dev` and `wrangler deploy`), by
+// vitest.config.ts, lint:openapi and client:types; a file is rewritten only when its content changed.
+import { build } from "esbuild";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const DOCUMENT_FILE = join(ROOT, "assets/openapi.json");
+const SCALAR_FILE = join(ROOT, "assets/docs/scalar-standalone.js");
+const SCALAR = "@scalar/api-reference";
+
+/** The document of the app's endpoints: src/ bundled for Node in memory, then evaluated. */
+async function openApiJson() {
+  const { outputFiles } = await build({
+    stdin: {
+      contents: 'import { endpoints } from "./src/app"; import { openApiDocument } from "./src/openapi/document"; export default openApiDocument(endpoints);',
+      resolveDir: ROOT,
+      loader: "ts",
+    },
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    write: false,
+    logLevel: "error",
+  });
+  const { default: document } = await import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].contents).toString("base64")}`);
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+/** Scalar's browser bundle, refused unless node_modules holds the version package.json pins. */
+function scalarBundle() {
+  const require = createRequire(join(ROOT, "package.json"));
+  // The package's `exports` hides package.json: its main entry is dist/index.js.
+  const dir = resolve(dirname(require.resolve(SCALAR)), "..");
+  const installed = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version;
+  const pinned = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).devDependencies[SCALAR];
+  if (installed !== pinned) throw new Error(`${SCALAR} ${installed} is installed but package.json pins ${pinned}: run npm ci`);
+  return readFileSync(join(dir, "dist/browser/standalone.js"));
+}
+
+function writeIfChanged(file, content) {
+  let current;
+  try {
+    current = readFileSync(file);
+  } catch {
+    // not built yet
+  }
+  if (current?.equals(Buffer.from(content))) return;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, content);
+}
+
+export async function buildAssets() {
+  writeIfChanged(SCALAR_FILE, scalarBundle());
+  writeIfChanged(DOCUMENT_FILE, await openApiJson());
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await buildAssets();

@@ -1,0 +1,130 @@
+// `npm run test:browser` (node --test, outside the Workers pool): /docs in a real headless Chromium
+// (Debian's package, /usr/bin/chromium, driven by playwright-core) on a `wrangler dev` this file
+// starts, with every request to another host refused. The reference must render, with no console
+// error, no failed or refused request and no Content-Security-Policy violation. The screenshot
+// lands in test/browser/docs.png. PORT sets wrangler dev's port (its inspector takes PORT + 1);
+// otherwise both are free ports.
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { chromium } from "playwright-core";
+import { wranglerSpawn } from "../../scripts/wrangler.mjs";
+
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const SCREENSHOT = new URL("docs.png", import.meta.url).pathname;
+const HOST = "127.0.0.1";
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const server = createServer().once("error", reject);
+    server.listen(0, HOST, () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+
+let wrangler;
+let browser;
+let base;
+let output = "";
+const state = mkdtempSync(join(tmpdir(), "docs-browser-"));
+
+before(async () => {
+  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium (or set CHROMIUM)`);
+  const port = process.env.PORT ? Number(process.env.PORT) : await freePort();
+  const inspectorPort = process.env.PORT ? port + 1 : await freePort();
+  base = `http://${HOST}:${port}`;
+  // wrangler.toml's [build] command writes the OpenAPI document and Scalar's bundle first.
+  const args = ["dev", "--ip", HOST, "--port", String(port), "--inspector-port", String(inspectorPort), "--persist-to", state, "--show-interactive-dev-session=false"];
+  wrangler = wranglerSpawn(args, { cwd: new URL("../..", import.meta.url).pathname, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  for (const stream of [wrangler.stdout, wrangler.stderr]) stream.on("data", (chunk) => (output += chunk));
+  const deadline = Date.now() + 60_000;
+  while (!(await fetch(`${base}/health`).then((r) => r.ok, () => false))) {
+    assert.equal(wrangler.exitCode, null, `wrangler dev exited:\n${output}`);
+    assert.ok(Date.now() < deadline, `wrangler dev did not answer within 60 s:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    // No name resolves but the test server's address, and Chromium's own background connections
+    // (to Google) stay off: nothing leaves the machine even beside the routes refused below.
+    args: ["--no-sandbox", "--disable-gpu", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  if (wrangler && wrangler.exitCode === null) {
+    const exited = new Promise((resolve) => wrangler.once("exit", resolve));
+    process.kill(-wrangler.pid, "SIGTERM"); // its process group: wrangler and its workerd
+    await exited;
+  }
+  rmSync(state, { recursive: true, force: true });
+});
+
+/** A page whose every request to another host is refused, and what went wrong on it. */
+async function watchedPage(options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  const seen = { requests: [], refused: [], failed: [], consoleErrors: [], pageErrors: [], cspViolations: [] };
+  await context.addInitScript(() => {
+    window.__cspViolations = [];
+    document.addEventListener("securitypolicyviolation", (e) => window.__cspViolations.push(`${e.effectiveDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+  });
+  await context.route("**/*", (route) => {
+    if (new URL(route.request().url()).hostname === HOST) return route.continue();
+    seen.refused.push(route.request().url());
+    return route.abort("blockedbyclient");
+  });
+  const page = await context.newPage();
+  page.on("request", (request) => seen.requests.push(`${request.method()} ${new URL(request.url()).pathname}`));
+  page.on("requestfailed", (request) => seen.failed.push(`${request.url()} ${request.failure()?.errorText}`));
+  page.on("response", (response) => response.status() >= 400 && seen.failed.push(`${response.url()} ${response.status()}`));
+  page.on("console", (message) => message.type() === "error" && seen.consoleErrors.push(message.text()));
+  page.on("pageerror", (error) => seen.pageErrors.push(String(error)));
+  return { context, page, seen };
+}
+
+test("/docs renders the reference from this origin alone, without an error", { timeout: 120_000 }, async () => {
+  const { context, page, seen } = await watchedPage();
+  const response = await page.goto(`${base}/docs`);
+  assert.equal(response.status(), 200);
+  assert.match(response.headers()["content-security-policy"], /script-src 'self'.*frame-ancestors 'none'/);
+  await page.getByText("Create a card order").first().waitFor({ timeout: 30_000 });
+  await page.getByRole("button", { name: "Invoices" }).first().click(); // the other tags start folded
+  await page.getByText("Invoice a card order").first().waitFor();
+  await page.waitForLoadState("networkidle");
+  await page.screenshot({ path: SCREENSHOT });
+  seen.cspViolations = await page.evaluate(() => window.__cspViolations);
+
+  assert.deepEqual(seen.refused, [], "requests to other hosts");
+  assert.deepEqual(seen.failed, [], "failed requests");
+  assert.deepEqual(seen.consoleErrors, [], "console errors");
+  assert.deepEqual(seen.pageErrors, [], "uncaught errors");
+  assert.deepEqual(seen.cspViolations, [], "Content-Security-Policy violations");
+  assert.equal(await page.locator("#docs-fallback").count(), 0, "the fallback text gives way to the reference");
+  assert.ok(seen.requests.includes("GET /openapi.json"), `the reference reads /openapi.json: ${seen.requests.join(", ")}`);
+  await context.close();
+});
+
+test("without JavaScript /docs links the document, which the Worker serves with its headers", async () => {
+  const { context, page, seen } = await watchedPage({ javaScriptEnabled: false });
+  await page.goto(`${base}/docs`);
+  assert.equal(await page.locator("#docs-fallback a").getAttribute("href"), "/openapi.json");
+  await context.close();
+  assert.deepEqual([...seen.refused, ...seen.failed], []);
+
+  // run_worker_first: the Worker, not the asset layer, answers /openapi.json on wrangler dev too.
+  const document = await fetch(`${base}/openapi.json`);
+  assert.equal(document.status, 200);
+  assert.equal(document.headers.get("content-type"), "application/json; charset=utf-8");
+  assert.match(document.headers.get("x-request-id") ?? "", /^[0-9a-f-]{36}$/);
+  assert.equal((await document.json()).openapi, "3.1.0");
+
+  const favicon = await fetch(`${base}/favicon.ico`);
+  assert.equal(favicon.status, 200);
+  assert.equal(favicon.headers.get("content-type"), "image/vnd.microsoft.icon");
+  await favicon.arrayBuffer();
+});
