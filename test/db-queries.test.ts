@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { findCardOrder, insertCardOrder, listCardOrders } from "../src/db/card-orders";
 import { RequestDatabase, updateIfUnchanged, type Database } from "../src/db/client";
 import { isWriteConflict } from "../src/errors";
-import { deleteExpiredIdempotencyKeys, deleteExpiredKey, findStoredResponse, storeResponse } from "../src/db/idempotency-keys";
+import { deleteExpiredIdempotencyKeys, deleteExpiredKey, storedResponse, storeResponse } from "../src/db/idempotency-keys";
 import { findInvoice, insertInvoice, listInvoices, numberOf, setInvoiceOrderState, takeNumber } from "../src/db/invoices";
 import { deleteNotificationToken, listNotificationTokens, registerNotificationToken } from "../src/db/notification-tokens";
 import { cardOrders, invoices, type CardOrderRow, type InvoiceRow } from "../src/db/schema";
@@ -441,14 +441,14 @@ describe("idempotency key statements", () => {
     const row = { principal, key: "k", requestHash: "h", status: 201, expiresAt: at(100) };
     const [stored] = await storeResponse(orm, row, sql`json_set('{"a":1}', '$.b', 2)`);
     expect(stored).toStrictEqual({ body: '{"a":1,"b":2}' });
-    expect(await findStoredResponse(orm, principal, "k")).toStrictEqual({ requestHash: "h", status: 201, body: '{"a":1,"b":2}', expiresAt: at(100) });
+    expect((await database().read(storedResponse(), { principal, key: "k" }))[0]).toStrictEqual({ requestHash: "h", status: 201, body: '{"a":1,"b":2}', expiresAt: at(100) });
     await expect(storeResponse(orm, row, sql`'{}'`)).rejects.toSatisfy(isWriteConflict);
 
     // Not yet expired at minute 99: kept. Expired at minute 100: freed.
     await deleteExpiredKey(orm, principal, "k", at(99)).run();
-    expect(await findStoredResponse(orm, principal, "k")).toBeDefined();
+    expect((await database().read(storedResponse(), { principal, key: "k" }))[0]).toBeDefined();
     await deleteExpiredKey(orm, principal, "k", at(100)).run();
-    expect(await findStoredResponse(orm, principal, "k")).toBeUndefined();
+    expect((await database().read(storedResponse(), { principal, key: "k" }))[0]).toBeUndefined();
   });
 
   it("the sweep deletes every expired response, past one chunk, and nothing live", async () => {

@@ -476,38 +476,42 @@ function deferred() {
 
 /**
  * A D1 binding that forces the interleaving of a duplicate arriving while the first request is in
- * flight: both look the key up before either commits, and the second reads the card order only
- * after the first has committed.
+ * flight: both read (the key lookup rides with the handler's reads) before either writes, so the
+ * second finds the key free and then loses its write to the first.
  */
 function inFlightDuplicateDb(): D1Database {
   let keyLookups = 0;
-  let orderReads = 0;
   const bothLookedUp = deferred();
-  const firstCommitted = deferred();
+  const isKeyLookup = (query: string) => query.includes('from "idempotency_keys"');
+  const isWrite = (query: string) => /^\s*(insert|update|delete)\b/i.test(query);
   return {
     withSession(start: D1SessionBookmark | D1SessionConstraint) {
       const session = env.DB.withSession(start);
+      const lookedUp = (queries: string[]) => {
+        keyLookups += queries.filter(isKeyLookup).length;
+        if (keyLookups >= 2) bothLookedUp.resolve();
+      };
       return {
         prepare(query: string) {
           const wrap = (inner: D1PreparedStatement): object => ({
             inner,
+            query,
             bind: (...values: unknown[]) => wrap(inner.bind(...values)),
             run: () => inner.run(),
             async all() {
-              if (query.includes('from "idempotency_keys"') && ++keyLookups === 2) bothLookedUp.resolve();
-              if (query.includes('from "card_orders"') && ++orderReads > 1) await firstCommitted.promise;
-              return inner.all();
+              const result = await inner.all();
+              lookedUp([query]);
+              return result;
             },
           });
           return wrap(session.prepare(query));
         },
-        async batch(statements: { inner: D1PreparedStatement }[]) {
-          await bothLookedUp.promise;
-          try {
-            return await session.batch(statements.map((s) => s.inner));
-          } finally {
-            firstCommitted.resolve();
-          }
+        async batch(statements: { inner: D1PreparedStatement; query: string }[]) {
+          const queries = statements.map((s) => s.query);
+          if (queries.some(isWrite)) await bothLookedUp.promise;
+          const results = await session.batch(statements.map((s) => s.inner));
+          lookedUp(queries);
+          return results;
         },
         getBookmark: () => session.getBookmark(),
       };

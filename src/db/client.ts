@@ -118,16 +118,44 @@ export class RequestDatabase {
     return this.session.bookmark();
   }
 
+  /** A read that rides along with the request's next reads (see `alongNextRead`). */
+  private rider?: { statement: MeteredStatement; settle: (rows: Record<string, unknown>[]) => void };
+
+  /**
+   * Runs `read` in the same round trip as the request's next reads, or alone at `flush` if there
+   * are none, then `settle` with its rows (which may throw: the request then ends there). The
+   * Idempotency-Key's lookup rides this way with a write's own reads: one round trip, not two.
+   */
+  alongNextRead<Row>(read: CompiledRead<Row>, values: Record<string, unknown>, settle: (rows: Row[]) => void): void {
+    this.rider = { statement: this.statement(read, values), settle: (rows) => settle(rows.map(read.map)) };
+  }
+
+  /** Runs the read waiting to ride along, if any (before a write, which must not wait on it). */
+  async flush(): Promise<void> {
+    await this.reads([]);
+  }
+
   /** Runs a compiled read with this request's values. */
   async read<Row>(read: CompiledRead<Row>, values: Record<string, unknown>): Promise<Row[]> {
-    const { results } = await this.statement(read, values).all<Record<string, unknown>>();
-    return results.map(read.map);
+    const [rows] = await this.reads([this.statement(read, values)]);
+    return rows!.map(read.map);
   }
 
   /** Runs two compiled reads in one round trip (a list page and its total). */
   async readBoth<A, B>(first: [CompiledRead<A>, Record<string, unknown>], second: [CompiledRead<B>, Record<string, unknown>]): Promise<[A[], B[]]> {
-    const [a, b] = await this.session.batch<Record<string, unknown>>([this.statement(...first), this.statement(...second)]);
-    return [a!.results.map(first[0].map), b!.results.map(second[0].map)];
+    const [a, b] = await this.reads([this.statement(...first), this.statement(...second)]);
+    return [a!.map(first[0].map), b!.map(second[0].map)];
+  }
+
+  /** One round trip: the statements and the rider, if one waits. */
+  private async reads(statements: MeteredStatement[]): Promise<Record<string, unknown>[][]> {
+    const rider = this.rider;
+    this.rider = undefined;
+    const all = rider ? [...statements, rider.statement] : statements;
+    if (all.length === 0) return [];
+    const results = all.length === 1 ? [await all[0]!.all<Record<string, unknown>>()] : await this.session.batch<Record<string, unknown>>(all);
+    rider?.settle(results.at(-1)!.results);
+    return results.slice(0, statements.length).map((result) => result.results);
   }
 
   private statement(read: CompiledRead<unknown>, values: Record<string, unknown>): MeteredStatement {

@@ -1,6 +1,7 @@
 import { and, eq, lte, sql, type SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import type { Database } from "./client";
+import { compile, lazily, param, queryBuilder as qb } from "./compiled";
 import { idempotencyKeys } from "./schema";
 
 type IdempotencyKeyRow = typeof idempotencyKeys.$inferSelect;
@@ -17,10 +18,14 @@ export interface IdempotencyClaim {
 
 const byKey = (principal: string, key: string) => and(eq(idempotencyKeys.principal, principal), eq(idempotencyKeys.key, key));
 
-export function findStoredResponse(orm: Database, principal: string, key: string): Promise<StoredResponse | undefined> {
+/** The response stored under a principal's key (values: principal, key). */
+export const storedResponse = lazily(() => {
   const { requestHash, status, body, expiresAt } = idempotencyKeys;
-  return orm.select({ requestHash, status, body, expiresAt }).from(idempotencyKeys).where(byKey(principal, key)).get();
-}
+  return compile<StoredResponse>(
+    qb.select({ requestHash, status, body, expiresAt }).from(idempotencyKeys).where(and(eq(idempotencyKeys.principal, param("principal")), eq(idempotencyKeys.key, param("key")))),
+    { requestHash: "request_hash", status: "status", body: "body", expiresAt: "expires_at" },
+  );
+});
 
 /** Stores a response; `body` is SQL so that it can hold values the same batch produced. */
 export function storeResponse(orm: Database, row: Omit<IdempotencyKeyRow, "body">, body: SQL) {

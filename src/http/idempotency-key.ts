@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { principalOf } from "../auth/principal";
-import { findStoredResponse, type IdempotencyClaim, type StoredResponse } from "../db/idempotency-keys";
+import { storedResponse, type IdempotencyClaim, type StoredResponse } from "../db/idempotency-keys";
 import type { AppEnv } from "../env";
 import { ApiError, isWriteConflict } from "../errors";
 import { canonicalJson } from "./canonical-json";
@@ -34,14 +34,20 @@ function replay(c: Context<AppEnv>, claim: IdempotencyClaim, stored: StoredRespo
   return sendJson(c, stored.status, stored.body, { "Idempotent-Replayed": "true" });
 }
 
+/** The first request's response, found by the lookup: the request ends with it. */
+class Replayed {
+  constructor(readonly response: Response) {}
+}
+
 /** Whether `error` answers 4xx: what a duplicate that lost the race to its first request gets. */
 const refusal = (error: unknown): boolean => (error instanceof ApiError && error.status < 500) || isWriteConflict(error);
 
 /**
  * A repeat of an earlier request (same principal and key, same request: see fingerprint) within 24
- * hours gets the stored response and `respond` does not run. Otherwise `respond` runs with the
- * claim set, and the write path (writes/commit.ts) stores its response with its writes. `body` is
- * the parsed JSON body, undefined when the route reads none.
+ * hours gets the stored response. Otherwise `respond` runs with the claim set, and the write path
+ * (writes/commit.ts) stores its response with its writes. The lookup rides along with the
+ * handler's first reads (or goes just before its write): a keyed write costs no extra round trip,
+ * and a repeat ends before the handler acts on what it read. `body` is the parsed JSON body.
  */
 export async function withIdempotencyKey(c: Context<AppEnv>, body: unknown, respond: () => Promise<Response>): Promise<Response> {
   const key = c.req.header(HEADER);
@@ -51,18 +57,22 @@ export async function withIdempotencyKey(c: Context<AppEnv>, body: unknown, resp
   const principal = principalOf(c);
   const requestHash = await fingerprint(c, principal.customerId, body);
   const claim: IdempotencyClaim = { principal: principal.sub, key, requestHash, replacesExpired: false };
-  const stored = await findStoredResponse(database(c).orm, principal.sub, key);
-  const replayed = replay(c, claim, stored);
-  if (replayed) return replayed;
-  claim.replacesExpired = stored !== undefined;
+  const db = database(c);
+  const values = { principal: principal.sub, key };
+  db.alongNextRead(storedResponse(), values, ([stored]) => {
+    const replayed = replay(c, claim, stored);
+    if (replayed) throw new Replayed(replayed);
+    claim.replacesExpired = stored !== undefined;
+  });
   c.set("idempotency", claim);
   try {
     return await respond();
   } catch (error) {
+    if (error instanceof Replayed) return error.response;
     // A duplicate sent while the first request was still running found the key free, then was
     // refused by what the first one did (its key taken, the order invoiced, the state moved):
     // answer as the first one did.
-    const winner = refusal(error) ? replay(c, claim, await findStoredResponse(database(c).orm, principal.sub, key)) : undefined;
+    const winner = refusal(error) ? replay(c, claim, (await db.read(storedResponse(), values))[0]) : undefined;
     if (winner) return winner;
     throw error;
   }

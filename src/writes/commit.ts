@@ -32,7 +32,10 @@ interface WriteOutcome<T> {
  * then handed to the queue after the response (the Cron Trigger catches what that misses).
  */
 export async function commit<T>(c: Context<AppEnv>, writes: BatchItem<"sqlite">[], outcome: WriteOutcome<T>): Promise<Reply<T>> {
-  const { orm } = database(c);
+  const db = database(c);
+  const { orm } = db;
+  // The Idempotency-Key's lookup, if no read took it along: a repeat ends here, before writing.
+  await db.flush();
   const claim = c.var.idempotency;
   const text = outcome.body === undefined ? "" : JSON.stringify(outcome.body);
   const body = filled(text, outcome.fill);
