@@ -4,8 +4,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { keyFor } from "../src/crypto/keys";
 import { open } from "../src/crypto/secret-box";
 import { retryDelaySeconds } from "../src/events/retry";
+import { endpoints } from "../src/app";
+import { EVENT_TYPES } from "../src/domain/events";
+import { openApiDocument } from "../src/openapi/document";
 import { NewWebhookEndpoint, WebhookEndpoint } from "../src/schemas/webhook-endpoint";
-import { call, expectError, expectJson, ISO_MS, orderIn, singlePage, token, unique, UUID } from "./support/api";
+import { call, createInvoice, expectError, expectJson, ISO_MS, orderIn, singlePage, token, unique, UUID } from "./support/api";
 import { outbound } from "./support/outbound";
 import { drain, queued } from "./support/queue";
 import { fieldsOf } from "./support/shape";
@@ -217,5 +220,40 @@ describe("deliveries (Standard Webhooks)", () => {
     const dead = errors.map((line) => JSON.parse(line)).find((line) => line.job === "dead_letter");
     expect(dead).toMatchObject({ kind: "delivery", endpoint_id: endpoint.id, attempts: expect.any(Number) });
     expect(receiver.requests.filter((r) => r.url === endpoint.url)).toHaveLength(9);
+  });
+});
+
+describe("the OpenAPI document's webhooks", () => {
+  const document = JSON.parse(JSON.stringify(openApiDocument(endpoints)));
+
+  it("describe every delivery a receiver gets: one per event type, its headers, its resource field by field", async () => {
+    const auth = await token();
+    await created(auth);
+    const invoiced = await orderIn(auth, "submitted");
+    const invoice = await createInvoice(auth, invoiced.id);
+    expect((await call(`/invoices/${invoice.id}/pay`, { token: auth, method: "POST" })).status).toBe(200);
+    for (const action of ["start_production", "deliver"]) expect((await call(`/card_orders/${invoiced.id}/${action}`, { token: auth, method: "POST" })).status).toBe(200);
+    const cancelled = await orderIn(auth, "submitted");
+    await createInvoice(auth, cancelled.id);
+    expect((await call(`/card_orders/${cancelled.id}/cancel`, { token: auth, method: "POST" })).status).toBe(200);
+
+    const receiver = outbound(() => new Response(null, { status: 204 }));
+    await drain();
+    const received = receiver.requests.map((r) => ({ headers: r.headers, event: JSON.parse(r.body) }));
+    expect(new Set(received.map((r) => r.event.type))).toStrictEqual(new Set(EVENT_TYPES));
+    expect(Object.keys(document.webhooks).sort()).toStrictEqual([...EVENT_TYPES].sort());
+
+    for (const { headers, event } of received) {
+      const { post } = document.webhooks[event.type];
+      const declared = post.parameters.filter((p: any) => p.in === "header").map((p: any) => p.name);
+      expect(declared.filter((name: string) => !(name in headers)), `${event.type}: declared headers not sent`).toStrictEqual([]);
+      for (const name of declared) expect(headers[name]).toMatch(new RegExp(post.parameters.find((p: any) => p.name === name).schema.pattern ?? "."));
+      const schema = post.requestBody.content["application/json"].schema;
+      expect(Object.keys(event)).toStrictEqual(Object.keys(schema.properties));
+      expect(schema.required).toStrictEqual(Object.keys(event));
+      expect(schema.properties.type.const).toBe(event.type);
+      const resource = document.components.schemas[schema.properties.data.$ref.split("/").pop()];
+      expect(Object.keys(event.data), `${event.type}: data is the ${schema.properties.data.$ref}`).toStrictEqual(Object.keys(resource.properties));
+    }
   });
 });

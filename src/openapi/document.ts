@@ -8,6 +8,7 @@ import type { Endpoint, RouteSpec } from "../http/route";
 import { ErrorEnvelope } from "../schemas/envelopes";
 import { components } from "../schemas/registry";
 import { HEADERS, responseHeaders } from "./headers";
+import { webhooks } from "./webhooks";
 
 // Query parameters are strings on the wire; a parameter declared as an integer keeps only that.
 const JSON_SCHEMA_OPTIONS = {
@@ -129,6 +130,7 @@ export function openApiDocument(endpoints: readonly Endpoint[]) {
     servers: [{ url: "/" }],
     tags: [...new Set(endpoints.map(({ spec }) => spec.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
     paths,
+    webhooks: webhooks(schemas.Event as { properties: Record<string, unknown> }),
     components: {
       securitySchemes: {
         bearerAuth: {

@@ -1,0 +1,60 @@
+import { EVENT_TYPES } from "../domain/events";
+
+// OpenAPI 3.1 `webhooks`: what a webhook endpoint receives, one operation per event type, so that
+// a generated receiver knows which resource each type carries (CONTRACT part 11).
+const text = { type: "string" } as const;
+
+const HEADERS = {
+  "webhook-id": { description: "The event's id: the same on every attempt of a delivery, so a receiver dedupes on it.", required: true, schema: text },
+  "webhook-timestamp": { description: "Unix seconds when this attempt was signed; refuse a delivery far from your clock (replays).", required: true, schema: { type: "string", pattern: "^[0-9]+$" } },
+  "webhook-signature": {
+    description: "`v1,` + base64 HMAC-SHA-256 of `<webhook-id>.<webhook-timestamp>.<body>` with the endpoint's secret (Standard Webhooks); verify it before trusting the body.",
+    required: true,
+    schema: { type: "string", pattern: "^v1,[A-Za-z0-9+/]+={0,2}$" },
+  },
+};
+
+const RESOURCE = { card_order: "CardOrder", invoice: "Invoice" } as const;
+
+const operationId = (type: string) => type.replace(/[._](\w)/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * `event` is the JSON schema of the Event component; each type's payload narrows its `type` to that
+ * type and its `data` to the resource it is about.
+ */
+export function webhooks(event: { properties: Record<string, unknown> }) {
+  return Object.fromEntries(
+    EVENT_TYPES.map((type) => {
+      const resource = RESOURCE[type.split(".")[0] as keyof typeof RESOURCE];
+      return [
+        type,
+        {
+          post: {
+            operationId: `${operationId(type)}Webhook`,
+            summary: `${type}: sent to each endpoint subscribed to it (or to "*")`,
+            description:
+              "POSTed to the endpoint's URL, signed per Standard Webhooks. A 2xx within 10 s acknowledges it; anything else (a redirect too, which is not followed) is retried after 30 s, 2 min, 8 min and so on, at most every 12 h, 9 attempts in all. Deliveries are at least once and may arrive out of order: dedupe on `webhook-id`, order by `created_at`.",
+            tags: ["Webhook endpoints"],
+            security: [],
+            parameters: Object.entries(HEADERS).map(([name, header]) => ({ name, in: "header", ...header })),
+            requestBody: {
+              required: true,
+              content: {
+                "application/json": {
+                  schema: {
+                    ...event,
+                    properties: { ...event.properties, type: { type: "string", const: type }, data: { $ref: `#/components/schemas/${resource}` } },
+                  },
+                },
+              },
+            },
+            responses: {
+              "2XX": { description: "Received: the delivery is done." },
+              "4XX": { description: "Refused (a bad signature, say): retried like any failure, then sent to the dead-letter queue." },
+            },
+          },
+        },
+      ];
+    }),
+  );
+}
