@@ -418,6 +418,26 @@ describe("query plans of every statement the Worker issues", () => {
     expect(offenders.join("\n\n")).toBe("");
   });
 
+  // An index costs a row written on every insert, delete and change of its columns: each must
+  // earn that. A unique index enforces a rule (one number per invoice, one live voucher invoice
+  // per order, one owner per token) whether or not a query reads through it.
+  it("every index is used by a statement's plan, or is unique and enforces a rule", async () => {
+    const { results: indexes } = await env.DB.prepare(
+      "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name NOT IN ('_cf_KV', 'd1_migrations')",
+    ).all<{ name: string; sql: string }>();
+    const used = new Set<string>();
+    const statements = [...[...shapes].map(([sql, params]) => ({ sql, params })), ...(await triggerStatements())];
+    for (const { sql, params } of statements) {
+      for (const { detail } of await planOf(sql, params)) {
+        const name = / USING (?:COVERING )?INDEX (\w+)/.exec(detail)?.[1];
+        if (name) used.add(name);
+      }
+    }
+    const idle = indexes.filter(({ name, sql }) => !used.has(name) && !/^CREATE UNIQUE INDEX/i.test(sql)).map(({ name }) => name);
+    expect(idle).toStrictEqual([]);
+    expect(used.size).toBeGreaterThan(0);
+  });
+
   it("the check itself catches a table scan, a walk of a whole index and a sort", async () => {
     const flagged = async (sql: string, ...params: unknown[]) => wholeTableSteps(await planOf(sql, params)).map((step) => step.detail);
     expect(await flagged("SELECT * FROM card_orders WHERE state = ?", "draft")).toStrictEqual(["SCAN card_orders"]);
