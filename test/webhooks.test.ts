@@ -28,6 +28,25 @@ beforeEach(() => void queued.take());
 afterEach(() => vi.restoreAllMocks());
 
 describe("POST /webhook_endpoints", () => {
+  it("under an Idempotency-Key, stores its response sealed (the secret never in plain text) and replays it whole", async () => {
+    const auth = await token();
+    const headers = { "Idempotency-Key": unique("key") };
+    const json = { url: "https://hooks.example/keyed", event_types: ["*"] };
+    const first = await call(ENDPOINTS, { token: auth, json, headers });
+    expect(first.status).toBe(201);
+    const text = await first.text();
+    const secret = JSON.parse(text).data[0].secret as string;
+
+    const stored = await env.DB.prepare("SELECT body FROM idempotency_keys WHERE key = ?").bind(headers["Idempotency-Key"]).first<string>("body");
+    expect(stored).not.toContain(secret.slice("whsec_".length));
+    expect(stored).not.toContain("hooks.example");
+    expect(await open(await keyFor(env.APP_SECRET, "stored-responses"), stored!)).toBe(text);
+
+    const again = await call(ENDPOINTS, { token: auth, json, headers });
+    expect({ status: again.status, replayed: again.headers.get("Idempotent-Replayed"), text: await again.text() }).toStrictEqual({ status: 201, replayed: "true", text });
+    expect((await expectJson(await call(ENDPOINTS, { token: auth }), 200, expect.anything())).data).toHaveLength(1);
+  });
+
   it("answers 201 with the endpoint and its secret, shown this once; the stored secret is sealed", async () => {
     const auth = await token();
     const json = { url: "https://hooks.example/in?x=1", event_types: ["invoice.paid", "card_order.delivered"] };

@@ -1,10 +1,11 @@
 // The Worker's own keys, each derived from the secret APP_SECRET (HKDF-SHA-256) for one purpose,
 // so that no key serves two. Derived once per isolate and secret.
 
-type Purpose = "webhook-secrets" | "list-cursors";
+type Purpose = "webhook-secrets" | "stored-responses" | "list-cursors";
 
 const USES: Record<Purpose, { algorithm: SubtleCryptoImportKeyAlgorithm; usages: string[] }> = {
   "webhook-secrets": { algorithm: { name: "AES-GCM", length: 256 }, usages: ["encrypt", "decrypt"] },
+  "stored-responses": { algorithm: { name: "AES-GCM", length: 256 }, usages: ["encrypt", "decrypt"] },
   "list-cursors": { algorithm: { name: "HMAC", hash: "SHA-256", length: 256 }, usages: ["sign"] },
 };
 

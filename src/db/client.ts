@@ -119,14 +119,14 @@ export class RequestDatabase {
   }
 
   /** A read that rides along with the request's next reads (see `alongNextRead`). */
-  private rider?: { statement: MeteredStatement; settle: (rows: Record<string, unknown>[]) => void };
+  private rider?: { statement: MeteredStatement; settle: (rows: Record<string, unknown>[]) => void | Promise<void> };
 
   /**
    * Runs `read` in the same round trip as the request's next reads, or alone at `flush` if there
    * are none, then `settle` with its rows (which may throw: the request then ends there). The
    * Idempotency-Key's lookup rides this way with a write's own reads: one round trip, not two.
    */
-  alongNextRead<Row>(read: CompiledRead<Row>, values: Record<string, unknown>, settle: (rows: Row[]) => void): void {
+  alongNextRead<Row>(read: CompiledRead<Row>, values: Record<string, unknown>, settle: (rows: Row[]) => void | Promise<void>): void {
     this.rider = { statement: this.statement(read, values), settle: (rows) => settle(rows.map(read.map)) };
   }
 
@@ -154,7 +154,7 @@ export class RequestDatabase {
     const all = rider ? [...statements, rider.statement] : statements;
     if (all.length === 0) return [];
     const results = all.length === 1 ? [await all[0]!.all<Record<string, unknown>>()] : await this.session.batch<Record<string, unknown>>(all);
-    rider?.settle(results.at(-1)!.results);
+    await rider?.settle(results.at(-1)!.results);
     return results.slice(0, statements.length).map((result) => result.results);
   }
 

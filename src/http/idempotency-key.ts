@@ -1,5 +1,7 @@
 import type { Context } from "hono";
 import { principalOf } from "../auth/principal";
+import { keyFor } from "../crypto/keys";
+import { isSealed, open } from "../crypto/secret-box";
 import { storedResponse, type IdempotencyClaim, type StoredResponse } from "../db/idempotency-keys";
 import type { AppEnv } from "../env";
 import { ApiError, isWriteConflict } from "../errors";
@@ -26,12 +28,14 @@ function fingerprint(c: Context<AppEnv>, customerId: string | null, body: unknow
 }
 
 /** The stored response when it is live, undefined when the key is free to use. */
-function replay(c: Context<AppEnv>, claim: IdempotencyClaim, stored: StoredResponse | undefined): Response | undefined {
+async function replay(c: Context<AppEnv>, claim: IdempotencyClaim, stored: StoredResponse | undefined): Promise<Response | undefined> {
   if (!stored || stored.expiresAt <= new Date().toISOString()) return undefined;
   if (stored.requestHash !== claim.requestHash) {
     throw ApiError.of("idempotency_key_reused", "This Idempotency-Key was used for a different request; use a new key.", { header: HEADER });
   }
-  return sendJson(c, stored.status, stored.body, { "Idempotent-Replayed": "true" });
+  // A response that showed a secret was stored sealed (writes/commit.ts).
+  const body = isSealed(stored.body) ? await open(await keyFor(c.env.APP_SECRET, "stored-responses"), stored.body) : stored.body;
+  return sendJson(c, stored.status, body, { "Idempotent-Replayed": "true" });
 }
 
 /** The first request's response, found by the lookup: the request ends with it. */
@@ -59,8 +63,8 @@ export async function withIdempotencyKey(c: Context<AppEnv>, body: unknown, resp
   const claim: IdempotencyClaim = { principal: principal.sub, key, requestHash, replacesExpired: false };
   const db = database(c);
   const values = { principal: principal.sub, key };
-  db.alongNextRead(storedResponse(), values, ([stored]) => {
-    const replayed = replay(c, claim, stored);
+  db.alongNextRead(storedResponse(), values, async ([stored]) => {
+    const replayed = await replay(c, claim, stored);
     if (replayed) throw new Replayed(replayed);
     claim.replacesExpired = stored !== undefined;
   });
@@ -72,7 +76,7 @@ export async function withIdempotencyKey(c: Context<AppEnv>, body: unknown, resp
     // A duplicate sent while the first request was still running found the key free, then was
     // refused by what the first one did (its key taken, the order invoiced, the state moved):
     // answer as the first one did.
-    const winner = refusal(error) ? replay(c, claim, (await db.read(storedResponse(), values))[0]) : undefined;
+    const winner = refusal(error) ? await replay(c, claim, (await db.read(storedResponse(), values))[0]) : undefined;
     if (winner) return winner;
     throw error;
   }

@@ -2,6 +2,8 @@ import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
 import { customerOf } from "../auth/principal";
+import { keyFor } from "../crypto/keys";
+import { seal } from "../crypto/secret-box";
 import { deleteExpiredKey, storeResponse } from "../db/idempotency-keys";
 import type { EventRow } from "../db/schema";
 import type { AppEnv } from "../env";
@@ -24,6 +26,8 @@ interface WriteOutcome<T> {
   fill?: Record<string, SQL>;
   /** The events of the change (CONTRACT part 11), in the order they happen; all of the caller's customer. */
   events?: EventDraft[];
+  /** The body shows a secret: under an Idempotency-Key it is stored sealed, never in plain text. */
+  secret?: true;
 }
 
 /**
@@ -38,7 +42,7 @@ export async function commit<T>(c: Context<AppEnv>, writes: BatchItem<"sqlite">[
   await db.flush();
   const claim = c.var.idempotency;
   const text = outcome.body === undefined ? "" : JSON.stringify(outcome.body);
-  const body = filled(text, outcome.fill);
+  const body = claim && outcome.secret ? sql`${await seal(await keyFor(c.env.APP_SECRET, "stored-responses"), text)}` : filled(text, outcome.fill);
   const drafts = outcome.events ?? [];
   const events = drafts.length > 0 ? insertEvents(orm, customerOf(c), drafts) : [];
 
@@ -61,5 +65,5 @@ export async function commit<T>(c: Context<AppEnv>, writes: BatchItem<"sqlite">[
   if (stored.length > 0) c.executionCtx.waitUntil(enqueueEvents(c.env.EVENTS, stored));
 
   if (outcome.status === 204) return replyText<T>(c, 204, null);
-  return replyText<T>(c, outcome.status, claim || outcome.fill ? (results.at(-1) as { body: string }[])[0]!.body : text);
+  return replyText<T>(c, outcome.status, outcome.fill ? (results.at(-1) as { body: string }[])[0]!.body : text);
 }

@@ -34,7 +34,7 @@ export const createWebhookEndpoint: Handler<typeof routes.createWebhookEndpoint>
   const db = database(c);
   // The limit holds in the insert itself (a concurrent 11th rolls back); only then is it counted.
   return explainConflict(
-    () => commit(c, [insertWebhookEndpoint(db.orm, row, MAX_WEBHOOK_ENDPOINTS)], { status: 201, body: singlePageEnvelope(c, [withSecret(toWebhookEndpoint(row), secret)]) }),
+    () => commit(c, [insertWebhookEndpoint(db.orm, row, MAX_WEBHOOK_ENDPOINTS)], { status: 201, body: singlePageEnvelope(c, [withSecret(toWebhookEndpoint(row), secret)]), secret: true }),
     async () => {
       if ((await countWebhookEndpoints(db, customerId)) >= MAX_WEBHOOK_ENDPOINTS) throw full();
     },
