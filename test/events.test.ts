@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
 import { BASE, call, createCardOrder, createInvoice, expectError, expectJson, ISO_MS, orderIn, token, unique, UUID, listLink } from "./support/api";
+import { FaultyD1 } from "./support/faulty-d1";
 import { drain, queued } from "./support/queue";
 
 // CONTRACT part 11: every change a client may react to is an event, stored in the change's batch,
@@ -115,6 +116,51 @@ describe("handing events to the queue", () => {
     const outcomes = await drain();
     expect(outcomes.map((outcome) => [outcome.body.kind, outcome.acked])).toStrictEqual([["event", true]]);
     expect((await storedEvents(customer))[0]!.dispatched_at).toMatch(ISO_MS);
+  });
+});
+
+describe("a write whose answer was lost (CONTRACT part 11: the first attempt within 30 s)", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  /** Submits a draft with its write batch (its last D1 call) failing `mode`. */
+  async function submitFailing(mode: "before" | "after") {
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const auth = await token();
+    // A clean run of the same request counts its calls.
+    const probe = new FaultyD1(env.DB);
+    expect((await call(`/card_orders/${(await orderIn(auth, "draft")).id}/submit`, { token: auth, method: "POST", env: { DB: probe.binding } })).status).toBe(200);
+
+    const order = await orderIn(auth, "draft");
+    queued.take();
+    const faulty = new FaultyD1(env.DB).failCall(probe.count, mode);
+    await expectError(await call(`/card_orders/${order.id}/submit`, { token: auth, method: "POST", env: { DB: faulty.binding } }), 503, { code: "unavailable", source: {} });
+    expect(faulty.calls[probe.count - 1]).toMatchObject({ kind: "batch", failed: true });
+    const sent = queued.take();
+    const events = (await eventsOf(auth, "?type=card_order.submitted")).filter((event: any) => event.data.id === order.id);
+    return { sent, events };
+  }
+
+  it("committed: its event goes to the queue at once, as GET /events shows it, not a minute later by the Cron Trigger", async () => {
+    const { sent, events } = await submitFailing("after");
+    expect(events).toHaveLength(1);
+    expect(sent).toStrictEqual([{ kind: "event", customerId: events[0].data.customer, event: events[0] }]);
+  });
+
+  it("not committed: no event stored, none queued", async () => {
+    const { sent, events } = await submitFailing("before");
+    expect(events).toStrictEqual([]);
+    expect(sent).toStrictEqual([]);
+  });
+});
+
+describe("the consumer, when its own D1 call fails", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("retries the fan-out after 2 s (then 8, 32, ...), not the queue's default 30 s", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    await orderIn(await token(), "submitted");
+    const outcomes = await drain({ DB: new FaultyD1(env.DB).failCall(1).binding });
+    expect(outcomes.map((o) => [o.body.kind, o.acked, o.retried])).toStrictEqual([["event", false, { delaySeconds: 2 }]]);
   });
 });
 

@@ -31,6 +31,11 @@ export function markDispatched(orm: Database, ids: string[], at: string) {
   return orm.update(events).set({ dispatchedAt: at }).where(and(inArray(events.id, ids), isNull(events.dispatchedAt)));
 }
 
+/** Of these events, those stored and not yet taken by the consumer. */
+export function undispatchedOf(orm: Database, ids: string[]) {
+  return orm.select().from(events).where(and(inArray(events.id, ids), isNull(events.dispatchedAt)));
+}
+
 /** Events written before `before` that the consumer never took, oldest first. */
 export function undispatchedEvents(orm: Database, before: string, limit: number) {
   return orm.select().from(events).where(and(isNull(events.dispatchedAt), lt(events.createdAt, before))).orderBy(asc(events.createdAt)).limit(limit);

@@ -2,6 +2,7 @@ import type { Bindings } from "../env";
 import { fanOut } from "./fan-out";
 import type { QueueMessage } from "./messages";
 import { push } from "./push";
+import { ownFailureRetryDelaySeconds } from "./retry";
 import { deliver } from "./webhook-delivery";
 
 type Kind<K extends QueueMessage["kind"]> = Message<Extract<QueueMessage, { kind: K }>>;
@@ -32,5 +33,5 @@ export async function consume(batch: MessageBatch<QueueMessage>, env: Bindings):
 
 function retryAll(messages: readonly Message<QueueMessage>[], error: unknown): void {
   console.error(JSON.stringify({ level: "error", job: "queue", error: String(error), messages: messages.length }));
-  for (const message of messages) message.retry();
+  for (const message of messages) message.retry({ delaySeconds: ownFailureRetryDelaySeconds(message.attempts) });
 }

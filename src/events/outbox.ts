@@ -22,14 +22,16 @@ export function filled(text: string, fill: Record<string, SQL> = {}): SQL {
 /**
  * The inserts of a write's events, for its batch: no change without its event, no event without
  * its change. They happen in the order given, each a millisecond after the one before (CONTRACT
- * part 12), and each insert returns the stored row, for the queue.
+ * part 12), and each insert returns the stored row, for the queue. `ids`: to find them again when
+ * the batch's answer is lost.
  */
 export function insertEvents(orm: Database, customerId: string, drafts: EventDraft[], now = Date.now()) {
-  return drafts.map((draft, i) =>
+  const ids = drafts.map(() => newId());
+  const inserts = drafts.map((draft, i) =>
     orm
       .insert(events)
       .values({
-        id: newId(),
+        id: ids[i]!,
         customerId,
         type: draft.type,
         createdAt: new Date(now + i).toISOString(),
@@ -38,4 +40,5 @@ export function insertEvents(orm: Database, customerId: string, drafts: EventDra
       })
       .returning(),
   );
+  return { ids, inserts };
 }

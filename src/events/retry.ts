@@ -6,11 +6,20 @@ import type { Bindings } from "../env";
 const DEFAULT_BASE_S = 30;
 const LONGEST_S = 12 * 60 * 60;
 
+// Our own failure (D1 or the queue unreachable while fanning out or looking up an endpoint) is
+// retried sooner: 2 s, 8 s, 32 s, ...; the receiver has not been tried yet, and CONTRACT part 11
+// wants the first attempt within 30 s of the change.
+const OWN_FAILURE_BASE_S = 2;
+
+const growing = (base: number, attempt: number) => Math.min(base * 4 ** (attempt - 1), LONGEST_S);
+
 export function retryDelaySeconds(attempt: number, env: Pick<Bindings, "WEBHOOK_RETRY_BASE_SECONDS">): number {
   const configured = Number(env.WEBHOOK_RETRY_BASE_SECONDS);
   const base = env.WEBHOOK_RETRY_BASE_SECONDS !== undefined && Number.isInteger(configured) && configured >= 0 ? configured : DEFAULT_BASE_S;
-  return Math.min(base * 4 ** (attempt - 1), LONGEST_S);
+  return growing(base, attempt);
 }
+
+export const ownFailureRetryDelaySeconds = (attempt: number): number => growing(OWN_FAILURE_BASE_S, attempt);
 
 /** One JSON line per attempt, for deliveries and pushes alike; never a secret or a device token. */
 export const logAttempt = (fields: Record<string, unknown>): void => console.log(JSON.stringify(fields));

@@ -7,7 +7,8 @@ import { seal } from "../crypto/secret-box";
 import { deleteExpiredKey, storeResponse } from "../db/idempotency-keys";
 import type { EventRow } from "../db/schema";
 import type { AppEnv } from "../env";
-import { enqueueEvents } from "../events/enqueue";
+import { DatabaseUnavailableError } from "../errors";
+import { enqueueEvents, enqueueIfStored } from "../events/enqueue";
 import { filled, insertEvents, type EventDraft } from "../events/outbox";
 import { database } from "../http/database";
 import { replyText, type Reply } from "../http/reply";
@@ -44,7 +45,7 @@ export async function commit<T>(c: Context<AppEnv>, writes: BatchItem<"sqlite">[
   const text = outcome.body === undefined ? "" : JSON.stringify(outcome.body);
   const body = claim && outcome.secret ? sql`${await seal(await keyFor(c.env.APP_SECRET, "stored-responses"), text)}` : filled(text, outcome.fill);
   const drafts = outcome.events ?? [];
-  const events = drafts.length > 0 ? insertEvents(orm, customerOf(c), drafts) : [];
+  const { ids, inserts: events } = drafts.length > 0 ? insertEvents(orm, customerOf(c), drafts) : { ids: [], inserts: [] };
 
   const statements: BatchItem<"sqlite">[] = [...writes, ...events];
   if (claim) {
@@ -59,7 +60,13 @@ export async function commit<T>(c: Context<AppEnv>, writes: BatchItem<"sqlite">[
 
   // A concurrent request with the same key that got there first makes this batch fail as a write
   // conflict (409); the Idempotency-Key check then answers with that request's response.
-  const results: unknown[] = await orm.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  let results: unknown[];
+  try {
+    results = await orm.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  } catch (error) {
+    if (error instanceof DatabaseUnavailableError) c.executionCtx.waitUntil(enqueueIfStored(c.env, ids));
+    throw error;
+  }
 
   const stored = results.slice(writes.length, writes.length + events.length).map((rows) => (rows as EventRow[])[0]!);
   if (stored.length > 0) c.executionCtx.waitUntil(enqueueEvents(c.env.EVENTS, stored));
