@@ -11,9 +11,9 @@ import { sign } from "hono/jwt";
 import { startWorker, stopAllWorkers } from "../scripts/local-worker.mjs";
 import { alternate, repeat, summarize } from "./load.mjs";
 import { buildService, gzipKiB, median, startupMs } from "./measure.mjs";
-import { PAGE_SQL, TOTAL_SQL } from "./raw-d1/sql.js";
+import { rawListStatements } from "./raw-d1/sql.js";
 import { writeSeed } from "./seed.mjs";
-import { serviceListSql } from "./service-sql.mjs";
+import { serviceListStatements } from "./service-sql.mjs";
 
 process.env.WRANGLER_SEND_METRICS = "false";
 
@@ -43,9 +43,9 @@ const t0 = Date.now();
 const log = (line) => console.error(`[${((Date.now() - t0) / 1000).toFixed(1).padStart(5)} s] ${line}`);
 
 async function main() {
-  await checkSameSql();
-  const size = measureBuild();
   const seed = writeSeed(join(work, "seed.sql"));
+  await checkSameSql(seed.listCustomer);
+  const size = measureBuild();
   const workers = await startWorkers(seed);
   const targets = targetsFor(workers, seed, await signTokens(workers.secret, seed.listCustomer));
   const cost = await probe(workers, targets, seed);
@@ -53,13 +53,17 @@ async function main() {
   report({ size, cost, load, seed });
 }
 
-/** The baseline must send the very statements the service sends, or list_ratio compares different work. */
-async function checkSameSql() {
-  const [page, total] = await serviceListSql();
-  if (page !== PAGE_SQL || total !== TOTAL_SQL) {
-    throw new Error(`bench/raw-d1/sql.js no longer holds the service's list SQL; the service now sends:\n${page}\n${total}`);
+/**
+ * The baseline must send the very statements the service sends, with the same values, or list_ratio
+ * compares different work.
+ */
+async function checkSameSql(customer) {
+  const page = { customer, pageSize: PAGE_SIZE };
+  const service = JSON.stringify(await serviceListStatements(page), null, 1);
+  if (service !== JSON.stringify(rawListStatements(page), null, 1)) {
+    throw new Error(`bench/raw-d1/sql.js no longer holds the service's list statements; the service now sends:\n${service}`);
   }
-  log("the raw-d1 baseline sends the service's list SQL, statement for statement");
+  log("the raw-d1 baseline sends the service's list statements and values, statement for statement");
 }
 
 function measureBuild() {
@@ -74,6 +78,8 @@ async function startWorkers(seed) {
   const ports = { service: base, static: base + 1, rawD1: base + 2 };
   for (const port of Object.values(ports)) await assertFree(port), await assertFree(port + 1000);
   const secret = crypto.randomUUID() + crypto.randomUUID();
+  // Cursors in list links are HMAC-signed with a key derived from APP_SECRET; any value will do.
+  const serviceVars = { JWT_SECRET: secret, APP_SECRET: crypto.randomUUID() + crypto.randomUUID() };
   const seedFile = join(work, "seed.sql");
   log(`seeding ${seed.orders} card orders over ${seed.customers} customers into both databases; starting the Workers on ports ${Object.values(ports).join(", ")}`);
   log(`the service's rate limit is raised to ${RATE_LIMIT} requests per 60 s per principal, so that the bench measures the service, not the limiter`);
@@ -83,7 +89,7 @@ async function startWorkers(seed) {
   const serviceLines = [];
   const keepProbeLines = (line) => line.includes('"bench-probe-') && serviceLines.push(line);
   const [service, bare, rawD1] = await Promise.all([
-    startWorker({ ...common, name: "bench-service", port: ports.service, rateLimit: RATE_LIMIT, vars: { JWT_SECRET: secret }, seed: seedFile, onLine: keepProbeLines }),
+    startWorker({ ...common, name: "bench-service", port: ports.service, rateLimit: RATE_LIMIT, vars: serviceVars, seed: seedFile, onLine: keepProbeLines }),
     startWorker({ ...common, name: "bench-static", port: ports.static, config: "bench/static/wrangler.toml", d1: false, readyPath: "/" }),
     startWorker({ ...common, name: "bench-raw-d1", port: ports.rawD1, config: "bench/raw-d1/wrangler.toml", readyPath: "/", seed: seedFile }),
   ]);
