@@ -1,15 +1,20 @@
 // `npm run bench` (node bench/run.mjs [--quick] [--port <base>]): the service against two bare
-// Workers on the same wrangler/workerd over loopback, its D1 cost per request, its bundle size and
-// startup time. BENCHMARKS.md explains the figures. The last line printed is one JSON object;
-// progress goes to stderr.
+// Workers on the same wrangler/workerd over loopback, its D1 cost per request, deep pages, its D1
+// round trips per endpoint on a delayed D1 (the latency scenario), its bundle size and startup time.
+// BENCHMARKS.md explains the figures. The last line printed is one JSON object; progress goes to
+// stderr.
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { sign } from "hono/jwt";
 import { startWorker, stopAllWorkers } from "../scripts/local-worker.mjs";
+import { measureDeepPages } from "./deep-pages.mjs";
+import { call } from "./http.mjs";
+import { latencyFigures, latencySummary, measureLatency } from "./latency.mjs";
 import { alternate, repeat, summarize } from "./load.mjs";
+import { d1Cost, LogLines, PROBE_PREFIX } from "./log-lines.mjs";
 import { buildService, gzipKiB, median, startupMs } from "./measure.mjs";
 import { rawListStatements } from "./raw-d1/sql.js";
 import { writeSeed } from "./seed.mjs";
@@ -21,8 +26,8 @@ const { values: flags } = parseArgs({ options: { quick: { type: "boolean", defau
 
 // --quick must finish within a minute on a busy 2-core machine; a full run trades time for rounds.
 const PLAN = flags.quick
-  ? { rounds: 3, seconds: 1, saturatedRounds: 2, warmup: 1, singleRounds: 1, singleSeconds: 2, startupRuns: 1 }
-  : { rounds: 8, seconds: 4, saturatedRounds: 4, warmup: 3, singleRounds: 3, singleSeconds: 4, startupRuns: 5 };
+  ? { rounds: 3, seconds: 1, saturatedRounds: 2, warmup: 1, singleRounds: 1, singleSeconds: 2, startupRuns: 1, latencyRounds: 3 }
+  : { rounds: 8, seconds: 4, saturatedRounds: 4, warmup: 3, singleRounds: 3, singleSeconds: 4, startupRuns: 5, latencyRounds: 10 };
 // Two regimes. One connection: what one client waits, request after request (the ratios the bars
 // judge: what users at the edge pay is latency). Ten connections: both cores saturated by the load
 // generator, wrangler's proxy and workerd together, so the ratio there is one of CPU per request
@@ -33,6 +38,12 @@ const PAGE_SIZE = 25;
 // Far above what the load generator can send in the limiter's 60-second period.
 const RATE_LIMIT = 100_000_000;
 const SCOPES = "card_orders:read card_orders:write";
+// The latency scenario's D1 delay per call: a round trip to a distant primary, and far above what
+// the service itself adds to a request here (a few milliseconds), so that p50 / delay rounds to
+// the round trips.
+const D1_DELAY_MS = 40;
+// Deep pages: 3,000 orders of one customer at 10 a page make 300 pages.
+const DEEP_PAGE_SIZE = 10;
 
 const work = mkdtempSync(join(tmpdir(), "bench-"));
 // wrangler appends every inspector event of every request to a debug log, whatever --log-level says:
@@ -43,14 +54,20 @@ const t0 = Date.now();
 const log = (line) => console.error(`[${((Date.now() - t0) / 1000).toFixed(1).padStart(5)} s] ${line}`);
 
 async function main() {
+  const machine = { loadAverage: loadavg(), cpu: cpus()[0]?.model ?? "unknown", cores: cpus().length };
   const seed = writeSeed(join(work, "seed.sql"));
   await checkSameSql(seed.listCustomer);
   const size = measureBuild();
   const workers = await startWorkers(seed);
-  const targets = targetsFor(workers, seed, await signTokens(workers.secret, seed.listCustomer));
+  const tokens = await signTokens(workers.secret, seed.listCustomer);
+  const targets = targetsFor(workers, seed, tokens);
   const cost = await probe(workers, targets, seed);
+  log(`deep pages: following next through all ${seed.orders / seed.customers / DEEP_PAGE_SIZE} pages of ${seed.listCustomer}'s orders, ${DEEP_PAGE_SIZE} a page`);
+  const deep = await measureDeepPages({ url: workers.service.url, token: tokens.reader, total: seed.orders / seed.customers, pageSize: DEEP_PAGE_SIZE, logLines: workers.serviceLines });
   const load = await runLoad(targets);
-  report({ size, cost, load, seed });
+  log(`latency: every operation once per round (POSTs also with an Idempotency-Key) on D1 delayed ${D1_DELAY_MS} ms per call, ${PLAN.latencyRounds} rounds after a warm-up`);
+  const latency = latencyFigures(await measureLatency({ url: workers.latency.url, secret: workers.secret, rounds: PLAN.latencyRounds, log, logLines: workers.latencyLines }), D1_DELAY_MS);
+  report({ size, cost, load, seed, deep, latency, machine });
 }
 
 /**
@@ -75,7 +92,7 @@ function measureBuild() {
 
 async function startWorkers(seed) {
   const base = Number(flags.port);
-  const ports = { service: base, static: base + 1, rawD1: base + 2 };
+  const ports = { service: base, static: base + 1, rawD1: base + 2, latency: base + 3 };
   for (const port of Object.values(ports)) await assertFree(port), await assertFree(port + 1000);
   const secret = crypto.randomUUID() + crypto.randomUUID();
   // Cursors in list links are HMAC-signed with a key derived from APP_SECRET; any value will do.
@@ -85,22 +102,23 @@ async function startWorkers(seed) {
   log(`the service's rate limit is raised to ${RATE_LIMIT} requests per 60 s per principal, so that the bench measures the service, not the limiter`);
   // All three without wrangler dev's inspector proxy, which would bill each console call (the
   // service's request log line) to the CLI process at more than a bare request costs (BENCHMARKS.md).
-  const common = { env: { ...wranglerEnv, WORKER_HOST_KEEP: "bench-probe-" }, inspector: false };
-  const serviceLines = [];
-  const keepProbeLines = (line) => line.includes('"bench-probe-') && serviceLines.push(line);
-  const [service, bare, rawD1] = await Promise.all([
-    startWorker({ ...common, name: "bench-service", port: ports.service, rateLimit: RATE_LIMIT, vars: serviceVars, seed: seedFile, onLine: keepProbeLines }),
+  const common = { env: { ...wranglerEnv, WORKER_HOST_KEEP: PROBE_PREFIX }, inspector: false };
+  const [serviceLines, latencyLines] = [new LogLines(), new LogLines()];
+  const [service, bare, rawD1, latency] = await Promise.all([
+    startWorker({ ...common, name: "bench-service", port: ports.service, rateLimit: RATE_LIMIT, vars: serviceVars, seed: seedFile, onLine: serviceLines.take }),
     startWorker({ ...common, name: "bench-static", port: ports.static, config: "bench/static/wrangler.toml", d1: false, readyPath: "/" }),
     startWorker({ ...common, name: "bench-raw-d1", port: ports.rawD1, config: "bench/raw-d1/wrangler.toml", readyPath: "/", seed: seedFile }),
+    // The same service on a D1 that waits before every call (bench/wrapped-d1, never deployed).
+    startWorker({ ...common, name: "bench-latency", port: ports.latency, main: "bench/wrapped-d1/worker.ts", vars: { ...serviceVars, D1_DELAY_MS: String(D1_DELAY_MS) }, onLine: latencyLines.take }),
   ]);
-  return { service, static: bare, rawD1, secret, serviceLines };
+  return { service, static: bare, rawD1, latency, secret, serviceLines, latencyLines };
 }
 
 // Another server on one of these ports would answer the readiness check in a Worker's stead.
 function assertFree(port) {
   return new Promise((free, taken) => {
     const server = createServer()
-      .once("error", () => taken(new Error(`port ${port} is in use; pass --port <base> (the bench uses base..base+2 and base+1000..base+1002)`)))
+      .once("error", () => taken(new Error(`port ${port} is in use; pass --port <base> (the bench uses base..base+3 and base+1000..base+1003)`)))
       .listen(port, "127.0.0.1", () => server.close(free));
   });
 }
@@ -131,11 +149,7 @@ function targetsFor({ service, static: bare, rawD1 }, seed, tokens) {
   };
 }
 
-async function send(target, requestId) {
-  const headers = { ...target.headers, ...(requestId && { "X-Request-Id": requestId }) };
-  const response = await fetch(target.url, { method: target.method, body: target.body, headers });
-  return { status: response.status, body: await response.json() };
-}
+const send = (target, requestId) => call(target.url, { method: target.method, headers: target.headers, json: target.body && JSON.parse(target.body), requestId });
 
 const EXPECTED_STATUS = { list: 200, get: 200, create: 201 };
 
@@ -145,14 +159,8 @@ const EXPECTED_STATUS = { list: 200, get: 200, create: 201 };
  */
 async function probe(workers, targets, seed) {
   const kinds = Object.keys(EXPECTED_STATUS);
-  const tag = (kind) => `"bench-probe-${kind}"`;
   const answers = {};
-  for (const kind of kinds) answers[kind] = await send(targets[kind], `bench-probe-${kind}`);
-  const lines = workers.serviceLines;
-  for (const deadline = Date.now() + 10_000; !kinds.every((kind) => lines.some((line) => line.includes(tag(kind)))); ) {
-    if (Date.now() > deadline) throw new Error("the service's request log lines for the probes did not arrive within 10 s");
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  for (const kind of kinds) answers[kind] = await send(targets[kind], `${PROBE_PREFIX}${kind}`);
   for (const kind of kinds) {
     if (answers[kind].status !== EXPECTED_STATUS[kind]) throw new Error(`probe ${kind}: ${answers[kind].status} ${JSON.stringify(answers[kind].body)}`);
   }
@@ -162,11 +170,10 @@ async function probe(workers, targets, seed) {
   const ids = (rows) => rows.map((row) => row.id).join();
   if (ids(raw.data) !== ids(data) || raw.total_entries !== meta.total_entries) throw new Error("the raw-d1 baseline does not serve the page the service serves");
 
-  const logged = (kind) => JSON.parse(lines.find((line) => line.includes(tag(kind))));
-  return Object.fromEntries(kinds.map((kind) => [kind, d1Cost(logged(kind))]));
+  const costs = {};
+  for (const kind of kinds) costs[kind] = d1Cost(await workers.serviceLines.get(`${PROBE_PREFIX}${kind}`));
+  return costs;
 }
-
-const d1Cost = (line) => ({ queries: line.d1_queries, rowsRead: line.d1_rows_read, rowsWritten: line.d1_rows_written });
 
 async function runLoad(targets) {
   const pairs = (connections, rounds) => ({ rounds, seconds: PLAN.seconds, warmup: PLAN.warmup, connections });
@@ -197,7 +204,10 @@ function pairRatio({ service, baseline }) {
   return { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };
 }
 
-function report({ size, cost, load, seed }) {
+// Issue 11 part 4: the bars of the full run, judged with one connection.
+const BARS = { healthRatio: 0.95, listRatio: 0.9, bundleKiB: 64, startupMs: 10, readRoundTrips: 1, writeRoundTrips: 2 };
+
+function report({ size, cost, load, seed, deep, latency, machine }) {
   const regimes = { client: CLIENT, saturated: SATURATED };
   const stats = (regime) => ({
     health: summarize(load[regime].health.service),
@@ -214,6 +224,8 @@ function report({ size, cost, load, seed }) {
   const ratioRow = (r) => `${"  service/baseline req/s, median round".padEnd(44)} ${r.median.toFixed(3).padStart(7)}   (rounds ${r.min.toFixed(2)}..${r.max.toFixed(2)})`;
   const costText = (c) => `${c.queries} queries, ${c.rowsRead} rows read, ${c.rowsWritten} rows written`;
   const bar = (name, value, min) => `${name} ${value.toFixed(3)} ${value >= min ? ">=" : "<"} ${min}${value >= min ? "" : " (missed)"}`;
+  const cap = (name, value, max, unit = "") => `${name}${value <= max ? " <= " : " > "}${max}${unit}${value <= max ? "" : " (missed)"}`;
+  const trips = latencySummary(latency);
   const regimeRows = (regime, s, r) => [
     `${regimes[regime]} connection(s)`,
     row("GET /health (service)", s.health),
@@ -235,9 +247,15 @@ function report({ size, cost, load, seed }) {
       row("POST /card_orders (service)", single.create),
       "",
       `D1 per request, from the service's log: list ${costText(cost.list)}; get ${costText(cost.get)}; create ${costText(cost.create)}`,
+      deepPagesText(deep, seed),
+      "",
+      ...latencyRows(latency),
+      "",
       `bundle ${size.gzipKiB.toFixed(1)} KiB gzip; ${startupText(size)}`,
-      `bars (1 connection): ${bar("health_ratio", clientRatios.health.median, 0.85)}; ${bar("list_ratio", clientRatios.list.median, 0.8)}; ` +
-        `bundle ${size.gzipKiB.toFixed(1)} KiB gzip ${size.gzipKiB <= 150 ? "<=" : ">"} 150${size.gzipKiB <= 150 ? "" : " (missed)"}`,
+      `machine: ${machine.cores} x ${machine.cpu}; Node ${process.version}; load average ${machine.loadAverage.map((x) => x.toFixed(2)).join(", ")} at the start`,
+      `bars (1 connection): ${bar("health_ratio", clientRatios.health.median, BARS.healthRatio)}; ${bar("list_ratio", clientRatios.list.median, BARS.listRatio)}; ` +
+        `${cap(`bundle ${size.gzipKiB.toFixed(1)} KiB gzip`, size.gzipKiB, BARS.bundleKiB, " KiB")}; ${size.startupMs === undefined ? "startup unmeasured" : cap(`startup ${size.startupMs.toFixed(1)} ms`, size.startupMs, BARS.startupMs, " ms")}; ` +
+        `${cap(`read round trips ${trips.max_read_round_trips}`, trips.max_read_round_trips, BARS.readRoundTrips)}; ${cap(`write round trips ${trips.max_write_round_trips}`, trips.max_write_round_trips, BARS.writeRoundTrips)}`,
     ].join("\n"),
   );
   const rps = (s) => Object.fromEntries(Object.entries(s).map(([name, x]) => [name, Math.round(x.rps)]));
@@ -254,11 +272,38 @@ function report({ size, cost, load, seed }) {
       list_ratio_saturated: round3(saturatedRatios.list.median),
       mode: flags.quick ? "quick" : "full",
       rps: { client: rps(client), saturated: rps(saturated), get: Math.round(single.get.rps), create: Math.round(single.create.rps) },
+      d1_delay_ms: D1_DELAY_MS,
+      ...trips,
+      latency_p50_ms: Object.fromEntries(latency.map((f) => [f.name, Math.round(f.p50 * 10) / 10])),
+      deep_pages: deep,
+      load_average_start: machine.loadAverage.map(round3),
     }),
   );
 }
 
 const round3 = (x) => Math.round(x * 1000) / 1000;
+
+function deepPagesText({ page_size: size, pages, rows_read: rows }, seed) {
+  return (
+    `deep pages, D1 rows read (${seed.orders / seed.customers} orders of one customer, ${size} a page, ${pages} pages): page 1 ${rows.page_1}; ` +
+    `following next, every page ${rows.next_max} at most, page ${pages} ${rows[`next_to_page_${pages}`]}; links.last ${rows.last_link}; ` +
+    `by number (?page=): page ${pages} ${rows[`page_${pages}_by_number`]}, page ${pages + 1} (past the end) ${rows[`page_${pages + 1}_by_number`]}`
+  );
+}
+
+/** The latency scenario's table: per operation, p50, the round trips it implies and those counted, rows written. */
+function latencyRows(figures) {
+  const line = (cells) => `${cells[0].padEnd(28)} ${cells[1].padEnd(62)} ${cells[2].padStart(7)} ${cells[3].padStart(8)} ${cells[4].padStart(8)} ${cells[5].padStart(8)}`;
+  const disagree = figures.filter((f) => f.implied !== f.counted);
+  return [
+    `latency: D1 delayed ${D1_DELAY_MS} ms per call (bench/wrapped-d1), one request per operation and round, p50 of ${PLAN.latencyRounds} rounds`,
+    line(["operation", "route (+key: with an Idempotency-Key)", "p50", `p50/${D1_DELAY_MS}`, "counted", "written"]),
+    ...figures.map((f) => line([f.name, f.route, `${f.p50.toFixed(1)} ms`, String(f.implied), String(f.counted), f.operation === "health" || /^(list|get)/.test(f.operation) ? "-" : String(f.rowsWritten)])),
+    disagree.length === 0
+      ? `round trips implied by p50 / ${D1_DELAY_MS} ms agree with x-d1-round-trips on every operation`
+      : `round trips implied by p50 differ from x-d1-round-trips on: ${disagree.map((f) => f.name).join(", ")}`,
+  ];
+}
 
 const startupText = ({ startupMs, startupRuns }) =>
   startupMs === undefined
