@@ -10,12 +10,13 @@ const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
 
 /**
  * A copy of a wrangler config with absolute paths (it is written elsewhere) and, optionally, a
- * different rate limit: load generators speak for many clients through few tokens.
+ * different rate limit (load generators speak for many clients through few tokens) or another
+ * entry point (bench/wrapped-d1/worker.ts: the same Worker on a slow or failing D1).
  */
-function derivedConfig(config, name, { rateLimit }) {
+function derivedConfig(config, name, { rateLimit, main: entry }) {
   const source = resolve(ROOT, config);
   let toml = readFileSync(source, "utf8")
-    .replace(/^main = "(.+)"$/m, (_, main) => `main = "${resolve(dirname(source), main)}"`)
+    .replace(/^main = "(.+)"$/m, (_, main) => `main = "${entry ? resolve(ROOT, entry) : resolve(dirname(source), main)}"`)
     .replace(/^migrations_dir = "(.+)"$/m, (_, dir) => `migrations_dir = "${resolve(dirname(source), dir)}"`);
   if (rateLimit) toml = toml.replace(/simple = \{ limit = \d+, period = (\d+) \}/, `simple = { limit = ${rateLimit}, period = $1 }`);
   const dir = resolve(ROOT, ".wrangler/generated");
@@ -88,6 +89,7 @@ async function wranglerStep(args, env, startedIn) {
  * @param {string} options.name       distinguishes config and state directories
  * @param {number} options.port
  * @param {string} [options.config]   wrangler config, relative to the project root
+ * @param {string} [options.main]     another entry point for it, relative to the project root
  * @param {boolean} [options.d1]      apply the config's D1 migrations first
  * @param {number} [options.rateLimit] requests per period per principal
  * @param {Record<string,string>} [options.vars]
@@ -99,9 +101,9 @@ async function wranglerStep(args, env, startedIn) {
  * @param {(line: string) => void} [options.onLine]
  * @returns {Promise<{ url: string, inspectorPort: number, persistTo: string, configPath: string, stop: () => Promise<void> }>}
  */
-export async function startWorker({ name, port, config = "wrangler.toml", d1 = true, rateLimit, vars = {}, readyPath = "/health", log = false, seed, env = {}, inspector = true, onLine }) {
+export async function startWorker({ name, port, config = "wrangler.toml", main, d1 = true, rateLimit, vars = {}, readyPath = "/health", log = false, seed, env = {}, inspector = true, onLine }) {
   const startedIn = generation;
-  const configPath = derivedConfig(config, name, { rateLimit });
+  const configPath = derivedConfig(config, name, { rateLimit, main });
   const persistTo = resolve(ROOT, ".wrangler/generated", `${name}-state`);
   rmSync(persistTo, { recursive: true, force: true });
   const local = ["DB", "--local", "--config", configPath, "--persist-to", persistTo];
