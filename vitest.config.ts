@@ -1,5 +1,5 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import { contractFields } from "./test/contract-fields.mjs";
 
 export default defineConfig(async () => ({
@@ -22,6 +22,8 @@ export default defineConfig(async () => ({
   ],
   test: {
     setupFiles: ["./test/apply-migrations.ts"],
+    // Those start `wrangler dev` themselves and run under node --test (npm run test:dev).
+    exclude: [...configDefaults.exclude, "test/dev-server/**"],
     // Each request logs a line; show them only for failing tests.
     silent: "passed-only" as const,
   },
