@@ -187,14 +187,14 @@ async function deleteEntry(world, principal, order) {
   }
 }
 
-/** A draft gets its cards, loses one now and then, and is submitted (or, rarely, cancelled). */
+/** A draft gets its cards, loses one now and then (and gets another), and is submitted (or, rarely, cancelled). */
 async function workOnDraft(world, principal) {
   const { tenant } = principal;
   const order = pickRecent(tenant.orderIds, tenant.orders, (o) => o.latest.state === "draft");
   if (!order) return createCardOrder(world, principal);
   const live = liveEntries(order).length;
+  if (live > 1 && chance(0.2)) return deleteEntry(world, principal, order);
   if (live < order.target) return addEntry(world, principal, order);
-  if (live > 1 && chance(0.25)) return deleteEntry(world, principal, order);
   return transitionCardOrder(world, principal, order, chance(0.05) ? "cancel" : "submit");
 }
 
