@@ -32,8 +32,9 @@ const VOUCHER_VAT_PERCENT = "7.5";
 const DELIVERY_BOUND_MS = 60_000;
 const DELIVERY_BOUND_WITH_FAULTS_MS = 150_000;
 // What the Worker logs about each failed D1 call under --faults (a request's 503, the consumer's retry
-// of a batch, the wrapper's own error): expected there, and thousands of lines; counted, not shown.
-const FAULT_LOG_LINES = [/"error":"database_unavailable"/, /"job":"queue"/, /injected by bench\/wrapped-d1/];
+// of a batch, a Cron Trigger run that failed on its query, the wrapper's own error): expected there,
+// and thousands of lines; counted, not shown.
+const FAULT_LOG_LINES = [/"error":"database_unavailable"/, /"job":"queue"/, /Uncaught Error: Failed query: /, /injected by bench\/wrapped-d1/];
 
 const USAGE = "usage: node scripts/load.mjs [--duration <s>] [--connections <n>] [--port <p>] [--faults <rate, e.g. 0.05>] [--quick]";
 
@@ -208,7 +209,7 @@ async function main() {
     const events = await runChecks(eventChecks(world, state, receiver, { waitedMs, boundMs }));
     await worker.stop();
     running = false;
-    if (faulty) console.log(`  (the Worker logged ${logCounts.faultLogLines} lines about failed D1 calls: 503s, consumer retries; not shown)`);
+    if (faulty) console.log(`  (the Worker logged ${logCounts.faultLogLines} lines about failed D1 calls: 503s, consumer retries, failed cron runs; not shown)`);
     console.log("stored rows (wrangler d1 execute on the run's D1, after the Worker stopped)");
     const rows = await runChecks(rowChecks(world, state, await readRows(worker)));
 
