@@ -6,14 +6,14 @@ const AMOUNT = /^(0|[1-9][0-9]{0,4})\.([0-9]{2})$/;
 const PERCENT = /^([0-9]{1,3})(?:\.([0-9]{1,2}))?$/;
 
 /** Cents of a decimal string such as "1234.05". */
-export function cents(text) {
+function cents(text) {
   const match = AMOUNT.exec(text);
   if (!match) throw new Error(`not an amount: ${JSON.stringify(text)}`);
   return BigInt(match[1]) * 100n + BigInt(match[2]);
 }
 
 /** "1234.05" of 123405n. */
-export const decimal = (value) => `${value / 100n}.${String(value % 100n).padStart(2, "0")}`;
+const decimal = (value) => `${value / 100n}.${String(value % 100n).padStart(2, "0")}`;
 
 /** A VAT rate such as "19" or "7.5" in hundredths of a percent (1900n, 750n). */
 function hundredths(text) {

@@ -66,7 +66,7 @@ export function createClient(baseUrl, stopSignal, { faults }) {
     }
   }
 
-  async function send(principal, method, path, options = {}, op = undefined) {
+  async function send(principal, method, path, options = {}, op) {
     for (let attempts = 1; ; attempts++) {
       const result = await attempt(principal, method, path, options);
       if (op) stats.samples.push({ op, status: result.status, code: result.code, ms: result.ms });

@@ -77,7 +77,7 @@ function expectAnswer(world, op, result, ...allowed) {
   return false;
 }
 
-export function noteUnexpected(world, label) {
+function noteUnexpected(world, label) {
   world.unexpected.set(label, (world.unexpected.get(label) ?? 0) + 1);
 }
 

@@ -64,13 +64,13 @@ export async function registerEndpoints(world, receiver) {
 
 /**
  * Waits until every event of `eventsByTenant` reached its tenant's endpoint, or until `boundMs`
- * after `since` (the load's end), calling the Worker's per-minute Cron Trigger meanwhile. Returns
- * the milliseconds from `since` to the last delivery (or to giving up).
+ * after `since` (the load's end), or until `stopSignal` aborts, calling the Worker's per-minute Cron
+ * Trigger meanwhile. Returns the milliseconds from `since` to the last delivery (or to giving up).
  */
-export async function awaitDeliveries(receiver, workerUrl, eventsByTenant, since, boundMs) {
+export async function awaitDeliveries(receiver, workerUrl, eventsByTenant, { since, boundMs, stopSignal }) {
   const missing = () => [...eventsByTenant].some(([tenant, events]) => events.some((event) => !receiver.received.get(tenant)?.has(event.id)));
   let nextCron = Date.now() + CRON_EVERY_MS;
-  while (missing() && Date.now() - since < boundMs) {
+  while (missing() && Date.now() - since < boundMs && !stopSignal.aborted) {
     if (Date.now() >= nextCron) {
       nextCron += CRON_EVERY_MS;
       // Its answer does not matter: a run the fault wrapper failed is simply the next one's to do.
