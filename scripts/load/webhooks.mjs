@@ -15,7 +15,7 @@ export async function startReceiver(port) {
     url: `http://127.0.0.1:${port}`,
     lastDelivery: 0,
     secrets: new Map(), // tenant id -> whsec_...
-    received: new Map(), // tenant id -> Map(webhook-id -> { times, body })
+    received: new Map(), // tenant id -> Map(webhook-id -> { times, body, at: first arrival })
     counts: { deliveries: 0, invalid: 0 },
     stop: () => {
       server.closeAllConnections();
@@ -42,7 +42,7 @@ export async function startReceiver(port) {
       const seen = receiver.received.get(tenant);
       const id = request.headers["webhook-id"];
       if (seen.has(id)) seen.get(id).times++;
-      else seen.set(id, { times: 1, body });
+      else seen.set(id, { times: 1, body, at: Date.now() });
       receiver.lastDelivery = Date.now();
       response.writeHead(204).end();
     });
