@@ -10,12 +10,13 @@ const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
 
 /**
  * A copy of a wrangler config with absolute paths (it is written elsewhere) and, optionally, a
- * different rate limit: load generators speak for many clients through few tokens.
+ * different rate limit (load generators speak for many clients through few tokens) or another
+ * entry point (bench/wrapped-d1/worker.ts: the same Worker on a slow or failing D1).
  */
-function derivedConfig(config, name, { rateLimit }) {
+function derivedConfig(config, name, { rateLimit, main: entry }) {
   const source = resolve(ROOT, config);
   let toml = readFileSync(source, "utf8")
-    .replace(/^main = "(.+)"$/m, (_, main) => `main = "${resolve(dirname(source), main)}"`)
+    .replace(/^main = "(.+)"$/m, (_, main) => `main = "${entry ? resolve(ROOT, entry) : resolve(dirname(source), main)}"`)
     .replace(/^migrations_dir = "(.+)"$/m, (_, dir) => `migrations_dir = "${resolve(dirname(source), dir)}"`)
     .replace(/^(directory|watch_dir) = "(.+)"$/gm, (_, key, dir) => `${key} = "${resolve(dirname(source), dir)}"`);
   if (rateLimit) toml = toml.replace(/simple = \{ limit = \d+, period = (\d+) \}/, `simple = { limit = ${rateLimit}, period = $1 }`);
@@ -85,10 +86,25 @@ async function wranglerStep(args, env, startedIn) {
 }
 
 /**
+ * The rows of each statement of `sql` (separated by `;`) on a Worker's local D1, read with `wrangler
+ * d1 execute` once the Worker has stopped: what is stored, whatever the Worker's API shows.
+ */
+export async function queryD1({ configPath, persistTo }, sql, env = {}) {
+  const args = ["d1", "execute", "DB", "--local", "--config", configPath, "--persist-to", persistTo, "--json", "--command", sql];
+  const { child, exited } = spawnGroup(args, { stdio: ["ignore", "pipe", "inherit"], env: { ...quietEnv, ...env, CI: "true" } }, generation);
+  const chunks = [];
+  const output = new Promise((resolve) => child.stdout.on("data", (chunk) => chunks.push(chunk)).on("end", resolve));
+  const [code] = await Promise.all([exited, output]);
+  if (code !== 0) throw new Error(`wrangler d1 execute exited with ${code}`);
+  return JSON.parse(Buffer.concat(chunks).toString("utf8")).map((statement) => statement.results);
+}
+
+/**
  * @param {object} options
  * @param {string} options.name       distinguishes config and state directories
  * @param {number} options.port
  * @param {string} [options.config]   wrangler config, relative to the project root
+ * @param {string} [options.main]     another entry point for it, relative to the project root
  * @param {boolean} [options.d1]      apply the config's D1 migrations first
  * @param {number} [options.rateLimit] requests per period per principal
  * @param {Record<string,string>} [options.vars]
@@ -99,11 +115,12 @@ async function wranglerStep(args, env, startedIn) {
  *   dev's inspector proxy (the bench); the Worker's console lines then go to `onLine`
  * @param {(line: string) => void} [options.onLine]
  * @param {number} [options.inspectorPort] wrangler dev's inspector; the port + 1000 unless given
+ * @param {(line: string) => void} [options.onErrorLine] takes wrangler's stderr line by line (default: inherited)
  * @returns {Promise<{ url: string, inspectorPort: number, persistTo: string, configPath: string, stop: () => Promise<void> }>}
  */
-export async function startWorker({ name, port, config = "wrangler.toml", d1 = true, rateLimit, vars = {}, readyPath = "/health", log = false, seed, env = {}, inspector = true, onLine, inspectorPort = port + 1000 }) {
+export async function startWorker({ name, port, config = "wrangler.toml", main, d1 = true, rateLimit, vars = {}, readyPath = "/health", log = false, seed, env = {}, inspector = true, onLine, onErrorLine, inspectorPort = port + 1000 }) {
   const startedIn = generation;
-  const configPath = derivedConfig(config, name, { rateLimit });
+  const configPath = derivedConfig(config, name, { rateLimit, main });
   const persistTo = resolve(ROOT, ".wrangler/generated", `${name}-state`);
   rmSync(persistTo, { recursive: true, force: true });
   const local = ["DB", "--local", "--config", configPath, "--persist-to", persistTo];
@@ -114,7 +131,8 @@ export async function startWorker({ name, port, config = "wrangler.toml", d1 = t
   if (inspector) {
     const args = ["dev", "--config", configPath, "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo, "--inspector-port", String(inspectorPort), "--show-interactive-dev-session=false", "--log-level", "error"];
     for (const [key, value] of Object.entries(vars)) args.push("--var", `${key}:${value}`);
-    spawned = spawnGroup(args, { stdio: ["ignore", log ? "inherit" : "ignore", "inherit"], env: { ...quietEnv, ...env } }, startedIn);
+    spawned = spawnGroup(args, { stdio: ["ignore", log ? "inherit" : "ignore", onErrorLine ? "pipe" : "inherit"], env: { ...quietEnv, ...env } }, startedIn);
+    if (onErrorLine) createInterface({ input: spawned.child.stderr }).on("line", onErrorLine);
   } else {
     const args = [configPath, String(port), persistTo, ...Object.entries(vars).map(([key, value]) => `${key}=${value}`)];
     spawned = spawnGroup(args, { stdio: ["ignore", "pipe", "inherit"], env: { ...quietEnv, ...env } }, startedIn, true);

@@ -1,0 +1,40 @@
+// The service with its D1 binding wrapped (wrap.ts), for the load run and the bench only: a derived
+// config makes this file `main` (scripts/local-worker.mjs, option `main`); wrangler.toml's `main`
+// stays src/index.ts, so none of this is ever deployed. Vars, both read per request:
+//   D1_DELAY_MS    wait this many milliseconds before every D1 call (default 0): the latency scenario
+//   D1_FAULT_RATE  fail this share of D1 calls at random (default 0): the chaos load (`--faults`)
+// Every response of `fetch` carries `x-d1-round-trips`, the D1 calls its request made; the queue
+// consumer and the Cron Trigger run on the wrapped binding too.
+import service from "../../src/index";
+import type { Bindings } from "../../src/env";
+import type { QueueMessage } from "../../src/events/messages";
+import { wrapD1, type CallCounter } from "./wrap";
+
+interface WrappedBindings extends Bindings {
+  D1_DELAY_MS?: string;
+  D1_FAULT_RATE?: string;
+}
+
+/** A var as a number within [0, max]; a malformed one fails loudly rather than measuring something else. */
+function setting(env: WrappedBindings, name: "D1_DELAY_MS" | "D1_FAULT_RATE", max: number): number {
+  const value = Number(env[name] ?? "0");
+  if (!(value >= 0 && value <= max)) throw new Error(`${name} must be a number from 0 to ${max}, not ${JSON.stringify(env[name])}`);
+  return value;
+}
+
+function wrapped(env: WrappedBindings, counter?: CallCounter): Bindings {
+  return { ...env, DB: wrapD1(env.DB, { delayMs: setting(env, "D1_DELAY_MS", 60_000), faultRate: setting(env, "D1_FAULT_RATE", 1) }, counter) };
+}
+
+export default {
+  async fetch(request: Request, env: WrappedBindings, ctx: ExecutionContext) {
+    const counter = { count: 0 };
+    const response = await service.fetch(request, wrapped(env, counter), ctx);
+    // A copy, whose headers are always mutable (those of a response that came from a fetch are not).
+    const counted = new Response(response.body, response);
+    counted.headers.set("x-d1-round-trips", String(counter.count));
+    return counted;
+  },
+  queue: (batch, env, ctx) => service.queue(batch, wrapped(env), ctx),
+  scheduled: (controller, env, ctx) => service.scheduled(controller, wrapped(env), ctx),
+} satisfies ExportedHandler<WrappedBindings, QueueMessage>;

@@ -1,0 +1,93 @@
+/**
+ * A D1 binding that stands for a database farther away or less reliable than the local one: every
+ * call (one round trip: a statement's all/run/first/raw, a batch however many statements it holds,
+ * an exec) first waits `delayMs`, and fails at random with the share `faultRate`, half of the
+ * failures before the call reaches the database (nothing of it happens) and half after it ran (it
+ * committed, but the answer is lost on the way back). A failure throws what D1 throws when it
+ * cannot be reached. Calls through `withSession(...)` sessions (the service's way in) and through
+ * the binding itself (the queue consumer's and the Cron Trigger's) are treated alike.
+ */
+
+export interface WrapSettings {
+  delayMs: number;
+  faultRate: number;
+  /** Draws in [0, 1): below faultRate / 2 fails before the call, below faultRate after it. */
+  random?: () => number;
+}
+
+/** Counts the calls made through one wrapped binding (those that failed included). */
+export interface CallCounter {
+  count: number;
+}
+
+/** What D1 throws when the database cannot be reached; "injected" tells it apart in the Worker's log. */
+export const INJECTED_FAULT = "D1_ERROR: Network connection lost. (injected by bench/wrapped-d1)";
+
+class Calls {
+  constructor(
+    private readonly settings: WrapSettings,
+    private readonly counter: CallCounter,
+  ) {}
+
+  async run<R>(call: () => Promise<R>): Promise<R> {
+    this.counter.count += 1;
+    if (this.settings.delayMs > 0) await scheduler.wait(this.settings.delayMs);
+    const draw = this.settings.faultRate > 0 ? (this.settings.random ?? Math.random)() : 1;
+    if (draw < this.settings.faultRate / 2) throw new Error(INJECTED_FAULT);
+    const result = await call();
+    if (draw < this.settings.faultRate) throw new Error(INJECTED_FAULT);
+    return result;
+  }
+}
+
+class WrappedStatement {
+  constructor(
+    private readonly calls: Calls,
+    readonly inner: D1PreparedStatement,
+  ) {}
+
+  bind(...values: unknown[]): WrappedStatement {
+    return new WrappedStatement(this.calls, this.inner.bind(...values));
+  }
+
+  first<T>(column?: string): Promise<T | null> {
+    return this.calls.run(() => (column === undefined ? this.inner.first<T>() : this.inner.first<T>(column)));
+  }
+
+  all<T>(): Promise<D1Result<T>> {
+    return this.calls.run(() => this.inner.all<T>());
+  }
+
+  run<T>(): Promise<D1Result<T>> {
+    return this.calls.run(() => this.inner.run<T>());
+  }
+
+  raw<T>(options?: { columnNames?: boolean }): Promise<unknown> {
+    return this.calls.run(() => this.inner.raw<T>(options as { columnNames?: false }));
+  }
+}
+
+/** D1's batch takes its own statements only: the wrappers are taken off first. */
+const unwrapped = (statements: D1PreparedStatement[]) => statements.map((s) => (s instanceof WrappedStatement ? s.inner : s));
+
+function wrapSession(inner: D1DatabaseSession, calls: Calls): D1DatabaseSession {
+  const session = {
+    prepare: (query: string) => new WrappedStatement(calls, inner.prepare(query)),
+    batch: <T>(statements: D1PreparedStatement[]) => calls.run(() => inner.batch<T>(unwrapped(statements))),
+    getBookmark: () => inner.getBookmark(),
+  };
+  return session as unknown as D1DatabaseSession;
+}
+
+/** `binding` with every call delayed, counted in `counter`, and failed now and then, as `settings` say. */
+export function wrapD1(binding: D1Database, settings: WrapSettings, counter: CallCounter = { count: 0 }): D1Database {
+  const calls = new Calls(settings, counter);
+  const wrapped = {
+    prepare: (query: string) => new WrappedStatement(calls, binding.prepare(query)),
+    batch: <T>(statements: D1PreparedStatement[]) => calls.run(() => binding.batch<T>(unwrapped(statements))),
+    exec: (query: string) => calls.run(() => binding.exec(query)),
+    dump: () => binding.dump(),
+    withSession: (start?: D1SessionBookmark | D1SessionConstraint) => wrapSession(binding.withSession(start), calls),
+  };
+  return wrapped as unknown as D1Database;
+}
