@@ -317,15 +317,26 @@ async function getById(world, principal) {
   return createCardOrder(world, principal);
 }
 
-/** A page is consistent in itself: its meta, its size and the filter it was asked for. */
-function pageIsConsistent(body, { page, pageSize, state }) {
+/**
+ * A page is consistent in itself: its meta, its size and the filter it was asked for. A page by
+ * number reads its rows and the total at once, so they agree exactly. A page by cursor reads the
+ * rows after its predecessor's last one while the count may have moved since (other principals
+ * create and change resources meanwhile): there, a page with a next link is full, and a short page
+ * is the end.
+ */
+function pageIsConsistent(body, { page, pageSize, state, byCursor = false }) {
   const { meta, data, links } = body;
+  const nextAgrees = byCursor
+    ? links.next === null || (data.length === pageSize && page < meta.total_pages)
+    : page < meta.total_pages
+      ? data.length === pageSize && links.next !== null
+      : links.next === null;
   return (
     meta.current_page === page &&
     meta.page_size === pageSize &&
     meta.total_pages === Math.max(1, Math.ceil(meta.total_entries / pageSize)) &&
     data.length <= pageSize &&
-    (page < meta.total_pages ? data.length === pageSize && links.next !== null : links.next === null) &&
+    nextAgrees &&
     (state === undefined || data.every((item) => item.state === state))
   );
 }
@@ -339,7 +350,7 @@ async function listPage(world, principal, path, states, known, map) {
   const query = new URLSearchParams({ page: String(page), page_size: String(pageSize), ...(state ? { state } : {}) });
   let result = await call(world, op, principal, "GET", `${path}?${query}`);
   for (let current = page; expectAnswer(world, op, result, "200"); current++) {
-    if (!pageIsConsistent(result.body, { page: current, pageSize, state })) noteUnexpected(world, `${op}: inconsistent page`);
+    if (!pageIsConsistent(result.body, { page: current, pageSize, state, byCursor: current > page })) noteUnexpected(world, `${op}: inconsistent page`);
     result.body.data.forEach((item) => observe(map, item));
     if (!result.body.links.next || !chance(0.3)) break;
     world.counts.listFollows++;
