@@ -86,6 +86,20 @@ async function wranglerStep(args, env, startedIn) {
 }
 
 /**
+ * The rows of each statement of `sql` (separated by `;`) on a Worker's local D1, read with `wrangler
+ * d1 execute` once the Worker has stopped: what is stored, whatever the Worker's API shows.
+ */
+export async function queryD1({ configPath, persistTo }, sql, env = {}) {
+  const args = ["d1", "execute", "DB", "--local", "--config", configPath, "--persist-to", persistTo, "--json", "--command", sql];
+  const { child, exited } = spawnGroup(args, { stdio: ["ignore", "pipe", "inherit"], env: { ...quietEnv, ...env, CI: "true" } }, generation);
+  const chunks = [];
+  const output = new Promise((resolve) => child.stdout.on("data", (chunk) => chunks.push(chunk)).on("end", resolve));
+  const [code] = await Promise.all([exited, output]);
+  if (code !== 0) throw new Error(`wrangler d1 execute exited with ${code}`);
+  return JSON.parse(Buffer.concat(chunks).toString("utf8")).map((statement) => statement.results);
+}
+
+/**
  * @param {object} options
  * @param {string} options.name       distinguishes config and state directories
  * @param {number} options.port
@@ -101,9 +115,10 @@ async function wranglerStep(args, env, startedIn) {
  *   dev's inspector proxy (the bench); the Worker's console lines then go to `onLine`
  * @param {(line: string) => void} [options.onLine]
  * @param {number} [options.inspectorPort] wrangler dev's inspector; the port + 1000 unless given
+ * @param {(line: string) => void} [options.onErrorLine] takes wrangler's stderr line by line (default: inherited)
  * @returns {Promise<{ url: string, inspectorPort: number, persistTo: string, configPath: string, stop: () => Promise<void> }>}
  */
-export async function startWorker({ name, port, config = "wrangler.toml", main, d1 = true, rateLimit, vars = {}, readyPath = "/health", log = false, seed, env = {}, inspector = true, onLine, inspectorPort = port + 1000 }) {
+export async function startWorker({ name, port, config = "wrangler.toml", main, d1 = true, rateLimit, vars = {}, readyPath = "/health", log = false, seed, env = {}, inspector = true, onLine, onErrorLine, inspectorPort = port + 1000 }) {
   const startedIn = generation;
   const configPath = derivedConfig(config, name, { rateLimit, main });
   const persistTo = resolve(ROOT, ".wrangler/generated", `${name}-state`);
@@ -116,7 +131,8 @@ export async function startWorker({ name, port, config = "wrangler.toml", main, 
   if (inspector) {
     const args = ["dev", "--config", configPath, "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo, "--inspector-port", String(inspectorPort), "--show-interactive-dev-session=false", "--log-level", "error"];
     for (const [key, value] of Object.entries(vars)) args.push("--var", `${key}:${value}`);
-    spawned = spawnGroup(args, { stdio: ["ignore", log ? "inherit" : "ignore", "inherit"], env: { ...quietEnv, ...env } }, startedIn);
+    spawned = spawnGroup(args, { stdio: ["ignore", log ? "inherit" : "ignore", onErrorLine ? "pipe" : "inherit"], env: { ...quietEnv, ...env } }, startedIn);
+    if (onErrorLine) createInterface({ input: spawned.child.stderr }).on("line", onErrorLine);
   } else {
     const args = [configPath, String(port), persistTo, ...Object.entries(vars).map(([key, value]) => `${key}=${value}`)];
     spawned = spawnGroup(args, { stdio: ["ignore", "pipe", "inherit"], env: { ...quietEnv, ...env } }, startedIn, true);

@@ -220,6 +220,19 @@ describe("GET /card_orders", () => {
     await expectError(await call(`/invoices?page_size=3&page=2&cursor=${cursor}`, { token: auth }), 400, { code: "invalid_parameter", source: { parameter: "cursor" } });
   });
 
+  it("following next while orders are created: every order once, and a short page is the last (no empty page after it)", async () => {
+    const auth = await token();
+    const created = [];
+    for (let i = 0; i < 5; i++) created.push((await createCardOrder(auth)).id);
+    const first: any = await expectJson(await call("/card_orders?page_size=2", { token: auth }), 200, expect.anything());
+    // Two newer orders arrive: the count grows to 4 pages, the rows after the cursor stay 3.
+    for (let i = 0; i < 2; i++) await createCardOrder(auth);
+    const second: any = await expectJson(await call(first.links.next.slice(BASE.length), { token: auth }), 200, expect.anything());
+    const third: any = await expectJson(await call(second.links.next.slice(BASE.length), { token: auth }), 200, expect.anything());
+    expect([first, second, third].flatMap((page) => page.data.map((order: { id: string }) => order.id))).toStrictEqual(created.toReversed());
+    expect({ page: third.meta.current_page, of: third.meta.total_pages, rows: third.data.length, next: third.links.next }).toStrictEqual({ page: 3, of: 4, rows: 1, next: null });
+  });
+
   it("defaults to page 1 of 25 and answers an empty list with one page", async () => {
     const link = `${BASE}/card_orders?page=1&page_size=25`;
     await expectJson(await call("/card_orders", { token: await token() }), 200, {

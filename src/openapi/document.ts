@@ -125,7 +125,7 @@ export function openApiDocument(endpoints: readonly Endpoint[]) {
       contact: { name: "Voucher Cards GmbH" },
       license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
       description:
-        "Bearer JWTs carry `sub`, `customer_id` and space-separated `scope`, all strings: a claim of another type makes the token invalid (401). Lists take `page` (from 1) and `page_size` (1-100, default 25) and are newest first. Every error is the envelope `{errors: [{detail, code, source}]}`. POSTs accept an `Idempotency-Key`. Responses carry `x-d1-bookmark`; echo it to read your own writes.",
+        "Bearer JWTs carry `sub`, `customer_id` and space-separated `scope`, all strings: a claim of another type makes the token invalid (401). Lists take `page` (from 1) and `page_size` (1-100, default 25) and are newest first; their `next`, `prev` and `last` links add a signed `cursor`, so following them costs a page at any depth. Every error is the envelope `{errors: [{detail, code, source}]}`. POSTs accept an `Idempotency-Key`. Responses carry `x-d1-bookmark`; echo it to read your own writes. Amounts are decimal strings with two places (EUR), never numbers. Every change is an event (GET /events), delivered to webhook endpoints as the `webhooks` section describes.",
     },
     servers: [{ url: "/" }],
     tags: [...new Set(endpoints.map(({ spec }) => spec.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),

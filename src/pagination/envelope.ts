@@ -42,7 +42,9 @@ export async function pageEnvelope<T>(c: Context<AppEnv>, request: PageRequest, 
       last: await link(totalPages, { mode: "last" }),
       // From past the end (no rows here), `prev` leads back to the last page that has entries.
       prev: page === 1 ? null : edges ? await link(page - 1, { mode: "before", key: edges.first }) : await link(Math.min(page - 1, totalPages), { mode: "last" }),
-      next: page < totalPages && edges ? await link(page + 1, { mode: "after", key: edges.last }) : null,
+      // A short page is the list's end, whatever the count says: rows read after a cursor can be
+      // fewer than the page number implies when newer rows arrived since page 1.
+      next: page < totalPages && edges && data.length === pageSize ? await link(page + 1, { mode: "after", key: edges.last }) : null,
     },
   };
 }

@@ -1,0 +1,82 @@
+// The load's own webhook receiver (CONTRACT part 11): one endpoint per tenant on 127.0.0.1, every
+// delivery verified with that tenant's secret as a receiver would (Standard Webhooks), and kept.
+import { randomUUID } from "node:crypto";
+import { createServer } from "node:http";
+import { Webhook } from "standardwebhooks";
+
+// wrangler dev runs no Cron Trigger; the run plays the per-minute one while it waits, so that events
+// whose request lost its answer after the commit (never handed to the queue) are sent again.
+const CRON_EVERY_MS = 5_000;
+const REDISPATCH = "* * * * *";
+
+/** Starts the receiver: `/<tenant id>` is that tenant's endpoint; `secrets` is filled in once registered. */
+export async function startReceiver(port) {
+  const receiver = {
+    url: `http://127.0.0.1:${port}`,
+    lastDelivery: 0,
+    secrets: new Map(), // tenant id -> whsec_...
+    received: new Map(), // tenant id -> Map(webhook-id -> { times, body, at: first arrival })
+    counts: { deliveries: 0, invalid: 0 },
+    stop: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
+  const server = createServer((request, response) => {
+    const chunks = [];
+    request.on("data", (chunk) => chunks.push(chunk));
+    request.on("end", () => {
+      receiver.counts.deliveries++;
+      const tenant = decodeURIComponent(new URL(request.url, "http://receiver").pathname.slice(1));
+      const body = Buffer.concat(chunks).toString("utf8");
+      try {
+        if (!receiver.secrets.has(tenant)) throw new Error(`no endpoint ${tenant}`);
+        new Webhook(receiver.secrets.get(tenant)).verify(body, request.headers);
+      } catch {
+        // A receiver refuses what it cannot verify; the service would try again.
+        receiver.counts.invalid++;
+        response.writeHead(400).end();
+        return;
+      }
+      if (!receiver.received.has(tenant)) receiver.received.set(tenant, new Map());
+      const seen = receiver.received.get(tenant);
+      const id = request.headers["webhook-id"];
+      if (seen.has(id)) seen.get(id).times++;
+      else seen.set(id, { times: 1, body, at: Date.now() });
+      receiver.lastDelivery = Date.now();
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise((resolve, reject) => server.once("error", reject).listen(port, "127.0.0.1", resolve));
+  return receiver;
+}
+
+/** Each tenant subscribes the receiver to every event type and keeps the secret, shown this once. */
+export async function registerEndpoints(world, receiver) {
+  for (const tenant of world.tenants) {
+    const principal = world.principals.find((p) => p.tenant === tenant);
+    const json = { url: `${receiver.url}/${encodeURIComponent(tenant.id)}`, event_types: ["*"] };
+    const result = await world.send(principal, "POST", "/webhook_endpoints", { json, key: randomUUID() });
+    if (result.status !== 201) throw new Error(`POST /webhook_endpoints answered ${result.status}: ${result.text}`);
+    receiver.secrets.set(tenant.id, result.body.data[0].secret);
+  }
+}
+
+/**
+ * Waits until every event of `eventsByTenant` reached its tenant's endpoint, or until `boundMs`
+ * after `since` (the load's end), or until `stopSignal` aborts, calling the Worker's per-minute Cron
+ * Trigger meanwhile. Returns the milliseconds from `since` to the last delivery (or to giving up).
+ */
+export async function awaitDeliveries(receiver, workerUrl, eventsByTenant, { since, boundMs, stopSignal }) {
+  const missing = () => [...eventsByTenant].some(([tenant, events]) => events.some((event) => !receiver.received.get(tenant)?.has(event.id)));
+  let nextCron = Date.now() + CRON_EVERY_MS;
+  while (missing() && Date.now() - since < boundMs && !stopSignal.aborted) {
+    if (Date.now() >= nextCron) {
+      nextCron += CRON_EVERY_MS;
+      // Its answer does not matter: a run the fault wrapper failed is simply the next one's to do.
+      await fetch(`${workerUrl}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent(REDISPATCH)}`).then((r) => r.arrayBuffer(), () => {});
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return Math.max(0, (missing() ? Date.now() : receiver.lastDelivery) - since);
+}
