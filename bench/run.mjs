@@ -17,6 +17,7 @@ import { alternate, repeat, summarize } from "./load.mjs";
 import { d1Cost, LogLines, PROBE_PREFIX } from "./log-lines.mjs";
 import { buildService, gzipKiB, median, startupMs } from "./measure.mjs";
 import { rawListStatements } from "./raw-d1/sql.js";
+import { checkSameRouting } from "./same-routing.mjs";
 import { writeSeed } from "./seed.mjs";
 import { serviceListStatements } from "./service-sql.mjs";
 
@@ -57,6 +58,7 @@ async function main() {
   const machine = { loadAverage: loadavg(), cpu: cpus()[0]?.model ?? "unknown", cores: cpus().length };
   const seed = writeSeed(join(work, "seed.sql"));
   await checkSameSql(seed.listCustomer);
+  checkSameRouting("wrangler.toml", ["bench/static/wrangler.toml", "bench/raw-d1/wrangler.toml"]);
   const size = measureBuild();
   const workers = await startWorkers(seed);
   const tokens = await signTokens(workers.secret, seed.listCustomer);
@@ -92,7 +94,7 @@ function measureBuild() {
 
 async function startWorkers(seed) {
   const base = Number(flags.port);
-  const ports = { service: base, static: base + 1, rawD1: base + 2, latency: base + 3 };
+  const ports = { service: base, static: base + 1, rawD1: base + 2, latency: base + 3, bare: base + 4 };
   for (const port of Object.values(ports)) await assertFree(port), await assertFree(port + 1000);
   const secret = crypto.randomUUID() + crypto.randomUUID();
   // Cursors in list links are HMAC-signed with a key derived from APP_SECRET; any value will do.
@@ -104,21 +106,22 @@ async function startWorkers(seed) {
   // service's request log line) to the CLI process at more than a bare request costs (BENCHMARKS.md).
   const common = { env: { ...wranglerEnv, WORKER_HOST_KEEP: PROBE_PREFIX }, inspector: false };
   const [serviceLines, latencyLines] = [new LogLines(), new LogLines()];
-  const [service, bare, rawD1, latency] = await Promise.all([
+  const [service, staticWorker, rawD1, latency, bare] = await Promise.all([
     startWorker({ ...common, name: "bench-service", port: ports.service, rateLimit: RATE_LIMIT, vars: serviceVars, seed: seedFile, onLine: serviceLines.take }),
     startWorker({ ...common, name: "bench-static", port: ports.static, config: "bench/static/wrangler.toml", d1: false, readyPath: "/" }),
     startWorker({ ...common, name: "bench-raw-d1", port: ports.rawD1, config: "bench/raw-d1/wrangler.toml", readyPath: "/", seed: seedFile }),
     // The same service on a D1 that waits before every call (bench/wrapped-d1, never deployed).
     startWorker({ ...common, name: "bench-latency", port: ports.latency, main: "bench/wrapped-d1/worker.ts", vars: { ...serviceVars, D1_DELAY_MS: String(D1_DELAY_MS) }, onLine: latencyLines.take }),
+    startWorker({ ...common, name: "bench-bare", port: ports.bare, config: "bench/static/bare.toml", d1: false, readyPath: "/" }),
   ]);
-  return { service, static: bare, rawD1, latency, secret, serviceLines, latencyLines };
+  return { service, static: staticWorker, rawD1, latency, bare, secret, serviceLines, latencyLines };
 }
 
 // Another server on one of these ports would answer the readiness check in a Worker's stead.
 function assertFree(port) {
   return new Promise((free, taken) => {
     const server = createServer()
-      .once("error", () => taken(new Error(`port ${port} is in use; pass --port <base> (the bench uses base..base+3 and base+1000..base+1003)`)))
+      .once("error", () => taken(new Error(`port ${port} is in use; pass --port <base> (the bench uses base..base+4 and base+1000..base+1004)`)))
       .listen(port, "127.0.0.1", () => server.close(free));
   });
 }
@@ -132,11 +135,12 @@ async function signTokens(secret, customer) {
   };
 }
 
-function targetsFor({ service, static: bare, rawD1 }, seed, tokens) {
+function targetsFor({ service, static: staticWorker, rawD1, bare }, seed, tokens) {
   const auth = (token) => ({ Authorization: `Bearer ${token}` });
   return {
     health: { url: `${service.url}/health` },
-    static: { url: `${bare.url}/` },
+    static: { url: `${staticWorker.url}/` },
+    bare: { url: `${bare.url}/` },
     list: { url: `${service.url}/card_orders?page_size=${PAGE_SIZE}`, headers: auth(tokens.reader) },
     rawList: { url: `${rawD1.url}/?customer=${seed.listCustomer}` },
     get: { url: `${service.url}/card_orders/${seed.newestOrderId}`, headers: auth(tokens.reader) },
@@ -181,10 +185,12 @@ async function runLoad(targets) {
   const load = {};
   for (const [regime, connections, rounds] of [["client", CLIENT, PLAN.rounds], ["saturated", SATURATED, PLAN.saturatedRounds]]) {
     log(`load, ${connections} connection(s): each pair alternates service/baseline ${rounds}x${PLAN.seconds} s per side after ${PLAN.warmup} s warm-up`);
-    log("  GET /health vs static");
-    const health = await alternate(targets.health, targets.static, pairs(connections, rounds));
+    // With one connection the bare Worker takes its turn too: what the asset layer costs on its own.
+    const withBare = regime === "client" ? { bare: targets.bare } : {};
+    log(`  GET /health vs static${regime === "client" ? " vs static without the asset layer" : ""}`);
+    const health = await alternate({ service: targets.health, baseline: targets.static, ...withBare }, pairs(connections, rounds));
     log(`  GET /card_orders?page_size=${PAGE_SIZE} vs raw-d1`);
-    const list = await alternate(targets.list, targets.rawList, pairs(connections, rounds));
+    const list = await alternate({ service: targets.list, baseline: targets.rawList }, pairs(connections, rounds));
     load[regime] = { health, list };
   }
   log(`  GET /card_orders/{id}, ${SATURATED} connections, ${PLAN.singleRounds}x${PLAN.singleSeconds} s`);
@@ -198,7 +204,7 @@ async function runLoad(targets) {
  * Service over baseline, round by round (each service round next to its baseline round): the median
  * keeps one round hit by a burst of other work on the machine from deciding the result.
  */
-function pairRatio({ service, baseline }) {
+function pairRatio(service, baseline) {
   const rps = (round) => round.requests / round.seconds;
   const ratios = service.map((round, i) => rps(round) / rps(baseline[i]));
   return { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };
@@ -215,22 +221,28 @@ function report({ size, cost, load, seed, deep, latency, machine }) {
     list: summarize(load[regime].list.service),
     raw_d1_list: summarize(load[regime].list.baseline),
   });
-  const ratios = (regime) => ({ health: pairRatio(load[regime].health), list: pairRatio(load[regime].list) });
+  const ratios = (regime) => ({ health: pairRatio(load[regime].health.service, load[regime].health.baseline), list: pairRatio(load[regime].list.service, load[regime].list.baseline) });
   const [client, saturated] = [stats("client"), stats("saturated")];
   const [clientRatios, saturatedRatios] = [ratios("client"), ratios("saturated")];
+  // Against the bare Worker: the service, and the static baseline (what the asset layer costs alone).
+  const bare = summarize(load.client.health.bare);
+  const bareRatios = { service: pairRatio(load.client.health.service, load.client.health.bare), assetLayer: pairRatio(load.client.health.baseline, load.client.health.bare) };
   const single = { get: summarize(load.get), create: summarize(load.create) };
 
   const row = (name, s) => `${name.padEnd(44)} ${s.rps.toFixed(0).padStart(7)} ${`${s.p50} ms`.padStart(8)} ${`${s.p99} ms`.padStart(8)}`;
-  const ratioRow = (r) => `${"  service/baseline req/s, median round".padEnd(44)} ${r.median.toFixed(3).padStart(7)}   (rounds ${r.min.toFixed(2)}..${r.max.toFixed(2)})`;
+  const ratioRow = (r, label = "service/baseline") => `${`  ${label} req/s, median round`.padEnd(44)} ${r.median.toFixed(3).padStart(7)}   (rounds ${r.min.toFixed(2)}..${r.max.toFixed(2)})`;
   const costText = (c) => `${c.queries} queries, ${c.rowsRead} rows read, ${c.rowsWritten} rows written`;
   const bar = (name, value, min) => `${name} ${value.toFixed(3)} ${value >= min ? ">=" : "<"} ${min}${value >= min ? "" : " (missed)"}`;
   const cap = (name, value, max, unit = "") => `${name}${value <= max ? " <= " : " > "}${max}${unit}${value <= max ? "" : " (missed)"}`;
   const trips = latencySummary(latency);
+  const bareRows = (regime) =>
+    regime === "client" ? [row("GET / (static, no asset layer)", bare), ratioRow(bareRatios.service, "service/bare"), ratioRow(bareRatios.assetLayer, "static/bare (asset layer)")] : [];
   const regimeRows = (regime, s, r) => [
     `${regimes[regime]} connection(s)`,
     row("GET /health (service)", s.health),
     row("GET / (static baseline)", s.static),
     ratioRow(r.health),
+    ...bareRows(regime),
     row(`GET /card_orders?page_size=${PAGE_SIZE} (service)`, s.list),
     row("GET /?customer=... (raw-d1 baseline)", s.raw_d1_list),
     ratioRow(r.list),
@@ -268,10 +280,12 @@ function report({ size, cost, load, seed, deep, latency, machine }) {
       rows_read_create: cost.create.rowsRead,
       bundle_gzip_kib: round3(size.gzipKiB),
       startup_ms: size.startupMs === undefined ? null : round3(size.startupMs),
+      health_ratio_bare: round3(bareRatios.service.median),
+      asset_layer_ratio: round3(bareRatios.assetLayer.median),
       health_ratio_saturated: round3(saturatedRatios.health.median),
       list_ratio_saturated: round3(saturatedRatios.list.median),
       mode: flags.quick ? "quick" : "full",
-      rps: { client: rps(client), saturated: rps(saturated), get: Math.round(single.get.rps), create: Math.round(single.create.rps) },
+      rps: { client: { ...rps(client), bare: Math.round(bare.rps) }, saturated: rps(saturated), get: Math.round(single.get.rps), create: Math.round(single.create.rps) },
       d1_delay_ms: D1_DELAY_MS,
       ...trips,
       latency_p50_ms: Object.fromEntries(latency.map((f) => [f.name, Math.round(f.p50 * 10) / 10])),
