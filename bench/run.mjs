@@ -3,7 +3,7 @@
 // round trips per endpoint on a delayed D1 (the latency scenario), its bundle size and startup time.
 // BENCHMARKS.md explains the figures. The last line printed is one JSON object; progress goes to
 // stderr.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -55,7 +55,8 @@ const t0 = Date.now();
 const log = (line) => console.error(`[${((Date.now() - t0) / 1000).toFixed(1).padStart(5)} s] ${line}`);
 
 async function main() {
-  const machine = { loadAverage: loadavg(), cpu: cpus()[0]?.model ?? "unknown", cores: cpus().length };
+  const wrangler = JSON.parse(readFileSync(new URL("../node_modules/wrangler/package.json", import.meta.url), "utf8")).version;
+  const machine = { loadAverage: loadavg(), cpu: cpus()[0]?.model ?? "unknown", cores: cpus().length, wrangler };
   const seed = writeSeed(join(work, "seed.sql"));
   await checkSameSql(seed.listCustomer);
   checkSameRouting("wrangler.toml", ["bench/static/wrangler.toml", "bench/raw-d1/wrangler.toml"]);
@@ -236,11 +237,11 @@ function report({ size, cost, load, seed, deep, latency, machine }) {
   const cap = (name, value, max, unit = "") => `${name}${value <= max ? " <= " : " > "}${max}${unit}${value <= max ? "" : " (missed)"}`;
   const trips = latencySummary(latency);
   const bareRows = (regime) =>
-    regime === "client" ? [row("GET / (static, no asset layer)", bare), ratioRow(bareRatios.service, "service/bare"), ratioRow(bareRatios.assetLayer, "static/bare (asset layer)")] : [];
+    regime === "client" ? [row("GET / (bare static: no asset layer)", bare), ratioRow(bareRatios.service, "service/bare"), ratioRow(bareRatios.assetLayer, "static/bare (asset layer)")] : [];
   const regimeRows = (regime, s, r) => [
     `${regimes[regime]} connection(s)`,
     row("GET /health (service)", s.health),
-    row("GET / (static baseline)", s.static),
+    row("GET / (static baseline, asset layer)", s.static),
     ratioRow(r.health),
     ...bareRows(regime),
     row(`GET /card_orders?page_size=${PAGE_SIZE} (service)`, s.list),
@@ -264,7 +265,7 @@ function report({ size, cost, load, seed, deep, latency, machine }) {
       ...latencyRows(latency),
       "",
       `bundle ${size.gzipKiB.toFixed(1)} KiB gzip; ${startupText(size)}`,
-      `machine: ${machine.cores} x ${machine.cpu}; Node ${process.version}; load average ${machine.loadAverage.map((x) => x.toFixed(2)).join(", ")} at the start`,
+      `machine: ${machine.cores} x ${machine.cpu}; Node ${process.version}; wrangler ${machine.wrangler}; load average ${machine.loadAverage.map((x) => x.toFixed(2)).join(", ")} at the start`,
       `bars (1 connection): ${bar("health_ratio", clientRatios.health.median, BARS.healthRatio)}; ${bar("list_ratio", clientRatios.list.median, BARS.listRatio)}; ` +
         `${cap(`bundle ${size.gzipKiB.toFixed(1)} KiB gzip`, size.gzipKiB, BARS.bundleKiB, " KiB")}; ${size.startupMs === undefined ? "startup unmeasured" : cap(`startup ${size.startupMs.toFixed(1)} ms`, size.startupMs, BARS.startupMs, " ms")}; ` +
         `${cap(`read round trips ${trips.max_read_round_trips}`, trips.max_read_round_trips, BARS.readRoundTrips)}; ${cap(`write round trips ${trips.max_write_round_trips}`, trips.max_write_round_trips, BARS.writeRoundTrips)}`,
