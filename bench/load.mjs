@@ -16,17 +16,16 @@ export async function loadRound(target, { seconds, connections }) {
 }
 
 /**
- * Service and baseline take turns, A B A B ..., after one unmeasured warm-up each (JIT, caches),
- * so that a machine that gets busier or quieter during the run affects both sides alike.
- * @returns {Promise<{ service: Round[], baseline: Round[] }>}
+ * The targets take turns, A B A B ... (or A B C A B C ...), after one unmeasured warm-up each (JIT,
+ * caches), so that a machine that gets busier or quieter during the run affects all alike.
+ * @param {Record<string, Target>} targets by name, e.g. { service, baseline }
+ * @returns {Promise<Record<string, Round[]>>} the measured rounds of each, by the same names
  */
-export async function alternate(service, baseline, { rounds, seconds, warmup, connections }) {
-  await loadRound(service, { seconds: warmup, connections });
-  await loadRound(baseline, { seconds: warmup, connections });
-  const measured = { service: [], baseline: [] };
+export async function alternate(targets, { rounds, seconds, warmup, connections }) {
+  for (const target of Object.values(targets)) await loadRound(target, { seconds: warmup, connections });
+  const measured = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
   for (let round = 0; round < rounds; round++) {
-    measured.service.push(await loadRound(service, { seconds, connections }));
-    measured.baseline.push(await loadRound(baseline, { seconds, connections }));
+    for (const [name, target] of Object.entries(targets)) measured[name].push(await loadRound(target, { seconds, connections }));
   }
   return measured;
 }

@@ -1,19 +1,25 @@
 // `npm run bench` (node bench/run.mjs [--quick] [--port <base>]): the service against two bare
-// Workers on the same wrangler/workerd over loopback, its D1 cost per request, its bundle size and
-// startup time. BENCHMARKS.md explains the figures. The last line printed is one JSON object;
-// progress goes to stderr.
-import { mkdtempSync, rmSync } from "node:fs";
+// Workers on the same wrangler/workerd over loopback, its D1 cost per request, deep pages, its D1
+// round trips per endpoint on a delayed D1 (the latency scenario), its bundle size and startup time.
+// BENCHMARKS.md explains the figures. The last line printed is one JSON object; progress goes to
+// stderr.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { sign } from "hono/jwt";
 import { startWorker, stopAllWorkers } from "../scripts/local-worker.mjs";
+import { measureDeepPages } from "./deep-pages.mjs";
+import { call } from "./http.mjs";
+import { latencyFigures, latencySummary, measureLatency } from "./latency.mjs";
 import { alternate, repeat, summarize } from "./load.mjs";
+import { d1Cost, LogLines, PROBE_PREFIX } from "./log-lines.mjs";
 import { buildService, gzipKiB, median, startupMs } from "./measure.mjs";
-import { PAGE_SQL, TOTAL_SQL } from "./raw-d1/sql.js";
+import { rawListStatements } from "./raw-d1/sql.js";
+import { checkSameRouting } from "./same-routing.mjs";
 import { writeSeed } from "./seed.mjs";
-import { serviceListSql } from "./service-sql.mjs";
+import { serviceListStatements } from "./service-sql.mjs";
 
 process.env.WRANGLER_SEND_METRICS = "false";
 
@@ -21,8 +27,8 @@ const { values: flags } = parseArgs({ options: { quick: { type: "boolean", defau
 
 // --quick must finish within a minute on a busy 2-core machine; a full run trades time for rounds.
 const PLAN = flags.quick
-  ? { rounds: 3, seconds: 1, saturatedRounds: 2, warmup: 1, singleRounds: 1, singleSeconds: 2, startupRuns: 1 }
-  : { rounds: 8, seconds: 4, saturatedRounds: 4, warmup: 3, singleRounds: 3, singleSeconds: 4, startupRuns: 5 };
+  ? { rounds: 3, seconds: 1, saturatedRounds: 2, warmup: 1, singleRounds: 1, singleSeconds: 2, startupRuns: 1, latencyRounds: 3 }
+  : { rounds: 8, seconds: 4, saturatedRounds: 4, warmup: 3, singleRounds: 3, singleSeconds: 4, startupRuns: 5, latencyRounds: 10 };
 // Two regimes. One connection: what one client waits, request after request (the ratios the bars
 // judge: what users at the edge pay is latency). Ten connections: both cores saturated by the load
 // generator, wrangler's proxy and workerd together, so the ratio there is one of CPU per request
@@ -33,6 +39,12 @@ const PAGE_SIZE = 25;
 // Far above what the load generator can send in the limiter's 60-second period.
 const RATE_LIMIT = 100_000_000;
 const SCOPES = "card_orders:read card_orders:write";
+// The latency scenario's D1 delay per call: a round trip to a distant primary, and far above what
+// the service itself adds to a request here (a few milliseconds), so that p50 / delay rounds to
+// the round trips.
+const D1_DELAY_MS = 40;
+// Deep pages: 3,000 orders of one customer at 10 a page make 300 pages.
+const DEEP_PAGE_SIZE = 10;
 
 const work = mkdtempSync(join(tmpdir(), "bench-"));
 // wrangler appends every inspector event of every request to a debug log, whatever --log-level says:
@@ -43,23 +55,35 @@ const t0 = Date.now();
 const log = (line) => console.error(`[${((Date.now() - t0) / 1000).toFixed(1).padStart(5)} s] ${line}`);
 
 async function main() {
-  await checkSameSql();
-  const size = measureBuild();
+  const wrangler = JSON.parse(readFileSync(new URL("../node_modules/wrangler/package.json", import.meta.url), "utf8")).version;
+  const machine = { loadAverage: loadavg(), cpu: cpus()[0]?.model ?? "unknown", cores: cpus().length, wrangler };
   const seed = writeSeed(join(work, "seed.sql"));
+  await checkSameSql(seed.listCustomer);
+  checkSameRouting("wrangler.toml", ["bench/static/wrangler.toml", "bench/raw-d1/wrangler.toml"]);
+  const size = measureBuild();
   const workers = await startWorkers(seed);
-  const targets = targetsFor(workers, seed, await signTokens(workers.secret, seed.listCustomer));
+  const tokens = await signTokens(workers.secret, seed.listCustomer);
+  const targets = targetsFor(workers, seed, tokens);
   const cost = await probe(workers, targets, seed);
+  log(`deep pages: following next through all ${seed.orders / seed.customers / DEEP_PAGE_SIZE} pages of ${seed.listCustomer}'s orders, ${DEEP_PAGE_SIZE} a page`);
+  const deep = await measureDeepPages({ url: workers.service.url, token: tokens.reader, total: seed.orders / seed.customers, pageSize: DEEP_PAGE_SIZE, logLines: workers.serviceLines });
   const load = await runLoad(targets);
-  report({ size, cost, load, seed });
+  log(`latency: every operation once per round (POSTs also with an Idempotency-Key) on D1 delayed ${D1_DELAY_MS} ms per call, ${PLAN.latencyRounds} rounds after a warm-up`);
+  const latency = latencyFigures(await measureLatency({ url: workers.latency.url, secret: workers.secret, rounds: PLAN.latencyRounds, log, logLines: workers.latencyLines }), D1_DELAY_MS);
+  report({ size, cost, load, seed, deep, latency, machine });
 }
 
-/** The baseline must send the very statements the service sends, or list_ratio compares different work. */
-async function checkSameSql() {
-  const [page, total] = await serviceListSql();
-  if (page !== PAGE_SQL || total !== TOTAL_SQL) {
-    throw new Error(`bench/raw-d1/sql.js no longer holds the service's list SQL; the service now sends:\n${page}\n${total}`);
+/**
+ * The baseline must send the very statements the service sends, with the same values, or list_ratio
+ * compares different work.
+ */
+async function checkSameSql(customer) {
+  const page = { customer, pageSize: PAGE_SIZE };
+  const service = JSON.stringify(await serviceListStatements(page), null, 1);
+  if (service !== JSON.stringify(rawListStatements(page), null, 1)) {
+    throw new Error(`bench/raw-d1/sql.js no longer holds the service's list statements; the service now sends:\n${service}`);
   }
-  log("the raw-d1 baseline sends the service's list SQL, statement for statement");
+  log("the raw-d1 baseline sends the service's list statements and values, statement for statement");
 }
 
 function measureBuild() {
@@ -71,30 +95,34 @@ function measureBuild() {
 
 async function startWorkers(seed) {
   const base = Number(flags.port);
-  const ports = { service: base, static: base + 1, rawD1: base + 2 };
+  const ports = { service: base, static: base + 1, rawD1: base + 2, latency: base + 3, bare: base + 4 };
   for (const port of Object.values(ports)) await assertFree(port), await assertFree(port + 1000);
   const secret = crypto.randomUUID() + crypto.randomUUID();
+  // Cursors in list links are HMAC-signed with a key derived from APP_SECRET; any value will do.
+  const serviceVars = { JWT_SECRET: secret, APP_SECRET: crypto.randomUUID() + crypto.randomUUID() };
   const seedFile = join(work, "seed.sql");
   log(`seeding ${seed.orders} card orders over ${seed.customers} customers into both databases; starting the Workers on ports ${Object.values(ports).join(", ")}`);
   log(`the service's rate limit is raised to ${RATE_LIMIT} requests per 60 s per principal, so that the bench measures the service, not the limiter`);
   // All three without wrangler dev's inspector proxy, which would bill each console call (the
   // service's request log line) to the CLI process at more than a bare request costs (BENCHMARKS.md).
-  const common = { env: { ...wranglerEnv, WORKER_HOST_KEEP: "bench-probe-" }, inspector: false };
-  const serviceLines = [];
-  const keepProbeLines = (line) => line.includes('"bench-probe-') && serviceLines.push(line);
-  const [service, bare, rawD1] = await Promise.all([
-    startWorker({ ...common, name: "bench-service", port: ports.service, rateLimit: RATE_LIMIT, vars: { JWT_SECRET: secret }, seed: seedFile, onLine: keepProbeLines }),
+  const common = { env: { ...wranglerEnv, WORKER_HOST_KEEP: PROBE_PREFIX }, inspector: false };
+  const [serviceLines, latencyLines] = [new LogLines(), new LogLines()];
+  const [service, staticWorker, rawD1, latency, bare] = await Promise.all([
+    startWorker({ ...common, name: "bench-service", port: ports.service, rateLimit: RATE_LIMIT, vars: serviceVars, seed: seedFile, onLine: serviceLines.take }),
     startWorker({ ...common, name: "bench-static", port: ports.static, config: "bench/static/wrangler.toml", d1: false, readyPath: "/" }),
     startWorker({ ...common, name: "bench-raw-d1", port: ports.rawD1, config: "bench/raw-d1/wrangler.toml", readyPath: "/", seed: seedFile }),
+    // The same service on a D1 that waits before every call (bench/wrapped-d1, never deployed).
+    startWorker({ ...common, name: "bench-latency", port: ports.latency, main: "bench/wrapped-d1/worker.ts", vars: { ...serviceVars, D1_DELAY_MS: String(D1_DELAY_MS) }, onLine: latencyLines.take }),
+    startWorker({ ...common, name: "bench-bare", port: ports.bare, config: "bench/static/bare.toml", d1: false, readyPath: "/" }),
   ]);
-  return { service, static: bare, rawD1, secret, serviceLines };
+  return { service, static: staticWorker, rawD1, latency, bare, secret, serviceLines, latencyLines };
 }
 
 // Another server on one of these ports would answer the readiness check in a Worker's stead.
 function assertFree(port) {
   return new Promise((free, taken) => {
     const server = createServer()
-      .once("error", () => taken(new Error(`port ${port} is in use; pass --port <base> (the bench uses base..base+2 and base+1000..base+1002)`)))
+      .once("error", () => taken(new Error(`port ${port} is in use; pass --port <base> (the bench uses base..base+4 and base+1000..base+1004)`)))
       .listen(port, "127.0.0.1", () => server.close(free));
   });
 }
@@ -108,11 +136,12 @@ async function signTokens(secret, customer) {
   };
 }
 
-function targetsFor({ service, static: bare, rawD1 }, seed, tokens) {
+function targetsFor({ service, static: staticWorker, rawD1, bare }, seed, tokens) {
   const auth = (token) => ({ Authorization: `Bearer ${token}` });
   return {
     health: { url: `${service.url}/health` },
-    static: { url: `${bare.url}/` },
+    static: { url: `${staticWorker.url}/` },
+    bare: { url: `${bare.url}/` },
     list: { url: `${service.url}/card_orders?page_size=${PAGE_SIZE}`, headers: auth(tokens.reader) },
     rawList: { url: `${rawD1.url}/?customer=${seed.listCustomer}` },
     get: { url: `${service.url}/card_orders/${seed.newestOrderId}`, headers: auth(tokens.reader) },
@@ -125,11 +154,7 @@ function targetsFor({ service, static: bare, rawD1 }, seed, tokens) {
   };
 }
 
-async function send(target, requestId) {
-  const headers = { ...target.headers, ...(requestId && { "X-Request-Id": requestId }) };
-  const response = await fetch(target.url, { method: target.method, body: target.body, headers });
-  return { status: response.status, body: await response.json() };
-}
+const send = (target, requestId) => call(target.url, { method: target.method, headers: target.headers, json: target.body && JSON.parse(target.body), requestId });
 
 const EXPECTED_STATUS = { list: 200, get: 200, create: 201 };
 
@@ -139,14 +164,8 @@ const EXPECTED_STATUS = { list: 200, get: 200, create: 201 };
  */
 async function probe(workers, targets, seed) {
   const kinds = Object.keys(EXPECTED_STATUS);
-  const tag = (kind) => `"bench-probe-${kind}"`;
   const answers = {};
-  for (const kind of kinds) answers[kind] = await send(targets[kind], `bench-probe-${kind}`);
-  const lines = workers.serviceLines;
-  for (const deadline = Date.now() + 10_000; !kinds.every((kind) => lines.some((line) => line.includes(tag(kind)))); ) {
-    if (Date.now() > deadline) throw new Error("the service's request log lines for the probes did not arrive within 10 s");
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  for (const kind of kinds) answers[kind] = await send(targets[kind], `${PROBE_PREFIX}${kind}`);
   for (const kind of kinds) {
     if (answers[kind].status !== EXPECTED_STATUS[kind]) throw new Error(`probe ${kind}: ${answers[kind].status} ${JSON.stringify(answers[kind].body)}`);
   }
@@ -156,11 +175,10 @@ async function probe(workers, targets, seed) {
   const ids = (rows) => rows.map((row) => row.id).join();
   if (ids(raw.data) !== ids(data) || raw.total_entries !== meta.total_entries) throw new Error("the raw-d1 baseline does not serve the page the service serves");
 
-  const logged = (kind) => JSON.parse(lines.find((line) => line.includes(tag(kind))));
-  return Object.fromEntries(kinds.map((kind) => [kind, d1Cost(logged(kind))]));
+  const costs = {};
+  for (const kind of kinds) costs[kind] = d1Cost(await workers.serviceLines.get(`${PROBE_PREFIX}${kind}`));
+  return costs;
 }
-
-const d1Cost = (line) => ({ queries: line.d1_queries, rowsRead: line.d1_rows_read, rowsWritten: line.d1_rows_written });
 
 async function runLoad(targets) {
   const pairs = (connections, rounds) => ({ rounds, seconds: PLAN.seconds, warmup: PLAN.warmup, connections });
@@ -168,10 +186,12 @@ async function runLoad(targets) {
   const load = {};
   for (const [regime, connections, rounds] of [["client", CLIENT, PLAN.rounds], ["saturated", SATURATED, PLAN.saturatedRounds]]) {
     log(`load, ${connections} connection(s): each pair alternates service/baseline ${rounds}x${PLAN.seconds} s per side after ${PLAN.warmup} s warm-up`);
-    log("  GET /health vs static");
-    const health = await alternate(targets.health, targets.static, pairs(connections, rounds));
+    // With one connection the bare Worker takes its turn too: what the asset layer costs on its own.
+    const withBare = regime === "client" ? { bare: targets.bare } : {};
+    log(`  GET /health vs static${regime === "client" ? " vs static without the asset layer" : ""}`);
+    const health = await alternate({ service: targets.health, baseline: targets.static, ...withBare }, pairs(connections, rounds));
     log(`  GET /card_orders?page_size=${PAGE_SIZE} vs raw-d1`);
-    const list = await alternate(targets.list, targets.rawList, pairs(connections, rounds));
+    const list = await alternate({ service: targets.list, baseline: targets.rawList }, pairs(connections, rounds));
     load[regime] = { health, list };
   }
   log(`  GET /card_orders/{id}, ${SATURATED} connections, ${PLAN.singleRounds}x${PLAN.singleSeconds} s`);
@@ -185,13 +205,16 @@ async function runLoad(targets) {
  * Service over baseline, round by round (each service round next to its baseline round): the median
  * keeps one round hit by a burst of other work on the machine from deciding the result.
  */
-function pairRatio({ service, baseline }) {
+function pairRatio(service, baseline) {
   const rps = (round) => round.requests / round.seconds;
   const ratios = service.map((round, i) => rps(round) / rps(baseline[i]));
   return { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };
 }
 
-function report({ size, cost, load, seed }) {
+// Issue 11 part 4: the bars of the full run, judged with one connection.
+const BARS = { healthRatio: 0.95, listRatio: 0.9, bundleKiB: 64, startupMs: 10, readRoundTrips: 1, writeRoundTrips: 2 };
+
+function report({ size, cost, load, seed, deep, latency, machine }) {
   const regimes = { client: CLIENT, saturated: SATURATED };
   const stats = (regime) => ({
     health: summarize(load[regime].health.service),
@@ -199,20 +222,28 @@ function report({ size, cost, load, seed }) {
     list: summarize(load[regime].list.service),
     raw_d1_list: summarize(load[regime].list.baseline),
   });
-  const ratios = (regime) => ({ health: pairRatio(load[regime].health), list: pairRatio(load[regime].list) });
+  const ratios = (regime) => ({ health: pairRatio(load[regime].health.service, load[regime].health.baseline), list: pairRatio(load[regime].list.service, load[regime].list.baseline) });
   const [client, saturated] = [stats("client"), stats("saturated")];
   const [clientRatios, saturatedRatios] = [ratios("client"), ratios("saturated")];
+  // Against the bare Worker: the service, and the static baseline (what the asset layer costs alone).
+  const bare = summarize(load.client.health.bare);
+  const bareRatios = { service: pairRatio(load.client.health.service, load.client.health.bare), assetLayer: pairRatio(load.client.health.baseline, load.client.health.bare) };
   const single = { get: summarize(load.get), create: summarize(load.create) };
 
   const row = (name, s) => `${name.padEnd(44)} ${s.rps.toFixed(0).padStart(7)} ${`${s.p50} ms`.padStart(8)} ${`${s.p99} ms`.padStart(8)}`;
-  const ratioRow = (r) => `${"  service/baseline req/s, median round".padEnd(44)} ${r.median.toFixed(3).padStart(7)}   (rounds ${r.min.toFixed(2)}..${r.max.toFixed(2)})`;
+  const ratioRow = (r, label = "service/baseline") => `${`  ${label} req/s, median round`.padEnd(44)} ${r.median.toFixed(3).padStart(7)}   (rounds ${r.min.toFixed(2)}..${r.max.toFixed(2)})`;
   const costText = (c) => `${c.queries} queries, ${c.rowsRead} rows read, ${c.rowsWritten} rows written`;
   const bar = (name, value, min) => `${name} ${value.toFixed(3)} ${value >= min ? ">=" : "<"} ${min}${value >= min ? "" : " (missed)"}`;
+  const cap = (name, value, max, unit = "") => `${name}${value <= max ? " <= " : " > "}${max}${unit}${value <= max ? "" : " (missed)"}`;
+  const trips = latencySummary(latency);
+  const bareRows = (regime) =>
+    regime === "client" ? [row("GET / (bare static: no asset layer)", bare), ratioRow(bareRatios.service, "service/bare"), ratioRow(bareRatios.assetLayer, "static/bare (asset layer)")] : [];
   const regimeRows = (regime, s, r) => [
     `${regimes[regime]} connection(s)`,
     row("GET /health (service)", s.health),
-    row("GET / (static baseline)", s.static),
+    row("GET / (static baseline, asset layer)", s.static),
     ratioRow(r.health),
+    ...bareRows(regime),
     row(`GET /card_orders?page_size=${PAGE_SIZE} (service)`, s.list),
     row("GET /?customer=... (raw-d1 baseline)", s.raw_d1_list),
     ratioRow(r.list),
@@ -229,9 +260,15 @@ function report({ size, cost, load, seed }) {
       row("POST /card_orders (service)", single.create),
       "",
       `D1 per request, from the service's log: list ${costText(cost.list)}; get ${costText(cost.get)}; create ${costText(cost.create)}`,
+      deepPagesText(deep, seed),
+      "",
+      ...latencyRows(latency),
+      "",
       `bundle ${size.gzipKiB.toFixed(1)} KiB gzip; ${startupText(size)}`,
-      `bars (1 connection): ${bar("health_ratio", clientRatios.health.median, 0.85)}; ${bar("list_ratio", clientRatios.list.median, 0.8)}; ` +
-        `bundle ${size.gzipKiB.toFixed(1)} KiB gzip ${size.gzipKiB <= 150 ? "<=" : ">"} 150${size.gzipKiB <= 150 ? "" : " (missed)"}`,
+      `machine: ${machine.cores} x ${machine.cpu}; Node ${process.version}; wrangler ${machine.wrangler}; load average ${machine.loadAverage.map((x) => x.toFixed(2)).join(", ")} at the start`,
+      `bars (1 connection): ${bar("health_ratio", clientRatios.health.median, BARS.healthRatio)}; ${bar("list_ratio", clientRatios.list.median, BARS.listRatio)}; ` +
+        `${cap(`bundle ${size.gzipKiB.toFixed(1)} KiB gzip`, size.gzipKiB, BARS.bundleKiB, " KiB")}; ${size.startupMs === undefined ? "startup unmeasured" : cap(`startup ${size.startupMs.toFixed(1)} ms`, size.startupMs, BARS.startupMs, " ms")}; ` +
+        `${cap(`read round trips ${trips.max_read_round_trips}`, trips.max_read_round_trips, BARS.readRoundTrips)}; ${cap(`write round trips ${trips.max_write_round_trips}`, trips.max_write_round_trips, BARS.writeRoundTrips)}`,
     ].join("\n"),
   );
   const rps = (s) => Object.fromEntries(Object.entries(s).map(([name, x]) => [name, Math.round(x.rps)]));
@@ -244,15 +281,44 @@ function report({ size, cost, load, seed }) {
       rows_read_create: cost.create.rowsRead,
       bundle_gzip_kib: round3(size.gzipKiB),
       startup_ms: size.startupMs === undefined ? null : round3(size.startupMs),
+      health_ratio_bare: round3(bareRatios.service.median),
+      asset_layer_ratio: round3(bareRatios.assetLayer.median),
       health_ratio_saturated: round3(saturatedRatios.health.median),
       list_ratio_saturated: round3(saturatedRatios.list.median),
       mode: flags.quick ? "quick" : "full",
-      rps: { client: rps(client), saturated: rps(saturated), get: Math.round(single.get.rps), create: Math.round(single.create.rps) },
+      rps: { client: { ...rps(client), bare: Math.round(bare.rps) }, saturated: rps(saturated), get: Math.round(single.get.rps), create: Math.round(single.create.rps) },
+      d1_delay_ms: D1_DELAY_MS,
+      ...trips,
+      latency_p50_ms: Object.fromEntries(latency.map((f) => [f.name, Math.round(f.p50 * 10) / 10])),
+      deep_pages: deep,
+      load_average_start: machine.loadAverage.map(round3),
     }),
   );
 }
 
 const round3 = (x) => Math.round(x * 1000) / 1000;
+
+function deepPagesText({ page_size: size, pages, rows_read: rows }, seed) {
+  return (
+    `deep pages, D1 rows read (${seed.orders / seed.customers} orders of one customer, ${size} a page, ${pages} pages): page 1 ${rows.page_1}; ` +
+    `following next, every page ${rows.next_max} at most, page ${pages} ${rows[`next_to_page_${pages}`]}; links.last ${rows.last_link}; ` +
+    `by number (?page=): page ${pages} ${rows[`page_${pages}_by_number`]}, page ${pages + 1} (past the end) ${rows[`page_${pages + 1}_by_number`]}`
+  );
+}
+
+/** The latency scenario's table: per operation, p50, the round trips it implies and those counted, rows written. */
+function latencyRows(figures) {
+  const line = (cells) => `${cells[0].padEnd(28)} ${cells[1].padEnd(62)} ${cells[2].padStart(7)} ${cells[3].padStart(8)} ${cells[4].padStart(8)} ${cells[5].padStart(8)}`;
+  const disagree = figures.filter((f) => f.implied !== f.counted);
+  return [
+    `latency: D1 delayed ${D1_DELAY_MS} ms per call (bench/wrapped-d1), one request per operation and round, p50 of ${PLAN.latencyRounds} rounds`,
+    line(["operation", "route (+key: with an Idempotency-Key)", "p50", `p50/${D1_DELAY_MS}`, "counted", "written"]),
+    ...figures.map((f) => line([f.name, f.route, `${f.p50.toFixed(1)} ms`, String(f.implied), String(f.counted), f.operation === "health" || /^(list|get)/.test(f.operation) ? "-" : String(f.rowsWritten)])),
+    disagree.length === 0
+      ? `round trips implied by p50 / ${D1_DELAY_MS} ms agree with x-d1-round-trips on every operation`
+      : `round trips implied by p50 differ from x-d1-round-trips on: ${disagree.map((f) => f.name).join(", ")}`,
+  ];
+}
 
 const startupText = ({ startupMs, startupRuns }) =>
   startupMs === undefined

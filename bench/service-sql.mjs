@@ -1,6 +1,7 @@
-// The SQL the service sends for a page of a card-order list, read off the service's own query code:
-// src/db/card-orders.ts is bundled as it is and its compiled list reads are asked for their SQL.
-// run.mjs compares the result with the raw-d1 baseline's SQL before measuring.
+// The statements the service sends for page 1 of a card-order list, read off the service's own
+// query code: src/db/card-orders.ts is bundled as it is, and its listCardOrders is run against a
+// stand-in database that records the SQL and the bound values instead of querying. run.mjs compares
+// the result with what the raw-d1 baseline sends before measuring.
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
@@ -9,18 +10,33 @@ import { fileURLToPath } from "node:url";
 const ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
 const require = createRequire(join(ROOT, "package.json"));
 
-/** @returns {Promise<string[]>} the statements of the list batch (page, total), in order */
-export async function serviceListSql() {
+// listCardOrders and the function that binds a compiled read's values, as the service has them.
+const ENTRY = `export { listCardOrders } from "./src/db/card-orders.ts"; export { bindValues } from "./src/db/compiled.ts";`;
+
+/**
+ * @param {{ customer: string, pageSize: number }} page 1 of this customer's list, unfiltered
+ * @returns {Promise<{ sql: string, params: unknown[] }[]>} the statements of the list's one batch (page, total), in order
+ */
+export async function serviceListStatements({ customer, pageSize }) {
   const { build } = require("esbuild");
   // Inside the project, so that the bundle's imports of drizzle-orm resolve to node_modules.
   mkdirSync(join(ROOT, ".wrangler/generated"), { recursive: true });
   const dir = mkdtempSync(join(ROOT, ".wrangler/generated/bench-sql-"));
   try {
     const outfile = join(dir, "card-orders.mjs");
-    await build({ entryPoints: [join(ROOT, "src/db/card-orders.ts")], bundle: true, format: "esm", platform: "node", packages: "external", outfile, logLevel: "error", absWorkingDir: ROOT });
-    const { cardOrderListReads } = await import(outfile);
-    const { page, total } = cardOrderListReads.all();
-    return [page.sql, total.sql];
+    await build({ stdin: { contents: ENTRY, resolveDir: ROOT, loader: "ts" }, bundle: true, format: "esm", platform: "node", packages: "external", outfile, logLevel: "error" });
+    const { listCardOrders, bindValues } = await import(outfile);
+    const sent = [];
+    // readBoth is the one call a list page makes (src/pagination/keyset.ts, readPage).
+    const recorder = {
+      readBoth: async (...reads) => {
+        for (const [read, values] of reads) sent.push({ sql: read.sql, params: bindValues(read, values) });
+        return [[], [{ total: 0 }]];
+      },
+    };
+    // Page 1 by number, as GET /card_orders?page_size=<n> asks for it (src/pagination/query.ts).
+    await listCardOrders(recorder, customer, undefined, { list: "", page: 1, pageSize, offset: 0 });
+    return sent;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

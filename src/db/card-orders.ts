@@ -30,7 +30,7 @@ const listReads = (byState: boolean) =>
     keyOf: (row) => [row.createdAt, row.id],
   });
 
-export const cardOrderListReads = { all: lazily(() => listReads(false)), byState: lazily(() => listReads(true)) };
+const cardOrderListReads = { all: lazily(() => listReads(false)), byState: lazily(() => listReads(true)) };
 
 /** One page of the customer's card orders, newest first, and their total (one round trip). */
 export function listCardOrders(db: RequestDatabase, customerId: string, state: CardOrderState | undefined, page: PageRequest) {

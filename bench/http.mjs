@@ -1,0 +1,27 @@
+// One request to a Worker as a client sends it, for the bench's probes and scenarios (autocannon
+// does the load itself): a bearer token, a JSON body, a request id to find its log line by.
+import { performance } from "node:perf_hooks";
+
+/**
+ * @param {string} url
+ * @param {{ method?: string, token?: string, json?: unknown, headers?: Record<string,string>, requestId?: string }} [options]
+ * @returns {Promise<{ status: number, headers: Headers, body: any, ms: number }>} `ms`: from sending to the last byte of the body
+ */
+export async function call(url, { method, token, json, headers = {}, requestId } = {}) {
+  const sent = { ...headers };
+  if (token) sent.Authorization = `Bearer ${token}`;
+  if (json !== undefined) sent["Content-Type"] = "application/json";
+  if (requestId) sent["X-Request-Id"] = requestId;
+  const started = performance.now();
+  const response = await fetch(url, { method: method ?? (json === undefined ? "GET" : "POST"), headers: sent, body: json === undefined ? undefined : JSON.stringify(json) });
+  const text = await response.text();
+  const ms = performance.now() - started;
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined, ms };
+}
+
+/** `call`, failing unless the answer has `status`. */
+export async function expectStatus(status, url, options) {
+  const answer = await call(url, options);
+  if (answer.status !== status) throw new Error(`${options?.method ?? (options?.json === undefined ? "GET" : "POST")} ${url}: ${answer.status}, not ${status}: ${JSON.stringify(answer.body)}`);
+  return answer;
+}
