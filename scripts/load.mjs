@@ -36,7 +36,7 @@ const DELIVERY_BOUND_WITH_FAULTS_MS = 150_000;
 // and thousands of lines; counted, not shown.
 const FAULT_LOG_LINES = [/"error":"database_unavailable"/, /"job":"queue"/, /Uncaught Error: Failed query: /, /injected by bench\/wrapped-d1/];
 
-const USAGE = "usage: node scripts/load.mjs [--duration <s>] [--connections <n>] [--port <p>] [--faults <rate, e.g. 0.05>] [--quick]";
+const USAGE = "usage: node scripts/load.mjs [--duration <s>] [--connections <n>] [--port <p>] [--faults <rate, e.g. 0.05>] [--quick] [--worker-log <file>]";
 
 function readOptions() {
   const { values } = parseArgs({
@@ -46,6 +46,8 @@ function readOptions() {
       port: { type: "string", default: "8797" }, // not wrangler's 8787, which `npm run dev` uses
       faults: { type: "string", default: "0" },
       quick: { type: "boolean", default: false },
+      // The Worker's own log lines (every request, delivery attempt and cron run), for a post-mortem.
+      "worker-log": { type: "string" },
     },
   });
   const options = { duration: Number(values.duration ?? (values.quick ? 5 : 30)), connections: Number(values.connections), port: Number(values.port) };
@@ -60,7 +62,7 @@ function readOptions() {
     console.error(`--faults must be a share of D1 calls from 0 to below 1, e.g. 0.05\n${USAGE}`);
     process.exit(2);
   }
-  return { ...options, faults };
+  return { ...options, faults, workerLog: values["worker-log"] };
 }
 
 /**
@@ -182,6 +184,7 @@ async function main() {
     main: faulty ? "bench/wrapped-d1/worker.ts" : undefined,
     vars: { JWT_SECRET: secret, APP_SECRET: appSecret, ALLOW_LOCAL_WEBHOOKS: "true", VOUCHER_VAT_PERCENT, ...(faulty ? { D1_FAULT_RATE: String(options.faults) } : {}) },
     onErrorLine: faulty ? withoutFaultLines(logCounts) : undefined,
+    logFile: options.workerLog,
   }).catch(async (error) => {
     await receiver.stop();
     throw error;

@@ -1,7 +1,7 @@
 // Starts a Worker under `wrangler dev` on loopback with its own migrated local D1, for the load and
 // bench scripts (never on the developer's `.wrangler/state`). Returns { url, stop, ... }.
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { quietEnv, wranglerSpawn } from "./wrangler.mjs";
@@ -116,9 +116,10 @@ export async function queryD1({ configPath, persistTo }, sql, env = {}) {
  * @param {(line: string) => void} [options.onLine]
  * @param {number} [options.inspectorPort] wrangler dev's inspector; the port + 1000 unless given
  * @param {(line: string) => void} [options.onErrorLine] takes wrangler's stderr line by line (default: inherited)
+ * @param {string} [options.logFile] wrangler dev's stdout, the Worker's own log lines included, goes to this file
  * @returns {Promise<{ url: string, inspectorPort: number, persistTo: string, configPath: string, stop: () => Promise<void> }>}
  */
-export async function startWorker({ name, port, config = "wrangler.toml", main, d1 = true, rateLimit, vars = {}, readyPath = "/health", log = false, seed, env = {}, inspector = true, onLine, onErrorLine, inspectorPort = port + 1000 }) {
+export async function startWorker({ name, port, config = "wrangler.toml", main, d1 = true, rateLimit, vars = {}, readyPath = "/health", log = false, seed, env = {}, inspector = true, onLine, onErrorLine, inspectorPort = port + 1000, logFile }) {
   const startedIn = generation;
   const configPath = derivedConfig(config, name, { rateLimit, main });
   const persistTo = resolve(ROOT, ".wrangler/generated", `${name}-state`);
@@ -129,9 +130,11 @@ export async function startWorker({ name, port, config = "wrangler.toml", main, 
 
   let spawned;
   if (inspector) {
-    const args = ["dev", "--config", configPath, "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo, "--inspector-port", String(inspectorPort), "--show-interactive-dev-session=false", "--log-level", "error"];
+    const args = ["dev", "--config", configPath, "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo, "--inspector-port", String(inspectorPort), "--show-interactive-dev-session=false", "--log-level", logFile ? "log" : "error"];
     for (const [key, value] of Object.entries(vars)) args.push("--var", `${key}:${value}`);
-    spawned = spawnGroup(args, { stdio: ["ignore", log ? "inherit" : "ignore", onErrorLine ? "pipe" : "inherit"], env: { ...quietEnv, ...env } }, startedIn);
+    const stdout = logFile ? openSync(logFile, "w") : log ? "inherit" : "ignore";
+    spawned = spawnGroup(args, { stdio: ["ignore", stdout, onErrorLine ? "pipe" : "inherit"], env: { ...quietEnv, ...env } }, startedIn);
+    if (typeof stdout === "number") closeSync(stdout); // the child has its own copy
     if (onErrorLine) createInterface({ input: spawned.child.stderr }).on("line", onErrorLine);
   } else {
     const args = [configPath, String(port), persistTo, ...Object.entries(vars).map(([key, value]) => `${key}=${value}`)];
