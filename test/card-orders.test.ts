@@ -233,6 +233,35 @@ describe("GET /card_orders", () => {
     expect({ page: third.meta.current_page, of: third.meta.total_pages, rows: third.data.length, next: third.links.next }).toStrictEqual({ page: 3, of: 4, rows: 1, next: null });
   });
 
+  it("following next while orders are created: when the rows end on a full page, next leads to an empty one that ends the list", async () => {
+    const auth = await token();
+    const created = [];
+    for (let i = 0; i < 6; i++) created.push((await createCardOrder(auth)).id);
+    const first: any = await expectJson(await call("/card_orders?page_size=2", { token: auth }), 200, expect.anything());
+    for (let i = 0; i < 2; i++) await createCardOrder(auth);
+    const second: any = await expectJson(await call(first.links.next.slice(BASE.length), { token: auth }), 200, expect.anything());
+    const third: any = await expectJson(await call(second.links.next.slice(BASE.length), { token: auth }), 200, expect.anything());
+    expect([first, second, third].flatMap((page) => page.data.map((order: { id: string }) => order.id))).toStrictEqual(created.toReversed());
+    // The count says 4 pages and a full page cannot tell whether rows follow without reading one
+    // more (the page_size + 2 budget): next is there, and the page it leads to is empty and last.
+    const fourth: any = await expectJson(await call(third.links.next.slice(BASE.length), { token: auth }), 200, expect.anything());
+    expect({ page: fourth.meta.current_page, rows: fourth.data.length, next: fourth.links.next, prev: fourth.links.prev }).toStrictEqual({ page: 4, rows: 0, next: null, prev: expect.stringContaining("page=3") });
+  });
+
+  it("a page reached by prev after newer rows went keeps its next, which leads on to the rest", async () => {
+    const auth = await token();
+    const path = "/voucher_owners/me/notification_tokens";
+    for (let i = 0; i < 6; i++) expect((await call(path, { token: auth, method: "PUT", json: { value: unique("fcm"), device_identifier: `d${i}` } })).status).toBe(204);
+    const pages: any[] = [await expectJson(await call(`${path}?page_size=2`, { token: auth }), 200, expect.anything())];
+    for (let i = 0; i < 2; i++) pages.push(await expectJson(await call(pages.at(-1).links.next.slice(BASE.length), { token: auth }), 200, expect.anything()));
+    // The newest three go: page 2 by prev from page 3 now holds one device, and the list goes on.
+    for (const device of ["d5", "d4", "d3"]) expect((await call(`${path}/${device}`, { token: auth, method: "DELETE" })).status).toBe(204);
+    const back: any = await expectJson(await call(pages[2].links.prev.slice(BASE.length), { token: auth }), 200, expect.anything());
+    expect(back.data.map((device: { device_identifier: string }) => device.device_identifier)).toStrictEqual(["d2"]);
+    const onward: any = await expectJson(await call(back.links.next.slice(BASE.length), { token: auth }), 200, expect.anything());
+    expect(onward.data.map((device: { device_identifier: string }) => device.device_identifier)).toStrictEqual(["d1", "d0"]);
+  });
+
   it("defaults to page 1 of 25 and answers an empty list with one page", async () => {
     const link = `${BASE}/card_orders?page=1&page_size=25`;
     await expectJson(await call("/card_orders", { token: await token() }), 200, {

@@ -9,6 +9,8 @@ import type { PageRequest } from "./query";
 interface PageEdges {
   first: SortKey;
   last: SortKey;
+  /** Whether rows follow the last one, when the page was read by a cursor (see keyset.ts). */
+  more?: boolean;
 }
 
 /**
@@ -42,9 +44,9 @@ export async function pageEnvelope<T>(c: Context<AppEnv>, request: PageRequest, 
       last: await link(totalPages, { mode: "last" }),
       // From past the end (no rows here), `prev` leads back to the last page that has entries.
       prev: page === 1 ? null : edges ? await link(page - 1, { mode: "before", key: edges.first }) : await link(Math.min(page - 1, totalPages), { mode: "last" }),
-      // A short page is the list's end, whatever the count says: rows read after a cursor can be
-      // fewer than the page number implies when newer rows arrived since page 1.
-      next: page < totalPages && edges && data.length === pageSize ? await link(page + 1, { mode: "after", key: edges.last }) : null,
+      // After a cursor, the rows themselves say whether more follow; the page number may have drifted
+      // from the count as rows came and went since page 1.
+      next: edges && (edges.more ?? page < totalPages) ? await link(page + 1, { mode: "after", key: edges.last }) : null,
     },
   };
 }
