@@ -479,13 +479,15 @@ function deferred() {
  * flight: both read (the key lookup rides with the handler's reads) before either writes, so the
  * second finds the key free and then loses its write to the first.
  */
-function inFlightDuplicateDb(): D1Database {
+function inFlightDuplicateDb(): { DB: D1Database; opened: string[] } {
+  const opened: string[] = [];
   let keyLookups = 0;
   const bothLookedUp = deferred();
   const isKeyLookup = (query: string) => query.includes('from "idempotency_keys"');
   const isWrite = (query: string) => /^\s*(insert|update|delete)\b/i.test(query);
-  return {
+  const DB = {
     withSession(start: D1SessionBookmark | D1SessionConstraint) {
+      opened.push(start);
       const session = env.DB.withSession(start);
       const lookedUp = (queries: string[]) => {
         keyLookups += queries.filter(isKeyLookup).length;
@@ -517,6 +519,7 @@ function inFlightDuplicateDb(): D1Database {
       };
     },
   } as unknown as D1Database;
+  return { DB, opened };
 }
 
 // CONTRACT part 7: the same key, principal and body replays the first response. A duplicate sent
@@ -527,8 +530,11 @@ describe("a duplicate that arrives while the first request is in flight", () => 
     const { sub, customer, auth } = await principal();
     const order = await orderIn(auth, "submitted");
     const key = unique("key");
-    const DB = inFlightDuplicateDb();
+    const { DB, opened } = inFlightDuplicateDb();
     const answers = await Promise.all([0, 1].map(() => fetchWorker(auth, "/invoices", key, { order_id: order.id }, { DB })));
+    // The loser reads the winner's response from a session of its own at the primary, which a
+    // replica may not have caught up with yet.
+    expect(opened).toStrictEqual(["first-primary", "first-primary", "first-primary"]);
 
     expect(await countOf("invoices WHERE customer_id = ?", customer)).toBe(1);
     const stored = (await storedKey(sub, key))!.body;
@@ -543,7 +549,7 @@ describe("a duplicate that arrives while the first request is in flight", () => 
     const { sub, auth } = await principal();
     const order = await orderIn(auth, "draft");
     const key = unique("key");
-    const DB = inFlightDuplicateDb();
+    const { DB } = inFlightDuplicateDb();
     const answers = await Promise.all([0, 1].map(() => fetchWorker(auth, `/card_orders/${order.id}/submit`, key, undefined, { DB })));
 
     const stored = (await storedKey(sub, key))!.body;

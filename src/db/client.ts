@@ -72,10 +72,15 @@ class MeteredStatement {
 }
 
 class MeteredSession {
+  private session: D1DatabaseSession;
+
   constructor(
-    private readonly session: D1DatabaseSession,
+    private readonly binding: D1Database,
+    start: D1SessionBookmark | D1SessionConstraint,
     readonly usage: DatabaseUsage,
-  ) {}
+  ) {
+    this.session = binding.withSession(start);
+  }
 
   prepare(query: string): MeteredStatement {
     return new MeteredStatement(this.session.prepare(query), this.usage);
@@ -86,7 +91,12 @@ class MeteredSession {
     try {
       results = await this.session.batch<T>(statements.map((s) => s.inner));
     } catch (error) {
-      throw classify(error);
+      const failure = classify(error);
+      // A concurrent write won: it is on the primary, which a replica may not have caught up
+      // with, and what this request reads next (why it lost, the winner's stored response) must
+      // see it.
+      if (failure instanceof WriteConflict) this.session = this.binding.withSession("first-primary");
+      throw failure;
     }
     for (const result of results) record(this.usage, result);
     return results;
@@ -109,7 +119,7 @@ export class RequestDatabase {
   private readonly session: MeteredSession;
 
   constructor(binding: D1Database, start: D1SessionBookmark | D1SessionConstraint) {
-    this.session = new MeteredSession(binding.withSession(start), this.usage);
+    this.session = new MeteredSession(binding, start, this.usage);
     this.orm = drizzle(this.session as unknown as D1Database);
   }
 
@@ -128,6 +138,11 @@ export class RequestDatabase {
    */
   alongNextRead<Row>(read: CompiledRead<Row>, values: Record<string, unknown>, settle: (rows: Row[]) => void | Promise<void>): void {
     this.rider = { statement: this.statement(read, values), settle: (rows) => settle(rows.map(read.map)) };
+  }
+
+  /** Drops the read waiting to ride along, if any: the request ended before it ran. */
+  dropRider(): void {
+    this.rider = undefined;
   }
 
   /** Runs the read waiting to ride along, if any (before a write, which must not wait on it). */

@@ -44,7 +44,8 @@ class Replayed {
 }
 
 /** Whether `error` answers 4xx: what a duplicate that lost the race to its first request gets. */
-const refusal = (error: unknown): boolean => (error instanceof ApiError && error.status < 500) || isWriteConflict(error);
+const refusal = (error: unknown): boolean =>
+  (error instanceof ApiError && error.status < 500 && error.errors[0].code !== "idempotency_key_reused") || isWriteConflict(error);
 
 /**
  * A repeat of an earlier request (same principal and key, same request: see fingerprint) within 24
@@ -73,9 +74,12 @@ export async function withIdempotencyKey(c: Context<AppEnv>, body: unknown, resp
     return await respond();
   } catch (error) {
     if (error instanceof Replayed) return error.response;
+    // Refused before any read: the lookup never ran, and must not run below as a rider.
+    db.dropRider();
     // A duplicate sent while the first request was still running found the key free, then was
     // refused by what the first one did (its key taken, the order invoiced, the state moved):
-    // answer as the first one did.
+    // answer as the first one did. (Its stored response is in the batch that made the refusal, and
+    // after a write conflict the session reads from the primary: db/client.ts.)
     const winner = refusal(error) ? await replay(c, claim, (await db.read(storedResponse(), values))[0]) : undefined;
     if (winner) return winner;
     throw error;
