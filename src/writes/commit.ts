@@ -16,20 +16,30 @@ import { replyText, type Reply } from "../http/reply";
 // CONTRACT part 7: a stored response is replayed for 24 hours.
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
-interface WriteOutcome<T> {
+type WriteOutcome<T> = {
   status: 200 | 201 | 204;
   /** The response body; none for 204. */
   body: T;
-  /**
-   * Values only the batch itself can know, such as an invoice number taken inside it: JSON path in
-   * the body → SQL evaluated after the writes. The sent and the stored body are then the same.
-   */
-  fill?: Record<string, SQL>;
   /** The events of the change (CONTRACT part 11), in the order they happen; all of the caller's customer. */
   events?: EventDraft[];
-  /** The body shows a secret: under an Idempotency-Key it is stored sealed, never in plain text. */
-  secret?: true;
-}
+} & (
+  | {
+      /**
+       * Values only the batch itself can know, such as an invoice number taken inside it: JSON path
+       * in the body → SQL evaluated after the writes. The sent and the stored body are then the same.
+       */
+      fill?: Record<string, SQL>;
+      secret?: never;
+    }
+  | {
+      /**
+       * The body shows a secret: under an Idempotency-Key it is stored sealed, never in plain text.
+       * It is sealed before the batch runs, so the batch cannot fill anything in.
+       */
+      secret: true;
+      fill?: never;
+    }
+);
 
 /**
  * Ends every write request: its writes, its events and, under an Idempotency-Key, its response go to
