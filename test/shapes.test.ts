@@ -9,7 +9,7 @@ import { Event } from "../src/schemas/event";
 import { NotificationDevice } from "../src/schemas/notification-device";
 import { NewWebhookEndpoint, WebhookEndpoint } from "../src/schemas/webhook-endpoint";
 import { call, newCardOrder, newEntry, token, unique, type CallOptions } from "./support/api";
-import { fieldsOf, routeOf } from "./support/shape";
+import { defOf, fieldsOf, routeOf } from "./support/shape";
 
 // One truth per resource shape (the house issue): the response schema. The serializers are typed
 // by it and every success a test receives is held against it (support/shape.ts); this file proves
@@ -29,9 +29,6 @@ describe("the response schemas have the interface's fields, in its order", () =>
     expect(fieldsOf(schema)).toStrictEqual(expected);
   });
 });
-
-type Def = { type: string; shape?: Record<string, z.ZodMiniType>; innerType?: z.ZodMiniType; element?: z.ZodMiniType; entries?: Record<string, string> };
-const defOf = (schema: z.ZodMiniType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
 const RESOURCES = new Map<z.ZodMiniType, string>([
   [CardOrder, "card order"],

@@ -3,13 +3,12 @@ import type { CardOrderRow } from "../db/schema";
 import { CARD_ORDER_STATE_LABELS, cardOrderLifecycle, PAYMENT_METHODS, VOUCHER_CATEGORIES } from "../domain/card-orders";
 import { allows } from "../domain/lifecycle";
 import { dateTime } from "./formats";
-import { named } from "./registry";
+import { namedResponse } from "./registry";
 
-const InvoiceLink = named("InvoiceLink", z.strictObject({ id: z.string(), type: z.literal("invoice"), number: z.string() }));
+const InvoiceLink = namedResponse("InvoiceLink", () => z.strictObject({ id: z.string(), type: z.literal("invoice"), number: z.string() }));
 
 /** A card order on the wire: the seed's fields in the seed's order (2.2). */
-export const CardOrder = named(
-  "CardOrder",
+export const CardOrder = namedResponse("CardOrder", () =>
   z.strictObject({
     id: z.string(),
     state: z.enum(cardOrderLifecycle.states),

@@ -2,20 +2,21 @@ import * as z from "zod/mini";
 import type { CardOrderEntryRow } from "../db/schema";
 import { formatCents } from "../domain/money";
 import { dateTime, money } from "./formats";
-import { named } from "./registry";
+import { namedResponse } from "./registry";
 
 /** A card order entry on the wire: CONTRACT part 10's fields in its order. */
-export const Entry = named(
+export const Entry = namedResponse(
   "CardOrderEntry",
-  z.strictObject({
-    id: z.string(),
-    type: z.literal("card_order_entry"),
-    voucher_owner_id: z.string().register(z.globalRegistry, { description: "The voucher owner who gets the card: the `sub` of that owner's tokens." }),
-    card_holder_name: z.string().register(z.globalRegistry, { description: "The name printed on the card." }),
-    amount: money().register(z.globalRegistry, { description: "The value loaded on the card, EUR." }),
-    created_at: dateTime(),
-    updated_at: dateTime(),
-  }),
+  () =>
+    z.strictObject({
+      id: z.string(),
+      type: z.literal("card_order_entry"),
+      voucher_owner_id: z.string().register(z.globalRegistry, { description: "The voucher owner who gets the card: the `sub` of that owner's tokens." }),
+      card_holder_name: z.string().register(z.globalRegistry, { description: "The name printed on the card." }),
+      amount: money().register(z.globalRegistry, { description: "The value loaded on the card, EUR." }),
+      created_at: dateTime(),
+      updated_at: dateTime(),
+    }),
   "One voucher card of a card order.",
 );
 

@@ -4,17 +4,18 @@ import { EVENT_TYPES } from "../domain/events";
 import { CardOrder } from "./card-order";
 import { dateTime } from "./formats";
 import { Invoice } from "./invoice";
-import { named } from "./registry";
+import { namedResponse } from "./registry";
 
 /** An event on the wire (GET /events, and the body of each webhook): CONTRACT part 11's fields in its order. */
-export const Event = named(
+export const Event = namedResponse(
   "Event",
-  z.strictObject({
-    id: z.string().register(z.globalRegistry, { description: "Unique; also the webhook-id a receiver dedupes on." }),
-    type: z.enum(EVENT_TYPES),
-    created_at: dateTime(),
-    data: z.union([CardOrder, Invoice]).register(z.globalRegistry, { description: "The resource after the change, exactly as GET showed it then." }),
-  }),
+  () =>
+    z.strictObject({
+      id: z.string().register(z.globalRegistry, { description: "Unique; also the webhook-id a receiver dedupes on." }),
+      type: z.enum(EVENT_TYPES),
+      created_at: dateTime(),
+      data: z.union([CardOrder, Invoice]).register(z.globalRegistry, { description: "The resource after the change, exactly as GET showed it then." }),
+    }),
   "A change a client may react to.",
 );
 

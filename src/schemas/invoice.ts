@@ -4,12 +4,10 @@ import { cardOrderLifecycle, PAYMENT_METHODS } from "../domain/card-orders";
 import { invoiceLifecycle } from "../domain/invoices";
 import { formatCents } from "../domain/money";
 import { date, dateTime, money } from "./formats";
-import { named } from "./registry";
-
+import { namedResponse } from "./registry";
 
 /** An invoice on the wire: the seed's fields in the seed's order (2.1). */
-export const Invoice = named(
-  "Invoice",
+export const Invoice = namedResponse("Invoice", () =>
   z.strictObject({
     id: z.string(),
     type: z.literal("invoice"),

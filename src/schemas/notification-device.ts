@@ -1,11 +1,11 @@
 import * as z from "zod/mini";
 import type { NotificationDeviceRow } from "../db/notification-tokens";
 import { dateTime } from "./formats";
-import { named } from "./registry";
+import { namedResponse } from "./registry";
 
-export const NotificationDevice = named(
+export const NotificationDevice = namedResponse(
   "NotificationDevice",
-  z.strictObject({ device_identifier: z.string(), created_at: dateTime(), updated_at: dateTime() }),
+  () => z.strictObject({ device_identifier: z.string(), created_at: dateTime(), updated_at: dateTime() }),
   "A registered device; the token value itself is never returned.",
 );
 

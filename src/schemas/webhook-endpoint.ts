@@ -2,25 +2,22 @@ import * as z from "zod/mini";
 import type { WebhookEndpointRow } from "../db/schema";
 import { EVENT_TYPES } from "../domain/events";
 import { dateTime } from "./formats";
-import { named } from "./registry";
+import { namedResponse } from "./registry";
 
-const EventTypes = z.array(z.enum(["*", ...EVENT_TYPES])).register(z.globalRegistry, { description: 'The event types delivered to the endpoint, or ["*"] for all.' });
-
-const fields = {
+const fields = () => ({
   id: z.string(),
   type: z.literal("webhook_endpoint"),
   url: z.string(),
-  event_types: EventTypes,
-};
+  event_types: z.array(z.enum(["*", ...EVENT_TYPES])).register(z.globalRegistry, { description: 'The event types delivered to the endpoint, or ["*"] for all.' }),
+});
 
 /** A webhook endpoint as listed: CONTRACT part 11's fields in its order, without the secret. */
-export const WebhookEndpoint = named("WebhookEndpoint", z.strictObject({ ...fields, created_at: dateTime() }));
+export const WebhookEndpoint = namedResponse("WebhookEndpoint", () => z.strictObject({ ...fields(), created_at: dateTime() }));
 
 /** A webhook endpoint as created: with its signing secret, shown this once. */
-export const NewWebhookEndpoint = named(
-  "NewWebhookEndpoint",
+export const NewWebhookEndpoint = namedResponse("NewWebhookEndpoint", () =>
   z.strictObject({
-    ...fields,
+    ...fields(),
     secret: z.string().register(z.globalRegistry, { description: "whsec_ + base64 of 32 random bytes: the Standard Webhooks signing secret. Shown only here." }),
     created_at: dateTime(),
   }),

@@ -14,8 +14,13 @@ type Def = {
   innerType?: z.ZodMiniType;
   element?: z.ZodMiniType;
   options?: z.ZodMiniType[];
+  entries?: Record<string, string>;
 };
-const defOf = (schema: z.ZodMiniType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
+// Response schemas are built on first use (schemas/registry.ts): a lazy one stands for what it builds.
+export const defOf = (schema: z.ZodMiniType): Def => {
+  const { def, innerType } = (schema as unknown as { _zod: { def: Def; innerType: z.ZodMiniType } })._zod;
+  return def.type === "lazy" ? defOf(innerType) : def;
+};
 
 /** The fields of an object schema, in order. */
 export const fieldsOf = (schema: z.ZodMiniType): string[] => Object.keys(defOf(schema).shape ?? {});
