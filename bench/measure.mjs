@@ -5,13 +5,13 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { quietEnv, wranglerSync } from "../scripts/wrangler.mjs";
 
-const wrangler = (args, env) => wranglerSync(args, { stdio: "ignore", env: { ...quietEnv, ...env, CI: "true" } });
+const wrangler = (args, env, cwd) => wranglerSync(args, { stdio: "ignore", env: { ...quietEnv, ...env, CI: "true" }, cwd });
 
-/** Builds the service once: `outdir` gets index.js, `bundle` the upload form `check startup` reads. */
-export function buildService(dir, env = {}) {
+/** Builds the service in `cwd` once: `outdir` gets index.js, `bundle` the upload form `check startup` reads. */
+export function buildService(dir, env = {}, cwd = undefined) {
   const outdir = join(dir, "dist");
   const bundle = join(dir, "worker.bundle");
-  wrangler(["deploy", "--dry-run", "--minify", "--outdir", outdir, "--outfile", bundle], env);
+  wrangler(["deploy", "--dry-run", "--minify", "--outdir", outdir, "--outfile", bundle], env, cwd);
   return { script: join(outdir, "index.js"), bundle };
 }
 
