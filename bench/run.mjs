@@ -28,7 +28,7 @@ const { values: flags } = parseArgs({ options: { quick: { type: "boolean", defau
 // --quick must finish within a minute on a busy 2-core machine; a full run trades time for rounds.
 const PLAN = flags.quick
   ? { rounds: 3, seconds: 1, saturatedRounds: 2, warmup: 1, singleRounds: 1, singleSeconds: 2, startupRuns: 1, latencyRounds: 3 }
-  : { rounds: 8, seconds: 4, saturatedRounds: 4, warmup: 3, singleRounds: 3, singleSeconds: 4, startupRuns: 5, latencyRounds: 10 };
+  : { rounds: 8, seconds: 4, saturatedRounds: 4, warmup: 3, singleRounds: 3, singleSeconds: 4, startupRuns: 15, latencyRounds: 10 };
 // Two regimes. One connection: what one client waits, request after request (the ratios the bars
 // judge: what users at the edge pay is latency). Ten connections: both cores saturated by the load
 // generator, wrangler's proxy and workerd together, so the ratio there is one of CPU per request
