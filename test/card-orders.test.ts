@@ -233,19 +233,22 @@ describe("GET /card_orders", () => {
     expect({ page: third.meta.current_page, of: third.meta.total_pages, rows: third.data.length, next: third.links.next }).toStrictEqual({ page: 3, of: 4, rows: 1, next: null });
   });
 
-  it("following next while orders are created: when the rows end on a full page, next leads to an empty one that ends the list", async () => {
+  it("following next while rows already passed go: a full page keeps its next though the count says it is the last, and the walk ends on an empty page", async () => {
     const auth = await token();
-    const created = [];
-    for (let i = 0; i < 6; i++) created.push((await createCardOrder(auth)).id);
-    const first: any = await expectJson(await call("/card_orders?page_size=2", { token: auth }), 200, expect.anything());
-    for (let i = 0; i < 2; i++) await createCardOrder(auth);
-    const second: any = await expectJson(await call(first.links.next.slice(BASE.length), { token: auth }), 200, expect.anything());
-    const third: any = await expectJson(await call(second.links.next.slice(BASE.length), { token: auth }), 200, expect.anything());
-    expect([first, second, third].flatMap((page) => page.data.map((order: { id: string }) => order.id))).toStrictEqual(created.toReversed());
-    // The count says 4 pages and a full page cannot tell whether rows follow without reading one
-    // more (the page_size + 2 budget): next is there, and the page it leads to is empty and last.
-    const fourth: any = await expectJson(await call(third.links.next.slice(BASE.length), { token: auth }), 200, expect.anything());
-    expect({ page: fourth.meta.current_page, rows: fourth.data.length, next: fourth.links.next, prev: fourth.links.prev }).toStrictEqual({ page: 4, rows: 0, next: null, prev: expect.stringContaining("page=3") });
+    const path = "/voucher_owners/me/notification_tokens";
+    for (let i = 0; i < 6; i++) expect((await call(path, { token: auth, method: "PUT", json: { value: unique("fcm"), device_identifier: `d${i}` } })).status).toBe(204);
+    const pages: any[] = [await expectJson(await call(`${path}?page_size=2`, { token: auth }), 200, expect.anything())];
+    // The two devices of page 1 go: the count now says 2 pages, but 4 devices follow page 1.
+    for (const device of ["d5", "d4"]) expect((await call(`${path}/${device}`, { token: auth, method: "DELETE" })).status).toBe(204);
+    while (pages.at(-1).links.next) pages.push(await expectJson(await call(pages.at(-1).links.next.slice(BASE.length), { token: auth }), 200, expect.anything()));
+    expect(pages.map((page) => ({ page: page.meta.current_page, of: page.meta.total_pages, devices: page.data.map((device: { device_identifier: string }) => device.device_identifier) }))).toStrictEqual([
+      { page: 1, of: 3, devices: ["d5", "d4"] },
+      { page: 2, of: 2, devices: ["d3", "d2"] },
+      { page: 3, of: 2, devices: ["d1", "d0"] },
+      // A full page cannot tell whether rows follow without reading one more (the page_size + 2
+      // budget): its next leads to an empty page, which ends the walk.
+      { page: 4, of: 2, devices: [] },
+    ]);
   });
 
   it("a page reached by prev after newer rows went keeps its next, which leads on to the rest", async () => {

@@ -9,7 +9,7 @@ import type { PageRequest } from "./query";
 interface PageEdges {
   first: SortKey;
   last: SortKey;
-  /** Whether rows follow the last one, when the page was read by a cursor (see keyset.ts). */
+  /** Whether rows follow the last one, for a page read by a cursor (keyset.ts); by number, the count says. */
   more?: boolean;
 }
 
@@ -44,8 +44,8 @@ export async function pageEnvelope<T>(c: Context<AppEnv>, request: PageRequest, 
       last: await link(totalPages, { mode: "last" }),
       // From past the end (no rows here), `prev` leads back to the last page that has entries.
       prev: page === 1 ? null : edges ? await link(page - 1, { mode: "before", key: edges.first }) : await link(Math.min(page - 1, totalPages), { mode: "last" }),
-      // After a cursor, the rows themselves say whether more follow; the page number may have drifted
-      // from the count as rows came and went since page 1.
+      // After a cursor, the rows say whether more follow: the page number may have drifted from the
+      // count as rows came and went since page 1.
       next: edges && (edges.more ?? page < totalPages) ? await link(page + 1, { mode: "after", key: edges.last }) : null,
     },
   };

@@ -85,11 +85,11 @@ export async function readPage<Row>(db: RequestDatabase, reads: PageReads<Row>, 
   const [rows, [count]] = await db.readBoth([statement, bound], [reads.total, bound]);
   // Before a key and the last page are read oldest first; the list is newest first.
   if (seek?.mode === "before" || seek?.mode === "last") rows.reverse();
-  // The count, read now, may have moved since the page a cursor came from, so after a key the rows
-  // say what they can: a short page is the end (a full one may be too: its next is then empty, which
-  // one row more per page would avoid, against the page_size + 2 budget). Before a key, the page
-  // the cursor came from follows this one.
-  const more = seek?.mode === "after" ? (rows.length === request.pageSize ? undefined : false) : seek?.mode === "before" ? true : undefined;
+  // Whether rows follow, where a cursor knows better than the count (read now, it may have moved
+  // since page 1 and skip rows): after a key, a full page may have more (its next may then be an
+  // empty page: one row more per page would tell, against the page_size + 2 budget) and a short one
+  // is the end; before a key, the page the cursor came from follows; the last page is last.
+  const more = seek === undefined ? undefined : seek.mode === "after" ? rows.length === request.pageSize : seek.mode === "before";
   const edges = rows.length === 0 ? undefined : { first: reads.keyOf(rows[0]!), last: reads.keyOf(rows.at(-1)!), more };
   return { rows, edges, total: count?.total === null || count === undefined ? undefined : Number(count.total) };
 }
