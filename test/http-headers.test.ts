@@ -125,6 +125,32 @@ describe("x-d1-bookmark", () => {
     }
   });
 
+  it("a write that loses to a concurrent change still answers with a bookmark, and reads on from a new session at the primary", async () => {
+    const auth = await token();
+    const order = await orderIn(auth, "draft");
+    const opened: string[] = [];
+    // Another request changes the order between this one's read and its write.
+    const DB = {
+      withSession(start: D1SessionBookmark | D1SessionConstraint) {
+        opened.push(start);
+        const session = env.DB.withSession(start);
+        return {
+          prepare: (query: string) => session.prepare(query),
+          async batch(statements: D1PreparedStatement[]) {
+            await env.DB.prepare("UPDATE card_orders SET updated_at = ? WHERE id = ?").bind(new Date().toISOString(), order.id).run();
+            return session.batch(statements);
+          },
+          getBookmark: () => session.getBookmark(),
+        };
+      },
+    } as unknown as D1Database;
+
+    const response = await send(new Request(BASE + `/card_orders/${order.id}/submit`, { method: "POST", headers: { Authorization: `Bearer ${auth}` } }), { DB });
+    await expectError(response, 409, { code: "conflict" });
+    expect(opened).toStrictEqual(["first-primary", "first-primary"]);
+    expect(response.headers.get(BOOKMARK)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/);
+  });
+
   it("opens each request's D1 session where the contract says: reads at a replica or the client's bookmark, writes at the primary", async () => {
     const opened: string[] = [];
     const DB = { withSession: (start: string) => (opened.push(start), env.DB.withSession(start as never)) } as unknown as D1Database;

@@ -73,6 +73,8 @@ class MeteredStatement {
 
 class MeteredSession {
   private session: D1DatabaseSession;
+  /** The session before a write conflict moved reads to the primary: its bookmark until the new one has one. */
+  private earlier?: D1DatabaseSession;
 
   constructor(
     private readonly binding: D1Database,
@@ -94,8 +96,11 @@ class MeteredSession {
       const failure = classify(error);
       // A concurrent write won: it is on the primary, which a replica may not have caught up
       // with, and what this request reads next (why it lost, the winner's stored response) must
-      // see it.
-      if (failure instanceof WriteConflict) this.session = this.binding.withSession("first-primary");
+      // see it. (Single statements never write: every write goes through a batch.)
+      if (failure instanceof WriteConflict) {
+        this.earlier = this.session;
+        this.session = this.binding.withSession("first-primary");
+      }
       throw failure;
     }
     for (const result of results) record(this.usage, result);
@@ -103,7 +108,7 @@ class MeteredSession {
   }
 
   bookmark(): string | null {
-    return this.session.getBookmark();
+    return this.session.getBookmark() ?? this.earlier?.getBookmark() ?? null;
   }
 }
 
