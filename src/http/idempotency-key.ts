@@ -74,7 +74,8 @@ export async function withIdempotencyKey(c: Context<AppEnv>, body: unknown, resp
     return await respond();
   } catch (error) {
     if (error instanceof Replayed) return error.response;
-    // Refused before any read: the lookup never ran, and must not run below as a rider.
+    // Refused before any read, the lookup still waits as a rider: it must not run in this path,
+    // where a replay it threw would escape as a 500.
     db.dropRider();
     // A duplicate sent while the first request was still running found the key free, then was
     // refused by what the first one did (its key taken, the order invoiced, the state moved):

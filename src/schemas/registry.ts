@@ -11,6 +11,6 @@ export function named<T extends z.ZodMiniType>(id: string, schema: T, descriptio
 /**
  * A named response shape, built on first use. The Worker never parses its own responses: these
  * schemas type the handlers, make the OpenAPI document's components and check the tests' answers,
- * so a cold start need not build them (they were most of its start-up; BENCHMARKS.md).
+ * so a cold start need not build them (about half of its zod schemas; BENCHMARKS.md).
  */
 export const namedResponse = <T extends z.ZodMiniType>(id: string, build: () => T, description?: string) => named(id, z.lazy(build), description);
