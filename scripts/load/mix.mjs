@@ -321,13 +321,13 @@ async function getById(world, principal) {
  * A page is consistent in itself: its meta, its size and the filter it was asked for. A page by
  * number reads its rows and the total at once, so they agree exactly. A page by cursor reads the
  * rows after its predecessor's last one while the count may have moved since (other principals
- * create and change resources meanwhile): there, a page with a next link is full, whatever its
- * number says.
+ * create and change resources meanwhile): there the rows decide, whatever its number says: a full
+ * page has a next link, a short one has none.
  */
 function pageIsConsistent(body, { page, pageSize, state, byCursor = false }) {
   const { meta, data, links } = body;
   const nextAgrees = byCursor
-    ? links.next === null || data.length === pageSize
+    ? (links.next !== null) === (data.length === pageSize)
     : page < meta.total_pages
       ? data.length === pageSize && links.next !== null
       : links.next === null;
