@@ -4,12 +4,12 @@
 // BENCHMARKS.md explains the figures. The last line printed is one JSON object; progress goes to
 // stderr.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { sign } from "hono/jwt";
 import { startWorker, stopAllWorkers } from "../scripts/local-worker.mjs";
+import { isFree } from "../scripts/ports.mjs";
 import { measureDeepPages } from "./deep-pages.mjs";
 import { call } from "./http.mjs";
 import { latencyFigures, latencySummary, measureLatency } from "./latency.mjs";
@@ -119,12 +119,8 @@ async function startWorkers(seed) {
 }
 
 // Another server on one of these ports would answer the readiness check in a Worker's stead.
-function assertFree(port) {
-  return new Promise((free, taken) => {
-    const server = createServer()
-      .once("error", () => taken(new Error(`port ${port} is in use; pass --port <base> (the bench uses base..base+4 and base+1000..base+1004)`)))
-      .listen(port, "127.0.0.1", () => server.close(free));
-  });
+async function assertFree(port) {
+  if (!(await isFree(port))) throw new Error(`port ${port} is in use; pass --port <base> (the bench uses base..base+4 and base+1000..base+1004)`);
 }
 
 async function signTokens(secret, customer) {

@@ -10,9 +10,9 @@
 // that is not an allowed 503. RELIABILITY.md describes the runs.
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { parseArgs } from "node:util";
 import { startWorker } from "./local-worker.mjs";
+import { isFree } from "./ports.mjs";
 import { createClient, statusLabel } from "./load/http.mjs";
 import { createWorld, PRINCIPALS_PER_TENANT, runLoad, TENANTS } from "./load/mix.mjs";
 import { readRows, rowChecks } from "./load/rows.mjs";
@@ -71,12 +71,7 @@ function readOptions() {
  * Worker being ready and the run would load someone else's server.
  */
 async function assertPortFree(port, what) {
-  const free = await new Promise((resolve) => {
-    const server = createServer();
-    server.once("error", () => resolve(false));
-    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
-  });
-  if (!free) {
+  if (!(await isFree(port))) {
     console.error(`127.0.0.1:${port} (${what}) is in use; choose another --port (the run takes the port, the port + 1 for its webhook receiver and the port + 1000 for the Worker's inspector)`);
     process.exit(2);
   }

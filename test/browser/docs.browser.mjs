@@ -6,25 +6,16 @@
 // otherwise both are free ports.
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { chromium } from "playwright-core";
+import { anyFreePort } from "../../scripts/ports.mjs";
 import { wranglerSpawn } from "../../scripts/wrangler.mjs";
 
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const SCREENSHOT = new URL("docs.png", import.meta.url).pathname;
 const HOST = "127.0.0.1";
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const server = createServer().once("error", reject);
-    server.listen(0, HOST, () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 
 let wrangler;
 let browser;
@@ -34,8 +25,8 @@ const state = mkdtempSync(join(tmpdir(), "docs-browser-"));
 
 before(async () => {
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium (or set CHROMIUM)`);
-  const port = process.env.PORT ? Number(process.env.PORT) : await freePort();
-  const inspectorPort = process.env.PORT ? port + 1 : await freePort();
+  const port = process.env.PORT ? Number(process.env.PORT) : await anyFreePort();
+  const inspectorPort = process.env.PORT ? port + 1 : await anyFreePort();
   base = `http://${HOST}:${port}`;
   // wrangler.toml's [build] command writes the OpenAPI document and Scalar's bundle first.
   const args = ["dev", "--ip", HOST, "--port", String(port), "--inspector-port", String(inspectorPort), "--persist-to", state, "--show-interactive-dev-session=false"];

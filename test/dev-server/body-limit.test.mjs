@@ -2,38 +2,26 @@
 // Content-Length gets its 413, and the next requests of any client are answered as usual. A Worker
 // that read part of the body and cancelled it left wrangler dev hanging on the next request
 // (workers-sdk#15709), which only a real `wrangler dev` shows; so this runs under node --test
-// (`npm run test:dev`), not vitest. Ports: the first two free from DEV_TEST_PORT (default 9500) up.
+// (`npm run test:dev`), not vitest. Ports: the Worker's and its inspector's, free from DEV_SERVER_PORT
+// (default 8900) + 50 on, apart from the other dev-server test's, which runs at the same time.
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { request } from "node:http";
-import { createServer } from "node:net";
 import { after, before, test } from "node:test";
 import { sign } from "hono/jwt";
 import { startWorker, stopAllWorkers } from "../../scripts/local-worker.mjs";
+import { firstFreePorts } from "../../scripts/ports.mjs";
 
 const NEXT_REQUEST_TIMEOUT_MS = 2_000;
 const secret = randomBytes(32).toString("hex");
 let worker;
 
-const isFree = (port) =>
-  new Promise((resolve) => {
-    const server = createServer().once("error", () => resolve(false));
-    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
-  });
-
-async function freePorts(count, from = Number(process.env.DEV_TEST_PORT ?? 9500)) {
-  const ports = [];
-  for (let port = from; port < from + 100 && ports.length < count; port++) if (await isFree(port)) ports.push(port);
-  if (ports.length < count) throw new Error(`no ${count} free ports in ${from}-${from + 99}; set DEV_TEST_PORT`);
-  return ports;
-}
-
 // The Worker runs in a process group of its own, which an interrupt of this process does not reach.
 for (const signal of ["SIGINT", "SIGTERM"]) process.once(signal, () => stopAllWorkers().finally(() => process.exit(130)));
 
 before(async () => {
-  const [port, inspectorPort] = await freePorts(2);
-  worker = await startWorker({ name: "dev-server-test", port, inspectorPort, vars: { JWT_SECRET: secret } });
+  const port = await firstFreePorts(Number(process.env.DEV_SERVER_PORT ?? 8900) + 50, [0, 1], "DEV_SERVER_PORT");
+  worker = await startWorker({ name: "dev-server-test", port, inspectorPort: port + 1, vars: { JWT_SECRET: secret } });
 });
 
 after(() => worker?.stop());

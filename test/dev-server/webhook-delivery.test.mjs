@@ -6,29 +6,14 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
-import { createServer as createNetServer } from "node:net";
 import { test } from "node:test";
 import { sign } from "hono/jwt";
 import { Webhook } from "standardwebhooks";
 import { startWorker } from "../../scripts/local-worker.mjs";
+import { firstFreePorts } from "../../scripts/ports.mjs";
 
 const DELIVERY_WITHIN_MS = 15_000;
 const SCOPES = "card_orders:read card_orders:write webhooks:write events:read";
-
-const isFree = (port) =>
-  new Promise((resolve) => {
-    const server = createNetServer().once("error", () => resolve(false));
-    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
-  });
-
-/** The first port from DEV_SERVER_PORT on whose port, next port and inspector port are all free. */
-async function freePorts() {
-  const base = Number(process.env.DEV_SERVER_PORT ?? 8900);
-  for (let port = base; port < base + 100; port += 2) {
-    if ((await isFree(port)) && (await isFree(port + 1)) && (await isFree(port + 1000))) return port;
-  }
-  throw new Error(`no free ports from ${base} on`);
-}
 
 /** A receiver that keeps each delivery: `next()` resolves with the next one to arrive. */
 async function startReceiver(port) {
@@ -56,7 +41,7 @@ async function startReceiver(port) {
 }
 
 test("a submitted card order reaches a local receiver as a signed webhook within 15 s", { timeout: 180_000 }, async (t) => {
-  const port = await freePorts();
+  const port = await firstFreePorts(Number(process.env.DEV_SERVER_PORT ?? 8900), [0, 1, 1000], "DEV_SERVER_PORT");
   const receiver = await startReceiver(port + 1);
   t.after(() => receiver.stop());
   const jwtSecret = randomBytes(32).toString("hex");
