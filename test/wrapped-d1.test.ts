@@ -1,10 +1,8 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import wrappedWorker from "../bench/wrapped-d1/worker";
 import { wrapD1 } from "../bench/wrapped-d1/wrap";
 import { BASE, expectError, send, token, unique } from "./support/api";
-import { queued } from "./support/queue";
 
 // bench/wrapped-d1: the service with a slow or failing D1, for `npm run load -- --faults` and the
 // bench's latency scenario. What it promises: delays and faults per call, as configured; a failure
@@ -12,12 +10,7 @@ import { queued } from "./support/queue";
 
 const ORDER = { voucher_category: "meal", payment_method: "bank_transfer" };
 
-async function viaEntry(request: Request, vars: Record<string, string>): Promise<Response> {
-  const ctx = createExecutionContext();
-  const response = await wrappedWorker.fetch(request, { ...env, EVENTS: queued.binding, ...vars }, ctx);
-  await waitOnExecutionContext(ctx);
-  return response;
-}
+const viaEntry = (request: Request, vars: Record<string, string>) => send(request, vars, wrappedWorker);
 
 const createOrder = (auth: string) =>
   new Request(`${BASE}/card_orders`, { method: "POST", headers: { Authorization: `Bearer ${auth}`, "Content-Type": "application/json" }, body: JSON.stringify(ORDER) });
