@@ -201,6 +201,24 @@ describe("deliveries (Standard Webhooks)", () => {
     expect(receiver.requests).toHaveLength(1);
   });
 
+  it("gives an attempt 10 s: the request is aborted then, and the attempt logged as a timeout, to retry", async () => {
+    await customerWithEvent();
+    // The 10 s pass at once: the signal the Worker asks for is aborted as its timeout would be.
+    const timeouts = vi.spyOn(AbortSignal, "timeout").mockImplementation(() => {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")));
+      return controller.signal;
+    });
+    const receiver = outbound((request) => new Promise((_, reject) => request.signal.addEventListener("abort", () => reject(request.signal.reason))));
+    const lines: string[] = [];
+    vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)));
+    const deliveries = (await drain()).filter((o) => o.body.kind === "delivery");
+    expect(timeouts.mock.calls).toStrictEqual([[10_000]]);
+    expect(receiver.requests).toHaveLength(1);
+    expect(deliveries.map((o) => [o.acked, o.retried])).toStrictEqual([[false, { delaySeconds: 0 }]]);
+    expect(lines.map((line) => JSON.parse(line)).filter((line) => line.job === "webhook_delivery").map((line) => line.status)).toStrictEqual(["timeout"]);
+  });
+
   it("logs one JSON line per attempt (event, endpoint, attempt, status, duration), never the secret", async () => {
     const { endpoint, event } = await customerWithEvent();
     outbound(() => new Response(null, { status: 500 }));
