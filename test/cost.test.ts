@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { BASE, call, createCardOrder, createInvoice, newCardOrder, orderIn, token, unique, type CallOptions } from "./support/api";
+import { BASE, call, createCardOrder, createInvoice, newCardOrder, newEntry, orderIn, token, unique, type CallOptions } from "./support/api";
 
 // D1 bills rows read, not rows returned: a COUNT(*) or a deep OFFSET pays for every row it passes.
 // These budgets hold with 5,000 card orders (and 1,500 invoices) stored for one customer.
@@ -121,6 +121,16 @@ async function withinBudget(budget: number, status: number, path: string, option
   expect(result.usage.rowsRead, `rows read by ${options.method ?? (options.json ? "POST" : "GET")} ${path}`).toBeLessThanOrEqual(budget);
   return result;
 }
+
+/** 499 entries on `order` in one statement (the count triggers keep entries_count), ids `<prefix>0000000-...-000000000001` on. */
+const add499Entries = (order: string, prefix: string) =>
+  env.DB.prepare(
+    `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < 499)
+    INSERT INTO card_order_entries (id, order_id, voucher_owner_id, card_holder_name, amount, created_at, updated_at)
+    SELECT printf('${prefix}0000000-0000-4000-8000-%012d', i), ?1, 'owner', 'Holder', 100, strftime('%Y-%m-%dT%H:%M:%fZ', '2030-01-01', '+' || i || ' seconds'), '2030-01-01T00:00:00.000Z' FROM seq`,
+  )
+    .bind(order)
+    .run();
 
 const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
 
@@ -283,13 +293,7 @@ describe("reads, with 5,000 card orders and 1,500 invoices of one customer", () 
 
   it("GET /card_orders/{id}/entries: following next through 500 entries reads a page per page, counted by the order", { timeout: 60_000 }, async () => {
     const order = ids.orderId(3);
-    await env.DB.prepare(
-      `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < 499)
-      INSERT INTO card_order_entries (id, order_id, voucher_owner_id, card_holder_name, amount, created_at, updated_at)
-      SELECT printf('a0000000-0000-4000-8000-%012d', i), ?1, 'owner', 'Holder', 100, strftime('%Y-%m-%dT%H:%M:%fZ', '2030-01-01', '+' || i || ' seconds'), '2030-01-01T00:00:00.000Z' FROM seq`,
-    )
-      .bind(order)
-      .run();
+    await add499Entries(order, "a");
     // Page 1 also reads the order row, to see the order is the customer's; the cursors after it were
     // signed for this customer's list.
     const seen = await followNext(`/card_orders/${order}/entries`, auth, 25, 1);
@@ -432,6 +436,28 @@ describe("writes, with 5,000 card orders and 1,500 invoices of one customer", ()
       const { body } = await withinBudget(invoicePageBudget(25), 200, `/invoices?state=${state}`, { token: auth });
       expect({ state, total: body.meta.total_entries }).toStrictEqual({ state, total });
     }
+  });
+
+  // After the totals above, which these would move.
+  // Entries count themselves on their order (entries_count): adding the 500th, refusing the 501st and
+  // deleting one read the order and the entry, never the order's other entries.
+  it("POST and DELETE /card_orders/{id}/entries read at most 10 rows, also at 499 and 500 entries", async () => {
+    const order = (await createCardOrder(auth)).id;
+    await add499Entries(order, "b");
+    const added = await withinBudget(10, 201, `/card_orders/${order}/entries`, { token: auth, json: newEntry });
+    expect(added.body.data[0]).toMatchObject({ type: "card_order_entry", amount: newEntry.amount });
+    // The 501st: the order is full.
+    await withinBudget(10, 409, `/card_orders/${order}/entries`, { token: auth, json: newEntry });
+    await withinBudget(10, 204, `/card_orders/${order}/entries/${added.body.data[0].id}`, { token: auth, method: "DELETE" });
+  });
+
+  // Like a transition that issues an invoice: the invoice's cancellation takes its number.
+  it("POST /card_orders/{id}/cancel of an order with an open invoice, which it cancels too, reads at most 24 rows", async () => {
+    const order = await orderIn(auth, "submitted");
+    await createInvoice(auth, order.id);
+    const { body, usage } = await withinBudget(24, 200, `/card_orders/${order.id}/cancel`, post());
+    expect(body.data).toMatchObject({ id: order.id, state: "cancelled" });
+    expect(usage.rowsWritten).toBeGreaterThan(0);
   });
 });
 
