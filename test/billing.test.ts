@@ -53,7 +53,7 @@ describe("the voucher invoice (POST /invoices)", () => {
 
   it("applies a configured VOUCHER_VAT_PERCENT, rounding half up once per invoice", async () => {
     const auth = await token();
-    // 3 × 0.10 at 7.5 %: VAT 0.0225 → 0.02 for the invoice (per entry it would be 3 × 0.01 = 0.03).
+    // 3 × 1.10 at 7.5 %, rounded once for the invoice (per entry it would be 3 × 0.08 = 0.24).
     const order = await orderIn(auth, "submitted", { entries: [1, 2, 3].map(() => ({ ...newEntry, amount: "1.10" })) });
     const response = await call("/invoices", { token: auth, json: { order_id: order.id }, env: { VOUCHER_VAT_PERCENT: "7.5" } });
     const [invoice] = ((await response.json()) as any).data;
