@@ -21,10 +21,13 @@ export const anyFreePort = () =>
     });
   });
 
-/** The first port from `from` on (of the next 100) with `port + offset` free for every offset; `variable` moves `from`. */
-export async function firstFreePorts(from, offsets, variable) {
-  for (let port = from; port < from + 100; port++) {
+/**
+ * The first port of `from` .. `from + span - 1` with `port + offset` free for every offset;
+ * `variable` moves `from`. Callers that may run at once keep their spans apart.
+ */
+export async function firstFreePorts(from, offsets, variable, span = 50) {
+  for (let port = from; port < from + span; port++) {
     if ((await Promise.all(offsets.map((offset) => isFree(port + offset)))).every(Boolean)) return port;
   }
-  throw new Error(`no free ports from ${from} to ${from + 99}; set ${variable}`);
+  throw new Error(`no free ports from ${from} to ${from + span - 1}; set ${variable}`);
 }

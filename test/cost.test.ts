@@ -447,17 +447,20 @@ describe("writes, with 5,000 card orders and 1,500 invoices of one customer", ()
     const added = await withinBudget(10, 201, `/card_orders/${order}/entries`, { token: auth, json: newEntry });
     expect(added.body.data[0]).toMatchObject({ type: "card_order_entry", amount: newEntry.amount });
     // The 501st: the order is full.
-    await withinBudget(10, 409, `/card_orders/${order}/entries`, { token: auth, json: newEntry });
+    const full = await withinBudget(10, 409, `/card_orders/${order}/entries`, { token: auth, json: newEntry });
+    expect(full.body.errors[0].code).toBe("conflict");
     await withinBudget(10, 204, `/card_orders/${order}/entries/${added.body.data[0].id}`, { token: auth, method: "DELETE" });
   });
 
-  // Like a transition that issues an invoice: the invoice's cancellation takes its number.
+  // The budget of start_production and deliver: cancelling the invoice draws a cancellation number
+  // from its sequence as issuing one draws an invoice number.
   it("POST /card_orders/{id}/cancel of an order with an open invoice, which it cancels too, reads at most 24 rows", async () => {
     const order = await orderIn(auth, "submitted");
-    await createInvoice(auth, order.id);
-    const { body, usage } = await withinBudget(24, 200, `/card_orders/${order.id}/cancel`, post());
+    const invoice = await createInvoice(auth, order.id);
+    const { body } = await withinBudget(24, 200, `/card_orders/${order.id}/cancel`, post());
     expect(body.data).toMatchObject({ id: order.id, state: "cancelled" });
-    expect(usage.rowsWritten).toBeGreaterThan(0);
+    const { body: after } = await measure(`/invoices/${invoice.id}`, { token: auth });
+    expect(after.data).toMatchObject({ state: "cancelled", cancellation_number: expect.stringMatching(/^CN-\d{4}-\d{6}$/) });
   });
 });
 

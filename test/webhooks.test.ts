@@ -209,7 +209,13 @@ describe("deliveries (Standard Webhooks)", () => {
       setTimeout(() => controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")));
       return controller.signal;
     });
-    const receiver = outbound((request) => new Promise((_, reject) => request.signal.addEventListener("abort", () => reject(request.signal.reason))));
+    const receiver = outbound(
+      (request) =>
+        new Promise((_, reject) => {
+          if (request.signal.aborted) reject(request.signal.reason);
+          else request.signal.addEventListener("abort", () => reject(request.signal.reason));
+        }),
+    );
     const lines: string[] = [];
     vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)));
     const deliveries = (await drain()).filter((o) => o.body.kind === "delivery");

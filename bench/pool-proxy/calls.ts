@@ -23,6 +23,7 @@ async function timed(name: string, call: () => Promise<Response>): Promise<numbe
 }
 
 it(`${CALLS} calls: the pool's exports.default.fetch against the Worker's own fetch`, { timeout: 600_000 }, async () => {
+  // With the execution context send() gives every call, so that both sides do the same work.
   const own = await timed("worker.fetch", async () => {
     const ctx = createExecutionContext();
     const response = await worker.fetch();

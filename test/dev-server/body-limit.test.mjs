@@ -3,7 +3,7 @@
 // that read part of the body and cancelled it left wrangler dev hanging on the next request
 // (workers-sdk#15709), which only a real `wrangler dev` shows; so this runs under node --test
 // (`npm run test:dev`), not vitest. Ports: the Worker's and its inspector's, free from DEV_SERVER_PORT
-// (default 8900) + 50 on, apart from the other dev-server test's, which runs at the same time.
+// (default 8900) + 50 on, apart from the other dev-server test's, which may run at the same time.
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { request } from "node:http";

@@ -59,13 +59,13 @@ interface Entry {
  * task it left with ctx.waitUntil, then its success body held against its route's schema.
  *
  * It calls the default export directly rather than through `exports.default.fetch` / `SELF.fetch`:
- * @cloudflare/vitest-pool-workers, from 0.4.0 to 0.23.0 (the newest, and the last that runs on Node
- * 20), re-wraps its entrypoint wrapper's prototype in a new Proxy on every request
+ * @cloudflare/vitest-pool-workers (pinned here at 0.15.1; every version from 0.4.0 to 0.23.0, the
+ * newest) re-wraps its entrypoint wrapper's prototype in a new Proxy on every request
  * (createProxyPrototypeClass in dist/worker/lib/cloudflare/test-internal.mjs), so each call walks a
  * Proxy chain as long as the number of calls so far. `npm run bench:pool-proxy` reproduces it: 100
  * calls take 250 ms at first and 6 s after 400. The renamed @cloudflare/vitest-plugin installs the
- * Proxy once from 1.1.3, but needs wrangler 4.128, which refuses Node 20; revisit on Node 22. `target` is another
- * entry point of the same service (bench/wrapped-d1).
+ * Proxy once from 1.1.3, but needs wrangler 4.128, which refuses Node 20; revisit on Node 22.
+ * `target` is another entry point of the same service (bench/wrapped-d1).
  */
 export async function send(request: Request, bindings: Bindings = {}, target: Entry = worker): Promise<Response> {
   const ctx = createExecutionContext();
