@@ -28,7 +28,7 @@ export function registerNotificationToken(orm: Database, row: NotificationTokenR
       .where(
         and(
           sql`rowid = (${leastRecent})`,
-          sql`${keptTotal("devices", row.ownerId, sql`''`)} >= ${maxDevices}`,
+          sql`${keptTotal("devices", row.ownerId)} >= ${maxDevices}`,
           notExists(qb.select({ one: sql`1` }).from(notificationTokens).where(byDevice(row.ownerId, row.deviceIdentifier))),
         ),
       ),
@@ -58,7 +58,7 @@ const listReads = lazily(() =>
     table: notificationTokens,
     columns: { deviceIdentifier: notificationTokens.deviceIdentifier, createdAt: notificationTokens.createdAt, updatedAt: notificationTokens.updatedAt },
     where: eq(notificationTokens.ownerId, param("owner")),
-    total: keptTotal("devices", param("owner"), sql`''`),
+    total: keptTotal("devices", param("owner")),
     createdAt: notificationTokens.createdAt,
     id: notificationTokens.deviceIdentifier,
     keyOf: (row) => [row.createdAt, row.deviceIdentifier],

@@ -115,6 +115,9 @@ export const cardOrderEntries = sqliteTable(
  * customer and type, devices by owner, webhook endpoints by customer. An order's entries are
  * counted on the order itself (entries_count).
  */
+/** The lists whose totals the triggers of drizzle/0006_list_counts.sql keep, by the names they use. */
+export type CountedList = "card_orders" | "invoices" | "order_invoices" | "events" | "devices" | "webhook_endpoints";
+
 export const listCounts = sqliteTable(
   "list_counts",
   {

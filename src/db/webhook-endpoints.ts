@@ -12,7 +12,7 @@ const customerEndpoints = eq(webhookEndpoints.customerId, param("customer"));
  * NULL constraint fails and the batch rolls back (a write conflict), also under concurrent requests.
  */
 export function insertWebhookEndpoint(orm: Database, row: WebhookEndpointRow, max: number) {
-  const room = sql`${keptTotal("webhook_endpoints", row.customerId, sql`''`)} < ${max}`;
+  const room = sql`${keptTotal("webhook_endpoints", row.customerId)} < ${max}`;
   return orm.insert(webhookEndpoints).values({ ...row, id: sql`CASE WHEN ${room} THEN ${row.id} END` });
 }
 
@@ -36,7 +36,7 @@ const listReads = lazily(() =>
   pageReads<WebhookEndpointRow>({
     table: webhookEndpoints,
     where: customerEndpoints,
-    total: keptTotal("webhook_endpoints", param("customer"), sql`''`),
+    total: keptTotal("webhook_endpoints", param("customer")),
     createdAt: webhookEndpoints.createdAt,
     id: webhookEndpoints.id,
     keyOf: (row) => [row.createdAt, row.id],

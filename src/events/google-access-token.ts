@@ -1,4 +1,4 @@
-import { fromBase64 } from "../crypto/base64";
+import { fromBase64, toBase64url } from "../crypto/base64";
 import type { PushConfig } from "./push-config";
 
 // OAuth 2 access token of a service account by the JWT-bearer grant (RFC 7523): an RS256 assertion
@@ -12,8 +12,7 @@ const EARLY_S = 60;
 let cached: { for: string; token: Promise<string>; expiresAt: number } | undefined;
 let signingKey: { pem: string; key: Promise<CryptoKey> } | undefined;
 
-const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
-const encode = (value: unknown) => base64url(new TextEncoder().encode(JSON.stringify(value)));
+const encode = (value: unknown) => toBase64url(new TextEncoder().encode(JSON.stringify(value)));
 
 function keyOf(pem: string): Promise<CryptoKey> {
   if (signingKey?.pem !== pem) {
@@ -27,7 +26,7 @@ function keyOf(pem: string): Promise<CryptoKey> {
 async function assertion(config: PushConfig, now: number): Promise<string> {
   const unsigned = `${encode({ alg: "RS256", typ: "JWT" })}.${encode({ iss: config.clientEmail, scope: SCOPE, aud: config.tokenUrl, iat: now, exp: now + LIFETIME_S })}`;
   const signature = await crypto.subtle.sign("RSASSA-PKCS1-v1_5", await keyOf(config.privateKey), new TextEncoder().encode(unsigned));
-  return `${unsigned}.${base64url(new Uint8Array(signature))}`;
+  return `${unsigned}.${toBase64url(new Uint8Array(signature))}`;
 }
 
 /** Forgets the cached token (FCM refused it). */

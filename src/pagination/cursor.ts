@@ -1,3 +1,4 @@
+import { fromBase64url, toBase64url } from "../crypto/base64";
 import { keyFor } from "../crypto/keys";
 import { ApiError } from "../errors";
 
@@ -19,16 +20,14 @@ interface Cursor {
 const MAC_BYTES = 16;
 const encoder = new TextEncoder();
 
-const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
-const fromBase64url = (text: string) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (ch) => ch.charCodeAt(0));
 
 async function mac(secret: string | undefined, payload: string): Promise<string> {
   const signature = await crypto.subtle.sign("HMAC", await keyFor(secret, "list-cursors"), encoder.encode(payload));
-  return base64url(new Uint8Array(signature).slice(0, MAC_BYTES));
+  return toBase64url(new Uint8Array(signature).slice(0, MAC_BYTES));
 }
 
 export async function writeCursor(secret: string | undefined, { list, page, size, seek }: Cursor): Promise<string> {
-  const payload = base64url(encoder.encode(JSON.stringify([list, page, size, seek.mode, seek.mode === "last" ? null : seek.key])));
+  const payload = toBase64url(encoder.encode(JSON.stringify([list, page, size, seek.mode, seek.mode === "last" ? null : seek.key])));
   return `${payload}.${await mac(secret, payload)}`;
 }
 

@@ -2,7 +2,7 @@ import { getTableColumns, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { SQLiteAsyncDialect, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { RequestDatabase } from "../db/client";
 import { compile, param, type CompiledRead } from "../db/compiled";
-import { listCounts } from "../db/schema";
+import { listCounts, type CountedList } from "../db/schema";
 import type { PageRequest } from "./query";
 
 // Every list is newest first by (created_at, id) and read one of four ways, each on the list's
@@ -70,7 +70,7 @@ export function pageReads<Row>({ table, columns = getTableColumns(table), from, 
 }
 
 /** The kept total of a list (drizzle/0006_list_counts.sql), as `pageReads` takes it: 0 before its first row. */
-export const keptTotal = (list: string, scope: SQL | Placeholder | string, filter: SQL | Placeholder) =>
+export const keptTotal = (list: CountedList, scope: SQL | Placeholder | string, filter: SQL | Placeholder = sql`''`) =>
   sql`coalesce((SELECT ${listCounts.total} FROM ${listCounts} WHERE ${listCounts.list} = ${list} AND ${listCounts.scope} = ${scope} AND ${listCounts.filter} = ${filter}), 0)`;
 
 /**
