@@ -3,8 +3,9 @@ import { routePath } from "hono/route";
 import { BOOKMARK_HEADER } from "./d1-bookmark";
 import type { AppEnv } from "../env";
 
-const REQUEST_ID_HEADER = "X-Request-Id";
-const SANE_REQUEST_ID = /^[\w.:@-]{1,128}$/;
+export const REQUEST_ID_HEADER = "X-Request-Id";
+/** A client's own request id that is kept (and documented: openapi/document.ts); others are replaced. */
+export const SANE_REQUEST_ID = /^[A-Za-z0-9_.:@-]{1,128}$/;
 
 /**
  * Around every request: its id, the headers every response carries, the D1 bookmark, and one JSON

@@ -4,6 +4,7 @@ import { ERRORS, type ErrorCode } from "../errors";
 import { BOOKMARK_HEADER } from "../http/d1-bookmark";
 import { errorsOf } from "../http/mount";
 import { BODY_LIMIT_BYTES, NO_BODY } from "../http/request-body";
+import { REQUEST_ID_HEADER, SANE_REQUEST_ID } from "../http/request-context";
 import type { Endpoint, RouteSpec } from "../http/route";
 import { ErrorEnvelope } from "../schemas/envelopes";
 import { components } from "../schemas/registry";
@@ -52,11 +53,11 @@ function operation(spec: RouteSpec) {
     });
   }
   parameters.push({
-    name: "X-Request-Id",
+    name: REQUEST_ID_HEADER,
     in: "header",
     required: false,
     description: "The client's own request id (1-128 of `[A-Za-z0-9_.:@-]`), echoed in the response and logged; anything else is replaced by a UUID.",
-    schema: { type: "string", pattern: "^[A-Za-z0-9_.:@-]{1,128}$" },
+    schema: { type: "string", pattern: SANE_REQUEST_ID.source },
   });
   if (spec.access) {
     parameters.push({
