@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import worker from "../src/index";
 import { BASE, newCardOrder, send as sendToWorker, token } from "./support/api";
+import { FaultyD1 } from "./support/faulty-d1";
 import { outbound, serviceAccount } from "./support/outbound";
 import { drain, queued } from "./support/queue";
 
@@ -66,25 +67,6 @@ const recorder = {
   batch: <T>(statements: D1PreparedStatement[]) => recordingBatch<T>((s) => env.DB.batch<T>(s), statements as unknown as RecordingStatement[]),
   exec: (sql: string) => env.DB.exec(sql),
   withSession: (start?: D1SessionBookmark | D1SessionConstraint) => recordingSession(env.DB.withSession(start)),
-} as unknown as D1Database;
-
-/** The recorder, but a request's write batch loses its answer after it ran. */
-const losingAnswers = {
-  ...recorder,
-  prepare: recorder.prepare.bind(recorder),
-  batch: recorder.batch.bind(recorder),
-  withSession: (start?: D1SessionBookmark | D1SessionConstraint) => {
-    const session = recorder.withSession(start);
-    return {
-      prepare: session.prepare.bind(session),
-      getBookmark: session.getBookmark.bind(session),
-      batch: async (statements: RecordingStatement[]) => {
-        const results = await session.batch(statements as unknown as D1PreparedStatement[]);
-        if (!statements.some((statement) => /^\s*(insert|update|delete)\b/i.test(statement.sql))) return results;
-        throw new Error("D1_ERROR: Network connection lost.");
-      },
-    };
-  },
 } as unknown as D1Database;
 
 interface Options {
@@ -169,7 +151,7 @@ async function exerciseEveryEndpoint(): Promise<void> {
   await expectStatus(409, auth, `/card_orders/${order.id}/cancel`, { method: "POST" });
   await expectStatus(200, auth, `/card_orders/${keyed.id}/cancel`, { method: "POST" });
   // A transition whose batch ran but whose answer was lost: its events are looked up and queued.
-  await expectStatus(503, auth, `/card_orders/${(await submittedOrder(auth)).id}/cancel`, { method: "POST", db: losingAnswers });
+  await expectStatus(503, auth, `/card_orders/${(await submittedOrder(auth)).id}/cancel`, { method: "POST", db: new FaultyD1(recorder).failCall(2, "after").binding });
 
   // Invoices: created with and without a key (the number is filled in by the batch either way),
   // a replay, a second invoice for one order, a cancelled order, then pay and cancel.
