@@ -287,6 +287,32 @@ describe("notification token routes", () => {
   });
 });
 
+// Verified tokens are kept per isolate for a minute (auth/tokens.ts): what a kept token may no
+// longer do must still be refused.
+describe("a token accepted before", () => {
+  afterEach(() => vi.useRealTimers());
+  const list = (value: string, vars: Record<string, string> = {}) => send(new Request(BASE + "/card_orders", bearer(value)), vars);
+
+  it("is refused once it expires, though it was verified moments before", async () => {
+    const value = await sign(claims({ exp: now() + 5 }), JWT_SECRET, "HS256");
+    expect((await list(value)).status).toBe(200);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 6_000);
+    const response = await list(value);
+    await expectTokenRejected(response);
+    expect(response.headers.get("WWW-Authenticate")).toContain('error_description="The access token has expired."');
+  });
+
+  it("is refused under settings that would refuse it: another secret, issuer or audience", async () => {
+    const value = await sign(claims(), JWT_SECRET, "HS256");
+    expect((await list(value)).status).toBe(200);
+    await expectTokenRejected(await list(value, { JWT_SECRET: "another-secret" }));
+    await expectTokenRejected(await list(value, { JWT_ISSUER: "https://issuer.example" }));
+    await expectTokenRejected(await list(value, { JWT_AUDIENCE: "voucher-billing-api" }));
+    expect((await list(value)).status).toBe(200);
+  });
+});
+
 describe("JWT_ISSUER and JWT_AUDIENCE", () => {
   const vars = { JWT_ISSUER: "https://issuer.example", JWT_AUDIENCE: "voucher-billing-api" };
   const withClaims = async (extra: Record<string, unknown>) => bearer(await sign(claims(extra), JWT_SECRET, "HS256"));

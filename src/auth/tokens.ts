@@ -46,6 +46,16 @@ function checkTimes({ exp, nbf, iat }: Claims): void {
   if (iat !== undefined && iat > now + CLOCK_SKEW_SECONDS) throw new TokenRejected("The access token was issued in the future.");
 }
 
+// A client sends the same token with every request until it expires, so a verified token's claims
+// are kept per isolate, by its text and the settings that accepted it, for at most a minute (a
+// JWK set is kept ten): a request with one pays the time checks, not the signature, the decoding
+// and the claims' schema. Bounded; the oldest goes first.
+const VERIFIED_FOR_MS = 60_000;
+const VERIFIED_MAX = 1000;
+const verified = new Map<string, { settings: TokenSettings; claims: Claims; until: number }>();
+
+const sameSettings = (a: TokenSettings, b: TokenSettings) => a.secret === b.secret && a.jwksUrl === b.jwksUrl && a.issuer === b.issuer && a.audience === b.audience;
+
 /**
  * Verifies a bearer token: HS256 with the shared secret, or RS256/ES256 with a key of the JWK set.
  * Every other algorithm, `none` included, is refused. Unlike hono's verifier, `exp` is required and
@@ -53,6 +63,18 @@ function checkTimes({ exp, nbf, iat }: Claims): void {
  * CLOCK_SKEW_SECONDS of leeway.
  */
 export async function verifyToken(token: string, settings: TokenSettings): Promise<Claims> {
+  const known = verified.get(token);
+  if (known && known.until > Date.now() && sameSettings(known.settings, settings)) {
+    checkTimes(known.claims);
+    return known.claims;
+  }
+  const claims = await verifySignedToken(token, settings);
+  if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+  verified.set(token, { settings, claims, until: Date.now() + VERIFIED_FOR_MS });
+  return claims;
+}
+
+async function verifySignedToken(token: string, settings: TokenSettings): Promise<Claims> {
   let alg: string;
   let kid: unknown;
   try {
