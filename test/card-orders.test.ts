@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BASE, call, CARD_ORDER_FIELDS, createCardOrder, expectError, expectJson, ISO_MS, listLink, newCardOrder, orderIn, singlePage, token, unique, UUID } from "./support/api";
+import { BASE, call, CARD_ORDER_FIELDS, createCardOrder, expectError, expectJson, ISO_MS, listLink, newCardOrder, orderIn, send, singlePage, token, unique, UUID } from "./support/api";
 
 const draftOrder = (customer: string, fields: Record<string, unknown> = {}) => ({
   id: expect.stringMatching(UUID),
@@ -218,6 +218,19 @@ describe("GET /card_orders", () => {
       await expectError(await call(`/card_orders?${query}`, { token: auth }), 400, { code: "invalid_parameter", source: { parameter: "cursor" } });
     }
     await expectError(await call(`/invoices?page_size=3&page=2&cursor=${cursor}`, { token: auth }), 400, { code: "invalid_parameter", source: { parameter: "cursor" } });
+  });
+
+  it("signs cursors with APP_SECRET: each secret signs its own, and one signed under another is refused", async () => {
+    const auth = await token();
+    for (let i = 0; i < 3; i++) await createCardOrder(auth);
+    const page1 = (secret: string) => send(new Request(`${BASE}/card_orders?page_size=1`, { headers: { Authorization: `Bearer ${auth}` } }), { APP_SECRET: secret });
+    const [a, b]: any[] = [await (await page1("secret-a")).json(), await (await page1("secret-b")).json()];
+    // Asked twice, the same secret signs the same links; another secret signs others.
+    expect((await (await page1("secret-a")).json()).links).toStrictEqual(a.links);
+    expect([a.links.next === b.links.next, a.links.last === b.links.last]).toStrictEqual([false, false]);
+    const followed = await send(new Request(a.links.next, { headers: { Authorization: `Bearer ${auth}` } }), { APP_SECRET: "secret-b" });
+    await expectError(followed, 400, { code: "invalid_parameter", source: { parameter: "cursor" } });
+    expect((await send(new Request(a.links.next, { headers: { Authorization: `Bearer ${auth}` } }), { APP_SECRET: "secret-a" })).status).toBe(200);
   });
 
   it("following next while orders are created: every order once, and a short page is the last (no empty page after it)", async () => {

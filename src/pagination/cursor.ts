@@ -26,9 +26,22 @@ async function mac(secret: string | undefined, payload: string): Promise<string>
   return toBase64url(new Uint8Array(signature).slice(0, MAC_BYTES));
 }
 
+// The same links are signed again and again (page 1's `last` and `next` until the list changes), so
+// cursors are kept per isolate by what they say and the secret: a hit costs no HMAC. Bounded.
+const WRITTEN_MAX = 1000;
+const written = new Map<string, string>();
+
 export async function writeCursor(secret: string | undefined, { list, page, size, seek }: Cursor): Promise<string> {
-  const payload = toBase64url(encoder.encode(JSON.stringify([list, page, size, seek.mode, seek.mode === "last" ? null : seek.key])));
-  return `${payload}.${await mac(secret, payload)}`;
+  const text = JSON.stringify([list, page, size, seek.mode, seek.mode === "last" ? null : seek.key]);
+  const id = `${secret}\n${text}`;
+  let cursor = written.get(id);
+  if (cursor === undefined) {
+    const payload = toBase64url(encoder.encode(text));
+    cursor = `${payload}.${await mac(secret, payload)}`;
+    if (written.size >= WRITTEN_MAX) written.delete(written.keys().next().value!);
+    written.set(id, cursor);
+  }
+  return cursor;
 }
 
 const refused = () => ApiError.of("invalid_parameter", "cursor does not fit this list, filter, page and page_size; follow the links of an answer, or use page alone.", { parameter: "cursor" });

@@ -21,33 +21,37 @@ interface PageEdges {
 export async function pageEnvelope<T>(c: Context<AppEnv>, request: PageRequest, data: T[], totalEntries: number, edges: PageEdges | undefined): Promise<ListEnvelope<T>> {
   const { page, pageSize } = request;
   const url = new URL(c.req.url);
-  const base = url.origin + url.pathname;
+  const base = `${url.origin}${url.pathname}?`;
   const totalPages = Math.max(1, Math.ceil(totalEntries / pageSize));
+  // The request's query with `page`, `page_size` and `cursor` set where the request had them (or
+  // appended), serialized once; each link fills in its page and cursor (base64url: nothing to escape).
+  const query = new URLSearchParams(url.search);
+  query.set("page", String(page));
+  query.set("page_size", String(pageSize));
+  const self = base + query;
+  query.set("cursor", "");
+  const parts = query.toString().split("&");
+  const [pageAt, cursorAt] = [parts.indexOf(`page=${page}`), parts.indexOf("cursor=")];
   const link = async (n: number, seek?: Seek) => {
-    const query = new URLSearchParams(url.searchParams);
-    query.set("page", String(n));
-    query.set("page_size", String(pageSize));
+    const filled = [...parts];
+    filled[pageAt] = `page=${n}`;
     // Page 1 by number reads no row it does not show: it needs no cursor.
-    if (seek === undefined || n === 1) query.delete("cursor");
-    else query.set("cursor", await writeCursor(c.env.APP_SECRET, { list: request.list, page: n, size: pageSize, seek }));
-    return `${base}?${query}`;
+    if (seek === undefined || n === 1) filled.splice(cursorAt, 1);
+    else filled[cursorAt] = `cursor=${await writeCursor(c.env.APP_SECRET, { list: request.list, page: n, size: pageSize, seek })}`;
+    return base + filled.join("&");
   };
-  const self = new URL(url);
-  self.searchParams.set("page", String(page));
-  self.searchParams.set("page_size", String(pageSize));
+  const [last, prev, next] = await Promise.all([
+    link(totalPages, { mode: "last" }),
+    // From past the end (no rows here), `prev` leads back to the last page that has entries.
+    page === 1 ? null : edges ? link(page - 1, { mode: "before", key: edges.first }) : link(Math.min(page - 1, totalPages), { mode: "last" }),
+    // After a cursor, the rows say whether more follow: the page number may have drifted from the
+    // count as rows came and went since page 1.
+    edges && (edges.more ?? page < totalPages) ? link(page + 1, { mode: "after", key: edges.last }) : null,
+  ]);
   return {
     meta: { total_pages: totalPages, current_page: page, page_size: pageSize, total_entries: totalEntries },
     data,
-    links: {
-      self: `${base}?${self.searchParams}`,
-      first: await link(1),
-      last: await link(totalPages, { mode: "last" }),
-      // From past the end (no rows here), `prev` leads back to the last page that has entries.
-      prev: page === 1 ? null : edges ? await link(page - 1, { mode: "before", key: edges.first }) : await link(Math.min(page - 1, totalPages), { mode: "last" }),
-      // After a cursor, the rows say whether more follow: the page number may have drifted from the
-      // count as rows came and went since page 1.
-      next: edges && (edges.more ?? page < totalPages) ? await link(page + 1, { mode: "after", key: edges.last }) : null,
-    },
+    links: { self, first: await link(1), last, prev, next },
   };
 }
 
