@@ -25,13 +25,13 @@ export const columnsOf = (table: SQLiteTable): Record<string, string> =>
 /** Builds a read once; `columns` names the result column behind each field of `Row`. */
 export function compile<Row>(query: { toSQL(): { sql: string; params: unknown[] } }, columns: Record<string, string>): CompiledRead<Row> {
   const { sql: text, params } = query.toSQL();
-  const pairs = Object.entries(columns);
+  const [fields, names] = [Object.keys(columns), Object.values(columns)];
   return {
     sql: text,
     params,
     map: (raw) => {
       const row: Record<string, unknown> = {};
-      for (const [field, column] of pairs) row[field] = raw[column];
+      for (let i = 0; i < fields.length; i++) row[fields[i]!] = raw[names[i]!];
       return row as Row;
     },
   };
