@@ -26,14 +26,18 @@ export const columnsOf = (table: SQLiteTable): Record<string, string> =>
 export function compile<Row>(query: { toSQL(): { sql: string; params: unknown[] } }, columns: Record<string, string>): CompiledRead<Row> {
   const { sql: text, params } = query.toSQL();
   const [fields, names] = [Object.keys(columns), Object.values(columns)];
+  const named = fields.every((field, i) => field === names[i]);
   return {
     sql: text,
     params,
-    map: (raw) => {
-      const row: Record<string, unknown> = {};
-      for (let i = 0; i < fields.length; i++) row[fields[i]!] = raw[names[i]!];
-      return row as Row;
-    },
+    // A read that names its columns as the fields (pagination/keyset.ts) gets its rows as they are.
+    map: named
+      ? (raw) => raw as Row
+      : (raw) => {
+          const row: Record<string, unknown> = {};
+          for (let i = 0; i < fields.length; i++) row[fields[i]!] = raw[names[i]!];
+          return row as Row;
+        },
   };
 }
 

@@ -53,8 +53,9 @@ export function pageReads<Row>({ table, columns = getTableColumns(table), from, 
   const anchor = sql`(${param("keyCreatedAt")}, ${param("keyId")})`;
   const newest = sql`${createdAt} DESC, ${id} DESC`;
   const oldest = sql`${createdAt} ASC, ${id} ASC`;
-  const select = sql.join(Object.values(columns), sql`, `);
-  const names = Object.fromEntries(Object.entries(columns).map(([field, column]) => [field, column.name]));
+  // Each column under its field's name: D1's rows are then the rows, with no copy per row.
+  const select = sql.join(Object.entries(columns).map(([field, column]) => sql`${column} AS ${sql.identifier(field)}`), sql`, `);
+  const names = Object.fromEntries(Object.keys(columns).map((field) => [field, field]));
   const page = (source: SQL | undefined, condition: SQL, order: SQL, limit: SQL) => {
     const statement = sql`SELECT ${select} FROM ${source ?? table} WHERE ${condition} ORDER BY ${order} LIMIT ${limit}`;
     return compile<Row>({ toSQL: () => dialect.sqlToQuery(statement) }, names);
