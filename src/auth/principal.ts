@@ -28,12 +28,14 @@ export interface AccessRequirement {
   tenant: boolean;
 }
 
-type WithPrincipal = { var: { principal?: Principal } };
+type WithPrincipal = { get(key: "principal"): Principal | undefined };
 
 /** The caller of an authenticated route. */
 export function principalOf(c: WithPrincipal): Principal {
-  if (!c.var.principal) throw new Error("principalOf() used on a route without authenticate()");
-  return c.var.principal;
+  // c.get, not c.var: Hono builds c.var as a new object on every read.
+  const principal = c.get("principal");
+  if (!principal) throw new Error("principalOf() used on a route without authenticate()");
+  return principal;
 }
 
 /** The tenant of a route mounted with `tenant: true`. */

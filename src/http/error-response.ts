@@ -14,7 +14,7 @@ export const onError: ErrorHandler<AppEnv> = (error, c) => {
     return errorResponse(c, ApiError.of("conflict", "The resource changed while this request ran; nothing was written. Fetch it and retry."));
   }
   if (causedBy(error, DatabaseUnavailableError)) {
-    console.error(JSON.stringify({ level: "error", request_id: c.var.requestId, error: "database_unavailable", cause: String((error as Error).cause ?? error) }));
+    console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), error: "database_unavailable", cause: String((error as Error).cause ?? error) }));
     return errorResponse(
       c,
       ApiError.of("unavailable", "The database is unavailable; nothing was half-written. Retry the request (a write with the same Idempotency-Key).", {}, {
@@ -22,7 +22,7 @@ export const onError: ErrorHandler<AppEnv> = (error, c) => {
       }),
     );
   }
-  console.error(JSON.stringify({ level: "error", request_id: c.var.requestId, error: String(error), stack: (error as Error)?.stack }));
+  console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), error: String(error), stack: (error as Error)?.stack }));
   return errorResponse(c, ApiError.of("internal_error", "Something went wrong on our side. The error has been logged."));
 };
 

@@ -25,7 +25,7 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 
   // The session's bookmark is known only after its last query.
-  const db = c.var.db;
+  const db = c.get("db");
   const bookmark = db?.bookmark();
   if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
 
@@ -37,7 +37,7 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
       route: route === "/*" ? null : route,
       status: c.res.status,
       duration_ms: Date.now() - started,
-      sub: c.var.principal?.sub ?? null,
+      sub: c.get("principal")?.sub ?? null,
       replayed: c.res.headers.has("Idempotent-Replayed") || undefined,
       d1_queries: db?.usage.queries ?? 0,
       d1_rows_read: db?.usage.rowsRead ?? 0,

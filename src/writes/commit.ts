@@ -51,7 +51,7 @@ export async function commit<T>(c: Context<AppEnv>, writes: BatchItem<"sqlite">[
   const { orm } = db;
   // The Idempotency-Key's lookup, if no read took it along: a repeat ends here, before writing.
   await db.flush();
-  const claim = c.var.idempotency;
+  const claim = c.get("idempotency");
   const text = outcome.body === undefined ? "" : JSON.stringify(outcome.body);
   const body = claim && outcome.secret ? sql`${await seal(await keyFor(c.env.APP_SECRET, "stored-responses"), text)}` : filled(text, outcome.fill);
   const drafts = outcome.events ?? [];
