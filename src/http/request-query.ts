@@ -9,6 +9,17 @@ export type QuerySchema = z.ZodMiniObject<z.core.$ZodLooseShape>;
 
 const invalid = (name: string, detail: string) => ApiError.of("invalid_parameter", detail, { parameter: name });
 
+// An absent parameter reads the same every time (its default, or nothing): checked once per field.
+// (The defaults are numbers; a default made per call would need a fresh parse.)
+const whenAbsent = new WeakMap<z.ZodMiniType, ReturnType<z.ZodMiniType["safeParse"]>>();
+
+function check(field: z.ZodMiniType, value: string | undefined) {
+  if (value !== undefined) return field.safeParse(value);
+  let checked = whenAbsent.get(field);
+  if (!checked) whenAbsent.set(field, (checked = field.safeParse(undefined)));
+  return checked;
+}
+
 /**
  * Reads the query parameters a route declares. Each may appear once; they are checked in the
  * schema's order and the first one at fault answers 400. Parameters the route does not declare
@@ -22,7 +33,7 @@ export function readQuery<Q extends QuerySchema>(c: Context, schema: Q): z.outpu
     const values = sent[name] ?? [];
     if (values.length > 1) throw invalid(name, `${name} must be given once.`);
     // The fields are independent, so the object is the fields' outputs (defaults applied).
-    const checked = (field as z.ZodMiniType).safeParse(values[0]);
+    const checked = check(field as z.ZodMiniType, values[0]);
     if (!checked.success) throw invalid(name, `${name} ${checked.error.issues[0]?.message ?? "is not allowed"}.`);
     if (checked.data !== undefined) read[name] = checked.data;
   }
