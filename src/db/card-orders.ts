@@ -27,7 +27,6 @@ const listReads = (byState: boolean) =>
     total: keptTotal("card_orders", param("customer"), param("filter")),
     createdAt: cardOrders.createdAt,
     id: cardOrders.id,
-    keyOf: (row) => [row.createdAt, row.id],
   });
 
 const cardOrderListReads = { all: lazily(() => listReads(false)), byState: lazily(() => listReads(true)) };

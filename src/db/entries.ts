@@ -59,7 +59,6 @@ const entryReads = lazily(() =>
     total: sql`(SELECT ${cardOrders.entriesCount} FROM ${cardOrders} WHERE ${cardOrders.id} = ${param("order")} AND ${cardOrders.customerId} = ${param("customer")})`,
     createdAt: cardOrderEntries.createdAt,
     id: cardOrderEntries.id,
-    keyOf: (row) => [row.createdAt, row.id],
   }),
 );
 

@@ -15,7 +15,6 @@ const listReads = (byType: boolean) =>
     total: keptTotal("events", param("customer"), param("filter")),
     createdAt: events.createdAt,
     id: events.id,
-    keyOf: (row) => [row.createdAt, row.id],
   });
 
 const eventListReads = { all: lazily(() => listReads(false)), byType: lazily(() => listReads(true)) };

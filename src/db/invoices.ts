@@ -55,7 +55,6 @@ function listReads(byState: boolean, byOrder: boolean) {
       : keptTotal("invoices", param("customer"), param("filter")),
     createdAt: invoices.createdAt,
     id: invoices.id,
-    keyOf: (row) => [row.createdAt, row.id],
   });
 }
 

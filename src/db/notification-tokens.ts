@@ -61,7 +61,6 @@ const listReads = lazily(() =>
     total: keptTotal("devices", param("owner")),
     createdAt: notificationTokens.createdAt,
     id: notificationTokens.deviceIdentifier,
-    keyOf: (row) => [row.createdAt, row.deviceIdentifier],
   }),
 );
 

@@ -39,7 +39,6 @@ const listReads = lazily(() =>
     total: keptTotal("webhook_endpoints", param("customer")),
     createdAt: webhookEndpoints.createdAt,
     id: webhookEndpoints.id,
-    keyOf: (row) => [row.createdAt, row.id],
   }),
 );
 

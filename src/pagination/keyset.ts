@@ -41,13 +41,12 @@ interface ListSource<Row> {
   total: SQL;
   createdAt: SQLiteColumn;
   id: SQLiteColumn;
-  keyOf: (row: Row) => SortKey;
 }
 
 const dialect = new SQLiteAsyncDialect();
 
 /** The four page statements and the total statement of a list, built once (call it lazily). */
-export function pageReads<Row>({ table, columns = getTableColumns(table), from, where, seek = { from, where }, total, createdAt, id, keyOf }: ListSource<Row>): PageReads<Row> {
+export function pageReads<Row>({ table, columns = getTableColumns(table), from, where, seek = { from, where }, total, createdAt, id }: ListSource<Row>): PageReads<Row> {
   const kept = sql`coalesce(${total}, 0)`;
   const key = sql`(${createdAt}, ${id})`;
   const anchor = sql`(${param("keyCreatedAt")}, ${param("keyId")})`;
@@ -60,8 +59,14 @@ export function pageReads<Row>({ table, columns = getTableColumns(table), from, 
     const statement = sql`SELECT ${select} FROM ${source ?? table} WHERE ${condition} ORDER BY ${order} LIMIT ${limit}`;
     return compile<Row>({ toSQL: () => dialect.sqlToQuery(statement) }, names);
   };
+  // A row's sort key, from the fields its two columns are selected as.
+  const [createdAtField, idField] = [createdAt, id].map((column) => {
+    const field = Object.keys(columns).find((name) => columns[name] === column);
+    if (field === undefined) throw new Error(`pageReads: the list does not select ${column.name}`);
+    return field;
+  }) as [string, string];
   return {
-    keyOf,
+    keyOf: (row) => [(row as Record<string, string>)[createdAtField]!, (row as Record<string, string>)[idField]!],
     offset: page(from, where, newest, sql`CASE WHEN ${param("offset")} < ${kept} THEN ${param("limit")} ELSE 0 END OFFSET ${param("offset")}`),
     after: page(seek.from, sql`${seek.where} AND ${key} < ${anchor}`, newest, sql`${param("limit")}`),
     before: page(seek.from, sql`${seek.where} AND ${key} > ${anchor}`, oldest, sql`${param("limit")}`),
