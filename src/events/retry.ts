@@ -19,6 +19,11 @@ export function retryDelaySeconds(attempt: number, env: Pick<Bindings, "WEBHOOK_
   return growing(base, attempt);
 }
 
+const spoken = (seconds: number) => (seconds < 60 ? `${seconds} s` : seconds < 3600 ? `${seconds / 60} min` : `${seconds / 3600} h`);
+
+/** The waits of a failed delivery, as the OpenAPI document states them. */
+export const describeRetries = (): string => `after ${[1, 2, 3].map((attempt) => spoken(growing(DEFAULT_BASE_S, attempt))).join(", ")} and so on, at most every ${spoken(LONGEST_S)}`;
+
 export const ownFailureRetryDelaySeconds = (attempt: number): number => growing(OWN_FAILURE_BASE_S, attempt);
 
 /** One JSON line per attempt, for deliveries and pushes alike; never a secret or a device token. */

@@ -11,11 +11,11 @@ type DeliveryMessage = Extract<QueueMessage, { kind: "delivery" }>;
 
 // CONTRACT part 11: a 2xx within 10 s is delivered; anything else (a redirect included: it is not
 // followed, so that no endpoint can point a delivery elsewhere) is retried.
-const TIMEOUT_MS = 10_000;
+export const DELIVERY_TIMEOUT_MS = 10_000;
 
 async function post(url: string, headers: Record<string, string>, body: string): Promise<number | "timeout" | "network_error"> {
   try {
-    const response = await fetch(url, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) });
+    const response = await fetch(url, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS) });
     await response.body?.cancel();
     return response.status;
   } catch (error) {
