@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BASE, call, CARD_ORDER_FIELDS, createCardOrder, expectError, expectJson, ISO_MS, listLink, newCardOrder, orderIn, send, singlePage, token, unique, UUID } from "./support/api";
+import { BASE, call, CARD_ORDER_FIELDS, createCardOrder, expectError, expectJson, follow, ISO_MS, listLink, newCardOrder, orderIn, send, singlePage, token, unique, UUID } from "./support/api";
 
 const draftOrder = (customer: string, fields: Record<string, unknown> = {}) => ({
   id: expect.stringMatching(UUID),
@@ -189,7 +189,7 @@ describe("GET /card_orders", () => {
     let next: string | null = `${BASE}/card_orders?page_size=3`;
     const pages: any[] = [];
     while (next) {
-      const body: any = await expectJson(await call(next.slice(BASE.length), { token: auth }), 200, expect.anything());
+      const body: any = await follow(next, auth);
       pages.push(body);
       seen.push(...body.data.map((order: { id: string }) => order.id));
       next = body.links.next;
@@ -197,9 +197,9 @@ describe("GET /card_orders", () => {
     expect(seen).toStrictEqual(newest);
     expect(pages.map((page) => page.meta.current_page)).toStrictEqual([1, 2, 3]);
     // Back from the last page by prev, and straight to the last page by last.
-    const back = await expectJson(await call(pages[2].links.prev.slice(BASE.length), { token: auth }), 200, expect.anything());
+    const back = await follow(pages[2].links.prev, auth);
     expect(back.data.map((order: { id: string }) => order.id)).toStrictEqual(newest.slice(3, 6));
-    const last = await expectJson(await call(pages[0].links.last.slice(BASE.length), { token: auth }), 200, expect.anything());
+    const last = await follow(pages[0].links.last, auth);
     expect({ page: last.meta.current_page, ids: last.data.map((order: { id: string }) => order.id) }).toStrictEqual({ page: 3, ids: newest.slice(6) });
     // self keeps the cursor it was called with.
     expect(back.links.self).toBe(pages[2].links.prev);
@@ -240,8 +240,8 @@ describe("GET /card_orders", () => {
     const first: any = await expectJson(await call("/card_orders?page_size=2", { token: auth }), 200, expect.anything());
     // Two newer orders arrive: the count grows to 4 pages, the rows after the cursor stay 3.
     for (let i = 0; i < 2; i++) await createCardOrder(auth);
-    const second: any = await expectJson(await call(first.links.next.slice(BASE.length), { token: auth }), 200, expect.anything());
-    const third: any = await expectJson(await call(second.links.next.slice(BASE.length), { token: auth }), 200, expect.anything());
+    const second: any = await follow(first.links.next, auth);
+    const third: any = await follow(second.links.next, auth);
     expect([first, second, third].flatMap((page) => page.data.map((order: { id: string }) => order.id))).toStrictEqual(created.toReversed());
     expect({ page: third.meta.current_page, of: third.meta.total_pages, rows: third.data.length, next: third.links.next }).toStrictEqual({ page: 3, of: 4, rows: 1, next: null });
   });
@@ -253,7 +253,7 @@ describe("GET /card_orders", () => {
     const pages: any[] = [await expectJson(await call(`${path}?page_size=2`, { token: auth }), 200, expect.anything())];
     // The two devices of page 1 go: the count now says 2 pages, but 4 devices follow page 1.
     for (const device of ["d5", "d4"]) expect((await call(`${path}/${device}`, { token: auth, method: "DELETE" })).status).toBe(204);
-    while (pages.at(-1).links.next) pages.push(await expectJson(await call(pages.at(-1).links.next.slice(BASE.length), { token: auth }), 200, expect.anything()));
+    while (pages.at(-1).links.next) pages.push(await follow(pages.at(-1).links.next, auth));
     expect(pages.map((page) => ({ page: page.meta.current_page, of: page.meta.total_pages, devices: page.data.map((device: { device_identifier: string }) => device.device_identifier) }))).toStrictEqual([
       { page: 1, of: 3, devices: ["d5", "d4"] },
       { page: 2, of: 2, devices: ["d3", "d2"] },
@@ -269,12 +269,12 @@ describe("GET /card_orders", () => {
     const path = "/voucher_owners/me/notification_tokens";
     for (let i = 0; i < 6; i++) expect((await call(path, { token: auth, method: "PUT", json: { value: unique("fcm"), device_identifier: `d${i}` } })).status).toBe(204);
     const pages: any[] = [await expectJson(await call(`${path}?page_size=2`, { token: auth }), 200, expect.anything())];
-    for (let i = 0; i < 2; i++) pages.push(await expectJson(await call(pages.at(-1).links.next.slice(BASE.length), { token: auth }), 200, expect.anything()));
+    for (let i = 0; i < 2; i++) pages.push(await follow(pages.at(-1).links.next, auth));
     // The newest three go: page 2 by prev from page 3 now holds one device, and the list goes on.
     for (const device of ["d5", "d4", "d3"]) expect((await call(`${path}/${device}`, { token: auth, method: "DELETE" })).status).toBe(204);
-    const back: any = await expectJson(await call(pages[2].links.prev.slice(BASE.length), { token: auth }), 200, expect.anything());
+    const back: any = await follow(pages[2].links.prev, auth);
     expect(back.data.map((device: { device_identifier: string }) => device.device_identifier)).toStrictEqual(["d2"]);
-    const onward: any = await expectJson(await call(back.links.next.slice(BASE.length), { token: auth }), 200, expect.anything());
+    const onward: any = await follow(back.links.next, auth);
     expect(onward.data.map((device: { device_identifier: string }) => device.device_identifier)).toStrictEqual(["d1", "d0"]);
   });
 

@@ -106,6 +106,11 @@ export async function expectJson<T = any>(response: Response, status: number, ex
   return body as T;
 }
 
+/** A link of an earlier answer, followed as a client follows it: a 200 list page. */
+export async function follow(link: string, token: string): Promise<any> {
+  return expectJson(await call(link.slice(BASE.length), { token }), 200, expect.anything());
+}
+
 /** Asserts an error response: the envelope with exactly these errors. */
 export function expectError(response: Response, status: number, ...errors: { code: string; source?: object; detail?: unknown }[]) {
   return expectJson(response, status, {
