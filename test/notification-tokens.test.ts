@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { SCOPES } from "../src/auth/principal";
-import { BASE, call, expectError, expectJson, ISO_MS, token, unique, listLink } from "./support/api";
+import { BASE, call, expectError, expectJson, follow, ISO_MS, listLink, token, unique } from "./support/api";
 
 const PATH = "/voucher_owners/me/notification_tokens";
 
@@ -234,6 +234,42 @@ describe("GET /voucher_owners/me/notification_tokens", () => {
       data: all.slice(2),
       links: { self: BASE + at(2), first: BASE + at(1), last: link(2), prev: link(1), next: null },
     });
+  });
+
+  // Cursor pages (pagination/keyset.ts) while devices already passed go; card orders never go, so
+  // these lists show it.
+  const sixDevices = async () => {
+    const auth = await token();
+    for (let i = 0; i < 6; i++) await registered(auth, `d${i}`, unique("fcm"));
+    return auth;
+  };
+  const identifiers = (page: { data: { device_identifier: string }[] }) => page.data.map((device) => device.device_identifier);
+
+  it("following next while devices already passed go: a full page keeps its next though the count says it is the last, and the walk ends on an empty page", async () => {
+    const auth = await sixDevices();
+    const pages: any[] = [await follow(`${BASE}${PATH}?page_size=2`, auth)];
+    // The two devices of page 1 go: the count now says 2 pages, but 4 devices follow page 1.
+    for (const device of ["d5", "d4"]) expect((await remove(auth, device)).status).toBe(204);
+    while (pages.at(-1).links.next) pages.push(await follow(pages.at(-1).links.next, auth));
+    expect(pages.map((page) => ({ page: page.meta.current_page, of: page.meta.total_pages, devices: identifiers(page) }))).toStrictEqual([
+      { page: 1, of: 3, devices: ["d5", "d4"] },
+      { page: 2, of: 2, devices: ["d3", "d2"] },
+      { page: 3, of: 2, devices: ["d1", "d0"] },
+      // A full page cannot tell whether rows follow without reading one more (the page_size + 2
+      // budget): its next leads to an empty page, which ends the walk.
+      { page: 4, of: 2, devices: [] },
+    ]);
+  });
+
+  it("a page reached by prev after newer devices went keeps its next, which leads on to the rest", async () => {
+    const auth = await sixDevices();
+    const pages: any[] = [await follow(`${BASE}${PATH}?page_size=2`, auth)];
+    for (let i = 0; i < 2; i++) pages.push(await follow(pages.at(-1).links.next, auth));
+    // The newest three go: page 2 by prev from page 3 now holds one device, and the list goes on.
+    for (const device of ["d5", "d4", "d3"]) expect((await remove(auth, device)).status).toBe(204);
+    const back = await follow(pages[2].links.prev, auth);
+    expect(identifiers(back)).toStrictEqual(["d2"]);
+    expect(identifiers(await follow(back.links.next, auth))).toStrictEqual(["d1", "d0"]);
   });
 
   it("answers 400 invalid_parameter for a bad page_size", async () => {
