@@ -1,4 +1,4 @@
-// `npm run dev` survives an oversized chunked body (issue 13): a POST over 64 KiB without
+// `npm run dev` survives an oversized chunked body (issue 13): a POST or PUT over 64 KiB without
 // Content-Length gets its 413, and the next requests of any client are answered as usual. A Worker
 // that read part of the body and cancelled it left wrangler dev hanging on the next request
 // (workers-sdk#15709), which only a real `wrangler dev` shows; so this runs under node --test
@@ -62,5 +62,22 @@ test("a chunked POST over 64 KiB gets 413, and the next GET and POST are answere
     assert.equal(list.status, 200, `round ${round}: ${list.text}`);
     const created = await send("POST", "/card_orders", { headers, body: order, timeoutMs: NEXT_REQUEST_TIMEOUT_MS });
     assert.equal(created.status, 201, `round ${round}: ${created.text}`);
+  }
+});
+
+test("a chunked PUT of a device token over 64 KiB gets 413, and the next PUT is answered within 2 s", async () => {
+  const now = Math.floor(Date.now() / 1000);
+  const token = await sign({ sub: "dev-server-owner", scope: "notification_tokens:write", exp: now + 600 }, secret, "HS256");
+  const headers = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
+  const path = "/voucher_owners/me/notification_tokens";
+  const chunks = ['{"device_identifier":"phone","value":"', ...Array(5).fill("x".repeat(14_000)), '"}']; // 70 KB
+
+  for (let round = 1; round <= 2; round++) {
+    const big = await send("PUT", path, { headers, chunks, timeoutMs: 10_000 });
+    assert.equal(big.status, 413, `round ${round}: ${big.text}`);
+    assert.match(big.text, /"code":"payload_too_large"/);
+    const device = JSON.stringify({ device_identifier: "phone", value: `fcm-${round}` });
+    const registered = await send("PUT", path, { headers, body: device, timeoutMs: NEXT_REQUEST_TIMEOUT_MS });
+    assert.equal(registered.status, 204, `round ${round}: ${registered.text}`);
   }
 });
