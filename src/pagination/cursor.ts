@@ -26,8 +26,10 @@ async function mac(secret: string | undefined, payload: string): Promise<string>
 }
 
 // The same links are signed again and again (page 1's `last` and `next` until the list changes), so
-// cursors are kept per isolate by what they say and the secret: a hit costs no HMAC. Bounded.
+// cursors are kept per isolate by what they say and the secret: a hit costs no HMAC. Bounded in
+// number and size (a filter value makes a cursor as long as the client likes).
 const WRITTEN_MAX = 1000;
+const WRITTEN_TEXT_MAX = 512;
 const written = new Map<string, string>();
 
 export async function writeCursor(secret: string | undefined, { list, page, size, seek }: Cursor): Promise<string> {
@@ -37,8 +39,10 @@ export async function writeCursor(secret: string | undefined, { list, page, size
   if (cursor === undefined) {
     const payload = toBase64url(encoder.encode(text));
     cursor = `${payload}.${await mac(secret, payload)}`;
-    if (written.size >= WRITTEN_MAX) written.delete(written.keys().next().value!);
-    written.set(id, cursor);
+    if (text.length <= WRITTEN_TEXT_MAX) {
+      if (written.size >= WRITTEN_MAX) written.delete(written.keys().next().value!);
+      written.set(id, cursor);
+    }
   }
   return cursor;
 }
