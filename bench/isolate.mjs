@@ -7,7 +7,7 @@
 // change of a few microseconds shows. With --profile, writes a V8 CPU profile of this checkout's
 // service path (50 us sampling) for Chrome DevTools or any .cpuprofile viewer.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -23,7 +23,9 @@ if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 // wrangler's own Miniflare (and its WebSocket client), the workerd that `wrangler dev` runs.
 const fromWrangler = createRequire(createRequire(join(root, "package.json")).resolve("wrangler/package.json"));
-const { Miniflare } = fromWrangler("miniflare");
+const { Miniflare, convertV4MiniflareOptions } = fromWrangler("miniflare");
+// The one compatibility date of every wrangler config here (scripts/check-house.mjs holds them equal).
+const compatibilityDate = readFileSync(join(root, "wrangler.toml"), "utf8").match(/^compatibility_date = "(.+)"$/m)[1];
 const { build } = createRequire(join(root, "package.json"))("esbuild");
 const PER_ROUND = 2000;
 
@@ -46,7 +48,8 @@ async function harness(checkout, minify) {
     write: false,
     logLevel: "error",
   });
-  return new Miniflare({ modules: true, script: result.outputFiles[0].text, compatibilityDate: "2026-04-20", bindings: secrets, ...(minify ? {} : { inspectorPort: 0 }) });
+  const options = { modules: true, script: result.outputFiles[0].text, compatibilityDate, bindings: secrets, ...(minify ? {} : { inspectorPort: 0 }) };
+  return new Miniflare(convertV4MiniflareOptions(options));
 }
 
 /** Microseconds per request of one side, over PER_ROUND requests in one call. */

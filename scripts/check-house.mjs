@@ -1,6 +1,9 @@
 // `npm test` runs this first: no import cycle among the TypeScript files of src/ and test/, and no
 // export of src/ that no other file imports (dead, or an internal that should not be exported).
-// Type-only imports count: a cycle through types still ties the files together.
+// Type-only imports count: a cycle through types still ties the files together. And one
+// compatibility date for every wrangler config (wrangler.toml's): the bench's baselines must run on
+// the same runtime behaviour as the service, and both workerd binaries (wrangler's and the vitest
+// plugin's, which refuses dates newer than it knows) must accept it.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
@@ -111,7 +114,12 @@ for (const [file, names] of exported) {
   for (const name of names) if (!users.has(name) && !users.has("*") && !ENTRY_EXPORTS.has(`${rel(file)}:${name}`)) unused.push(`${rel(file)}: ${name}`);
 }
 
+const compatibilityDate = (file) => readFileSync(file, "utf8").match(/^compatibility_date = "(.+)"$/m)?.[1];
+const configs = ["bench", "test"].flatMap((dir) => walk(join(ROOT, dir))).filter((file) => file.endsWith(".toml"));
+const misdated = configs.filter((file) => compatibilityDate(file) !== compatibilityDate(join(ROOT, "wrangler.toml")));
+
 for (const cycle of cycles) console.error(`import cycle: ${cycle.map(rel).sort().join(" -> ")}`);
 for (const line of unused) console.error(`exported but imported nowhere else: ${line}`);
-if (cycles.length || unused.length) process.exit(1);
-console.log(`house: ${files.length} files, no import cycle, every export of src/ imported elsewhere`);
+for (const file of misdated) console.error(`${rel(file)}: compatibility_date ${compatibilityDate(file)} is not wrangler.toml's ${compatibilityDate(join(ROOT, "wrangler.toml"))}`);
+if (cycles.length || unused.length || misdated.length) process.exit(1);
+console.log(`house: ${files.length} files, no import cycle, every export of src/ imported elsewhere, ${configs.length + 1} wrangler configs on ${compatibilityDate(join(ROOT, "wrangler.toml"))}`);

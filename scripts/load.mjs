@@ -202,7 +202,7 @@ async function main() {
 
     const state = await readState(world, options.connections);
     const boundMs = faulty ? DELIVERY_BOUND_WITH_FAULTS_MS : DELIVERY_BOUND_MS;
-    const waitedMs = await awaitDeliveries(receiver, worker.url, state.events, { since: loadEnded, boundMs, stopSignal: stopping.signal });
+    const waitedMs = await awaitDeliveries(receiver, worker.url, state.events, { since: loadEnded, boundMs, stopSignal: stopping.signal, faulty });
     if (stopping.signal.aborted) return 130;
     console.log(`\nverification (${state.reads} reads by id and page, the full lists and events, after the load; not counted above)`);
     const resources = await runChecks(resourceChecks(world, state, vars));

@@ -152,3 +152,15 @@ export async function startWorker({ name, port, config = "wrangler.toml", main, 
   }
   return { url, inspectorPort, persistTo, configPath, stop };
 }
+
+/**
+ * Runs a Worker's Cron Trigger on a local `wrangler dev`, as the deployed schedule would: wrangler's
+ * own route for it, `/cdn-cgi/local/scheduled` (the one `wrangler dev` prints; `/__scheduled` is
+ * only there under `--test-scheduled`). Throws on any answer but 200, so that a cron that did not
+ * run is never mistaken for one that found nothing to do.
+ */
+export async function runCron(workerUrl, cron) {
+  const response = await fetch(`${workerUrl}/cdn-cgi/local/scheduled?cron=${encodeURIComponent(cron)}`);
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`cron "${cron}" on ${workerUrl} answered ${response.status}: ${text.slice(0, 200)}`);
+}

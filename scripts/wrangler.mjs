@@ -1,9 +1,11 @@
 // Runs the project's wrangler without prompts, telemetry or a login (shared by the npm scripts).
 import { spawn, spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 
-const require = createRequire(import.meta.url);
-const bin = require.resolve("wrangler/bin/wrangler.js");
+// wrangler's exports map hides its files; its package.json is exported and names the bin.
+const manifest = createRequire(import.meta.url).resolve("wrangler/package.json");
+const bin = join(dirname(manifest), createRequire(import.meta.url)(manifest).bin.wrangler);
 
 export const quietEnv = {
   ...process.env,

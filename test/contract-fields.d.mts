@@ -1,1 +1,1 @@
-export declare function contractFields(shared: string): Record<string, string[] | undefined>;
+export declare function contractFields(shared: string): Record<string, string[]>;

@@ -1,9 +1,9 @@
-// `npm run bench:pool-proxy`: the minimal reproduction of why the tests call the Worker through
-// send() (test/support/api.ts) and not `exports.default.fetch`. A Worker that answers "ok", called
-// 500 times in one test file: through the pool the time per 100 calls grows with the calls made so
-// far, through the Worker's own fetch it stays flat. The cause and the versions affected are in
-// send()'s comment.
-import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+// `npm run bench:pool-proxy`: a regression check on the test pool. A Worker that answers "ok", called
+// 500 times in one test file through the pool's `exports.default.fetch` and through its own fetch.
+// Under @cloudflare/vitest-pool-workers the pooled time per 100 calls grew with the calls made so far
+// (a Proxy chain per call); under @cloudflare/vitest-plugin it stays flat, and the check fails if
+// it grows again. Figures in BENCHMARKS.md.
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({

@@ -58,13 +58,11 @@ interface Entry {
  * The one way tests call the Worker: its default export's fetch with the test bindings, then every
  * task it left with ctx.waitUntil, then its success body held against its route's schema.
  *
- * It calls the default export directly rather than through `exports.default.fetch` / `SELF.fetch`:
- * @cloudflare/vitest-pool-workers (pinned here at 0.15.1; every version from 0.4.0 to 0.23.0, the
- * newest) re-wraps its entrypoint wrapper's prototype in a new Proxy on every request
- * (createProxyPrototypeClass in dist/worker/lib/cloudflare/test-internal.mjs), so each call walks a
- * Proxy chain as long as the number of calls so far. `npm run bench:pool-proxy` reproduces it: 100
- * calls take 250 ms at first and 6 s after 400. The renamed @cloudflare/vitest-plugin installs the
- * Proxy once from 1.1.3, but needs wrangler 4.128, which refuses Node 20; revisit on Node 22.
+ * It calls the default export directly rather than through `exports.default.fetch`: each call runs
+ * with the test's bindings (the recording queue, a test's own variables or a faulty D1), which the
+ * pool's entry point cannot take, and it waits for the Worker's waitUntil tasks. (The Proxy chain
+ * of @cloudflare/vitest-pool-workers, which slowed `exports.default.fetch` with every call, is gone
+ * in @cloudflare/vitest-plugin; `npm run bench:pool-proxy` checks that it stays gone.)
  * `target` is another entry point of the same service (bench/wrapped-d1).
  */
 export async function send(request: Request, bindings: Bindings = {}, target: Entry = worker): Promise<Response> {
