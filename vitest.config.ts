@@ -1,7 +1,6 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { configDefaults, defineConfig } from "vitest/config";
 import { buildAssets } from "./scripts/build-assets.mjs";
-import { contractFields } from "./test/contract-fields.mjs";
 
 // The pool reads wrangler.toml but runs no [build] command: the generated assets (the OpenAPI
 // document, Scalar's bundle), fresh, before the tests reach them through env.ASSETS.
@@ -34,8 +33,6 @@ export default defineConfig(async () => ({
           APP_SECRET: "test-app-secret",
           // Failed deliveries are retried at once, so that a test sees the dead-letter queue in seconds.
           WEBHOOK_RETRY_BASE_SECONDS: "0",
-          // The field lists of the interface document and CONTRACT.md (the steering repo's shared/).
-          CONTRACT_FIELDS: contractFields("../shared"),
         },
       },
     }),

@@ -5,7 +5,6 @@ declare global {
   namespace Cloudflare {
     interface Env extends Bindings {
       TEST_MIGRATIONS: D1Migration[];
-      CONTRACT_FIELDS: Record<string, string[] | undefined>;
     }
     interface GlobalProps {
       mainModule: typeof import("../src/index");

@@ -1,1 +1,0 @@
-export declare function contractFields(shared: string): Record<string, string[]>;
