@@ -1,10 +1,15 @@
 // `npm run dev`: local secrets, migrated local D1, then wrangler dev on http://127.0.0.1:8787.
+// PORT moves the API and its inspector with it (PORT + 1000, as every Worker the scripts and tests
+// start), so that two dev servers never meet on wrangler's default inspector port 9229.
 import { syncDevVars } from "./dev-vars.mjs";
 import { wranglerSpawn, wranglerSync } from "./wrangler.mjs";
 
 syncDevVars();
 wranglerSync(["d1", "migrations", "apply", "DB", "--local"]);
 
-const dev = wranglerSpawn(["dev", "--ip", "127.0.0.1", "--port", process.env.PORT ?? "8787", ...process.argv.slice(2)], { stdio: "inherit" });
+const port = Number(process.env.PORT ?? 8787);
+if (!Number.isInteger(port) || port < 1 || port > 64535) throw new Error(`PORT must be a port from 1 to 64535, not ${process.env.PORT}`);
+const args = ["dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(port + 1000), ...process.argv.slice(2)];
+const dev = wranglerSpawn(args, { stdio: "inherit" });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => dev.kill(signal));
 dev.on("exit", (code) => process.exit(code ?? 0));

@@ -2,7 +2,7 @@
 // (Debian's package, /usr/bin/chromium, driven by playwright-core) on a `wrangler dev` this file
 // starts, with every request to another host refused. The reference must render, with no console
 // error, no failed or refused request and no Content-Security-Policy violation. The screenshot
-// lands in test/browser/docs.png. PORT sets wrangler dev's port (its inspector takes PORT + 1);
+// lands in test/browser/docs.png. PORT sets wrangler dev's port (its inspector takes PORT + 1000);
 // otherwise both are free ports.
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -26,7 +26,7 @@ const state = mkdtempSync(join(tmpdir(), "docs-browser-"));
 before(async () => {
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium (or set CHROMIUM)`);
   const port = process.env.PORT ? Number(process.env.PORT) : await anyFreePort();
-  const inspectorPort = process.env.PORT ? port + 1 : await anyFreePort();
+  const inspectorPort = process.env.PORT ? port + 1000 : await anyFreePort();
   base = `http://${HOST}:${port}`;
   // wrangler.toml's [build] command writes the OpenAPI document and Scalar's bundle first.
   const args = ["dev", "--ip", HOST, "--port", String(port), "--inspector-port", String(inspectorPort), "--persist-to", state, "--show-interactive-dev-session=false"];

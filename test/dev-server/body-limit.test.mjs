@@ -2,7 +2,7 @@
 // Content-Length gets its 413, and the next requests of any client are answered as usual. A Worker
 // that read part of the body and cancelled it left wrangler dev hanging on the next request
 // (workers-sdk#15709), which only a real `wrangler dev` shows; so this runs under node --test
-// (`npm run test:dev`), not vitest. Ports: the Worker's and its inspector's, free from DEV_SERVER_PORT
+// (`npm run test:dev`), not vitest. Ports: the Worker's and its inspector's (1000 above), free from DEV_SERVER_PORT
 // (default 8900) + 50 on, apart from the other dev-server test's, which may run at the same time.
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
@@ -20,8 +20,8 @@ let worker;
 for (const signal of ["SIGINT", "SIGTERM"]) process.once(signal, () => stopAllWorkers().finally(() => process.exit(130)));
 
 before(async () => {
-  const port = await firstFreePorts(Number(process.env.DEV_SERVER_PORT ?? 8900) + 50, [0, 1], "DEV_SERVER_PORT");
-  worker = await startWorker({ name: "dev-server-test", port, inspectorPort: port + 1, vars: { JWT_SECRET: secret } });
+  const port = await firstFreePorts(Number(process.env.DEV_SERVER_PORT ?? 8900) + 50, [0, 1000], "DEV_SERVER_PORT");
+  worker = await startWorker({ name: "dev-server-test", port, vars: { JWT_SECRET: secret } });
 });
 
 after(() => worker?.stop());

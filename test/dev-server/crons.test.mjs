@@ -1,7 +1,7 @@
 // Both Cron Triggers of wrangler.toml run on a real `wrangler dev` through the route that
 // scripts/local-worker.mjs's runCron(), the load and README use (`/cdn-cgi/local/scheduled`): each
 // answers 200 and its job logs its line. A wrangler upgrade that moves or breaks the route fails here,
-// not silently in the load. Ports: free from DEV_SERVER_PORT (default 8900) + 60 on.
+// not silently in the load. Ports: free from DEV_SERVER_PORT (default 8900) + 100 on.
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -12,9 +12,9 @@ import { runCron, startWorker } from "../../scripts/local-worker.mjs";
 import { firstFreePorts } from "../../scripts/ports.mjs";
 
 test("each Cron Trigger runs through /cdn-cgi/local/scheduled and logs its job", { timeout: 120_000 }, async (t) => {
-  const port = await firstFreePorts(Number(process.env.DEV_SERVER_PORT ?? 8900) + 60, [0, 1], "DEV_SERVER_PORT");
+  const port = await firstFreePorts(Number(process.env.DEV_SERVER_PORT ?? 8900) + 100, [0, 1000], "DEV_SERVER_PORT");
   const logFile = join(mkdtempSync(join(tmpdir(), "crons-")), "worker.log");
-  const worker = await startWorker({ name: "crons-test", port, inspectorPort: port + 1, logFile, vars: { JWT_SECRET: randomBytes(32).toString("hex") } });
+  const worker = await startWorker({ name: "crons-test", port, logFile, vars: { JWT_SECRET: randomBytes(32).toString("hex") } });
   t.after(() => worker.stop());
 
   const toml = readFileSync(new URL("../../wrangler.toml", import.meta.url), "utf8");
