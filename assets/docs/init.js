@@ -17,5 +17,7 @@ document.addEventListener("DOMContentLoaded", () => {
     mcp: { disabled: true },
     showDeveloperTools: "never", // the toolbar shown by default on localhost
     hideClientButton: true, // "Open API Client" links to client.scalar.com
+    // Every operation but /health needs the bearer token: open with its field, not "No authentication selected".
+    authentication: { preferredSecurityScheme: "bearerAuth" },
   });
 });

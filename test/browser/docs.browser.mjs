@@ -86,6 +86,9 @@ test("/docs renders the reference from this origin alone, without an error", { t
   await page.getByText("Create a card order").first().waitFor({ timeout: 30_000 });
   await page.getByRole("button", { name: "Invoices" }).first().click(); // the other tags start folded
   await page.getByText("Invoice a card order").first().waitFor();
+  // Every operation but the public three needs the bearer token: the page opens with it selected.
+  await page.getByText("Selected Auth Type: bearerAuth").first().waitFor();
+  assert.equal(await page.getByText("No authentication selected").count(), 0);
   await page.waitForLoadState("networkidle");
   await page.screenshot({ path: SCREENSHOT });
   seen.cspViolations = await page.evaluate(() => window.__cspViolations);
