@@ -1,0 +1,137 @@
+// The README's sessions, run as a reader runs them: its curl session in one bash, step by step, and
+// then its TypeScript client in the same shell (TOKEN exported by the session), against a
+// `wrangler dev` with a fresh database that this file starts, with the secrets of `.dev.vars` as
+// `npm run dev` makes it. Each step's output must be the README's, up to what differs between runs
+// (ids, times, dates, secrets, cursors, the ports this run uses). Deliveries arrive in any order, so
+// the receiver's log is compared as a set of lines. Ports: free from DEV_SERVER_PORT (default 8900)
+// + 150 on: the API, the receiver (next port) and the inspector (1000 above).
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { createReadStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { syncDevVars } from "../../scripts/dev-vars.mjs";
+import { startWorker } from "../../scripts/local-worker.mjs";
+import { firstFreePorts } from "../../scripts/ports.mjs";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const README = readFileSync(join(ROOT, "README.md"), "utf8");
+const README_API = "127.0.0.1:8787";
+const README_HOOK_PORT = "8788";
+
+/** The first fenced block of `language` after `marker` in the README. */
+function block(marker, language) {
+  const start = README.indexOf(marker);
+  assert.ok(start >= 0, `README has no "${marker}"`);
+  const open = README.indexOf("```" + language + "\n", start);
+  return README.slice(open + language.length + 4, README.indexOf("\n```", open));
+}
+
+/** A console block's `$ ` commands, each with the output shown below it. */
+function steps(console) {
+  const result = [];
+  for (const line of console.split("\n")) {
+    if (line.startsWith("$ ")) result.push({ command: line.slice(2), expected: [] });
+    else result.at(-1).expected.push(line);
+  }
+  return result.map(({ command, expected }) => ({ command, expected: expected.join("\n") }));
+}
+
+/** What differs between two runs of the same session, written the same way. */
+function normalized(text, { api, hookPort }) {
+  return text
+    .replaceAll("\r", "")
+    .replaceAll(api, README_API)
+    .replaceAll(`127.0.0.1:${hookPort}/`, `127.0.0.1:${README_HOOK_PORT}/`)
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<uuid>")
+    .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, "<time>")
+    .replace(/\d{4}-\d{2}-\d{2}/g, "<date>")
+    .replace(/INV-\d{4}-/g, "INV-<year>-")
+    .replace(/whsec_[A-Za-z0-9+/=]+/g, "whsec_<secret>")
+    .replace(/cursor=[A-Za-z0-9_.-]+/g, "cursor=<cursor>")
+    .replace(/\n+$/, "");
+}
+
+/**
+ * One bash, as a terminal would hold it: each `run` types a command and returns its output. The
+ * output goes through a named pipe: the session's `tee /dev/stderr` can open a pipe again, not
+ * the socket Node's own stdio would be, and a file it would truncate.
+ */
+function shell(env) {
+  const fifo = join(mkdtempSync(join(tmpdir(), "readme-session-")), "terminal");
+  execFileSync("mkfifo", [fifo]);
+  const bash = spawn("bash", ["--noprofile", "--norc"], { cwd: ROOT, env, detached: true, stdio: ["pipe", "ignore", "ignore"] });
+  bash.stdin.write(`exec > ${fifo} 2>&1\n`);
+  let output = "";
+  let waiting;
+  const take = () => {
+    const end = output.match(/\n__STEP_END__(\d+)\n/);
+    if (!end || !waiting) return;
+    const text = output.slice(0, end.index);
+    output = output.slice(end.index + end[0].length);
+    waiting({ text, status: Number(end[1]) });
+  };
+  createReadStream(fifo, "utf8").on("data", (chunk) => ((output += chunk), take()));
+  return {
+    run(command, timeoutMs = 30_000) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no end of "${command}" within ${timeoutMs} ms; so far:\n${output}`)), timeoutMs);
+        waiting = (result) => ((waiting = undefined), clearTimeout(timer), resolve(result));
+        bash.stdin.write(`${command}\nprintf '\\n__STEP_END__%s\\n' $?\n`);
+      });
+    },
+    // The session's background receiver is in this shell's process group.
+    stop: () => new Promise((resolve) => (bash.once("exit", resolve), process.kill(-bash.pid, "SIGTERM"))),
+  };
+}
+
+test("the README's curl session and TypeScript client, against a fresh `wrangler dev`", { timeout: 300_000 }, async (t) => {
+  syncDevVars(join(ROOT, ".dev.vars"), join(ROOT, ".dev.vars.example"));
+  const devVars = Object.fromEntries(
+    [...readFileSync(join(ROOT, ".dev.vars"), "utf8").matchAll(/^([A-Z][A-Z0-9_]*)=(.*)$/gm)].map(([, key, value]) => [key, value.replace(/^'(.*)'$|^"(.*)"$/, "$1$2")]),
+  );
+  const port = await firstFreePorts(Number(process.env.DEV_SERVER_PORT ?? 8900) + 150, [0, 1, 1000], "DEV_SERVER_PORT");
+  const hookPort = port + 1;
+  const worker = await startWorker({ name: "readme-session", port, vars: devVars });
+  t.after(() => worker.stop());
+  const api = `127.0.0.1:${port}`;
+  const ports = { api, hookPort };
+  const bash = shell({ ...process.env, TOKEN: "" });
+  t.after(async () => {
+    await bash.stop();
+    rmSync(join(ROOT, "receiver.log"), { force: true });
+  });
+
+  const session = steps(block("## A session with curl", "console"));
+  assert.ok(session.length >= 20, `the curl session has ${session.length} steps`);
+  for (const { command, expected } of session) {
+    const typed = command.replaceAll(README_API, api).replace(`HOOK_PORT=${README_HOOK_PORT}`, `HOOK_PORT=${hookPort}`);
+    const { text, status } = await bash.run(typed);
+    assert.equal(status, 0, `$ ${command}\n${text}`);
+    let actual = normalized(text, ports);
+    let shown = normalized(expected, ports);
+    // Deliveries arrive at least once and in any order (as the README says under the session).
+    if (command.includes("cat receiver.log")) [actual, shown] = [actual, shown].map((lines) => lines.split("\n").sort().join("\n"));
+    assert.equal(actual, shown, `$ ${command}`);
+  }
+
+  // The client, saved as the README says and run in the same shell, TOKEN exported by the session.
+  const client = block("A TypeScript client", "ts").replaceAll(README_API, api);
+  const dir = join(ROOT, ".wrangler/readme-client");
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, "client.ts"), client);
+  const setup = client.match(/^\/\/ Types: (.+)$/m)?.[1];
+  assert.ok(setup, "the client says how to make its types");
+  const types = await bash.run(`(cd ${dir} && ${setup})`, 60_000);
+  assert.equal(types.status, 0, types.text);
+  const checked = await bash.run(`npx tsc --noEmit --strict --skipLibCheck --target es2022 --module preserve --types node ${dir}/client.ts`, 60_000);
+  assert.equal(checked.status, 0, `the client type-checks against the generated types:\n${checked.text}`);
+  const ran = await bash.run(`(cd ${dir} && node client.ts)`);
+  assert.equal(ran.status, 0, ran.text);
+  const printed = client.match(/console\.log\(.*\); \/\/ e\.g\. (.+)$/m)?.[1];
+  assert.match(ran.text.trim(), new RegExp(`^${printed.replace(/INV-\d{4}-\d{6}/, "INV-\\d{4}-\\d{6}")}$`));
+});
