@@ -88,7 +88,7 @@ describe("POST /webhook_endpoints", () => {
     expect((await expectJson(await call(ENDPOINTS, { token: auth }), 200, expect.anything())).data).toStrictEqual([]);
   });
 
-  it.each(["http://localhost:8080/hook", "https://127.0.0.1/hook", "http://10.1.2.3/", "http://172.16.0.1/", "https://192.168.1.1/", "http://169.254.169.254/latest", "http://[::1]:9000/", "http://2130706433/", "https://foo.localhost/", "http://[fd00::1]/"])(
+  it.each(["http://localhost:8080/hook", "https://127.0.0.1/hook", "http://10.1.2.3/", "http://172.16.0.1/", "https://192.168.1.1/", "http://169.254.169.254/latest", "http://[::1]:9000/", "http://2130706433/", "https://foo.localhost/", "http://[fd00::1]/", "https://[::ffff:127.0.0.1]:9351/hook", "https://[::ffff:169.254.169.254]/", "https://[::127.0.0.1]/", "https://[::ffff:0:127.0.0.1]/", "https://100.64.0.1/", "https://198.18.0.1/", "https://224.0.0.1/", "https://255.255.255.255/", "https://[fec0::1]/", "https://[64:ff9b::7f00:1]/"])(
     "accepts the local host %s only while ALLOW_LOCAL_WEBHOOKS is \"true\"",
     async (url) => {
       const auth = await token();

@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import { isPublicWebhookHost } from "../src/domain/webhook-host";
+
+// Every form of the findings (issue 25) and both sides of every range of the IANA special-purpose
+// registries, read through the URL parser as the API reads a webhook URL.
+const host = (url: string) => new URL(url).hostname;
+
+const REFUSED: [string, string][] = [
+  // names
+  ["localhost", "http://localhost/"],
+  ["localhost.", "http://localhost./"],
+  ["a .localhost name", "https://foo.localhost/"],
+  // IPv4 in its other spellings
+  ["127.0.0.1 as one number", "http://2130706433/"],
+  ["127.0.0.1 in hex parts", "http://0x7f.0.0.1/"],
+  ["127.1", "http://127.1/"],
+  ["0177.0.0.1 (octal)", "http://0177.0.0.1/"],
+  // the IPv4 registry, first and last address of each range
+  ["0.0.0.0", "http://0.0.0.0/"],
+  ["0.255.255.255", "http://0.255.255.255/"],
+  ["10.0.0.0", "http://10.0.0.0/"],
+  ["10.255.255.255", "http://10.255.255.255/"],
+  ["100.64.0.0", "http://100.64.0.0/"],
+  ["100.127.255.255", "http://100.127.255.255/"],
+  ["127.0.0.0", "http://127.0.0.0/"],
+  ["127.255.255.255", "http://127.255.255.255/"],
+  ["169.254.0.0", "http://169.254.0.0/"],
+  ["169.254.169.254", "http://169.254.169.254/"],
+  ["172.16.0.0", "http://172.16.0.0/"],
+  ["172.31.255.255", "http://172.31.255.255/"],
+  ["192.0.0.0", "http://192.0.0.0/"],
+  ["192.0.0.8", "http://192.0.0.8/"],
+  ["192.0.0.170", "http://192.0.0.170/"],
+  ["192.0.0.255", "http://192.0.0.255/"],
+  ["192.0.2.1", "http://192.0.2.1/"],
+  ["192.88.99.1", "http://192.88.99.1/"],
+  ["192.168.0.0", "http://192.168.0.0/"],
+  ["192.168.255.255", "http://192.168.255.255/"],
+  ["198.18.0.0", "http://198.18.0.0/"],
+  ["198.19.255.255", "http://198.19.255.255/"],
+  ["198.51.100.7", "http://198.51.100.7/"],
+  ["203.0.113.7", "http://203.0.113.7/"],
+  ["224.0.0.1 (multicast)", "http://224.0.0.1/"],
+  ["239.255.255.255 (multicast)", "http://239.255.255.255/"],
+  ["240.0.0.1", "http://240.0.0.1/"],
+  ["255.255.255.255", "http://255.255.255.255/"],
+  // IPv6, with IPv4 inside
+  ["::ffff:127.0.0.1", "https://[::ffff:127.0.0.1]:9351/hook"],
+  ["::ffff:169.254.169.254", "https://[::ffff:169.254.169.254]/"],
+  ["::ffff:10.0.0.1", "https://[::ffff:10.0.0.1]/"],
+  ["::ffff:8.8.8.8 (mapped, even public)", "https://[::ffff:8.8.8.8]/"],
+  ["::127.0.0.1 (compatible)", "https://[::127.0.0.1]/"],
+  ["::ffff:0:127.0.0.1 (translated)", "https://[::ffff:0:127.0.0.1]/"],
+  ["64:ff9b::127.0.0.1 (NAT64)", "https://[64:ff9b::127.0.0.1]/"],
+  ["64:ff9b::8.8.8.8 (NAT64)", "https://[64:ff9b::808:808]/"],
+  ["64:ff9b:1::1 (local NAT64)", "https://[64:ff9b:1::1]/"],
+  ["2002:7f00:1:: (6to4)", "https://[2002:7f00:1::]/"],
+  ["2001::1 (Teredo)", "https://[2001::1]/"],
+  // the IPv6 registry and the rest outside global unicast
+  ["::", "http://[::]/"],
+  ["::1", "http://[::1]:9000/"],
+  ["0:0:0:0:0:0:0:1", "http://[0:0:0:0:0:0:0:1]/"],
+  ["100::1 (discard)", "http://[100::1]/"],
+  ["2001:2::1 (benchmarking)", "http://[2001:2::1]/"],
+  ["2001:10::1 (old ORCHID)", "http://[2001:10::1]/"],
+  ["2001:1ff:ffff::1 (end of 2001::/23)", "http://[2001:1ff:ffff::1]/"],
+  ["2001:db8::1 (documentation)", "http://[2001:db8::1]/"],
+  ["3fff::1 (documentation)", "http://[3fff::1]/"],
+  ["5f00::1 (SRv6)", "http://[5f00::1]/"],
+  ["fc00::1 (unique local)", "http://[fc00::1]/"],
+  ["fd00::1 (unique local)", "http://[fd00::1]/"],
+  ["fe80::1 (link-local)", "http://[fe80::1]/"],
+  ["febf::1 (link-local)", "http://[febf::1]/"],
+  ["fec0::1 (site-local)", "http://[fec0::1]/"],
+  ["ff02::1 (multicast)", "http://[ff02::1]/"],
+  ["4000::1 (unallocated)", "http://[4000::1]/"],
+];
+
+const ACCEPTED: [string, string][] = [
+  ["a name", "https://hooks.example/in"],
+  ["a name that starts with a number", "https://1password.example/in"],
+  ["8.8.8.8", "https://8.8.8.8/"],
+  ["1.0.0.0", "https://1.0.0.0/"],
+  ["9.255.255.255", "https://9.255.255.255/"],
+  ["11.0.0.0", "https://11.0.0.0/"],
+  ["100.63.255.255", "https://100.63.255.255/"],
+  ["100.128.0.0", "https://100.128.0.0/"],
+  ["126.255.255.255", "https://126.255.255.255/"],
+  ["128.0.0.0", "https://128.0.0.0/"],
+  ["169.253.255.255", "https://169.253.255.255/"],
+  ["169.255.0.0", "https://169.255.0.0/"],
+  ["172.15.255.255", "https://172.15.255.255/"],
+  ["172.32.0.0", "https://172.32.0.0/"],
+  ["192.0.0.9 (port control anycast)", "https://192.0.0.9/"],
+  ["192.0.0.10 (TURN anycast)", "https://192.0.0.10/"],
+  ["192.0.1.0", "https://192.0.1.0/"],
+  ["192.167.255.255", "https://192.167.255.255/"],
+  ["192.169.0.0", "https://192.169.0.0/"],
+  ["198.17.255.255", "https://198.17.255.255/"],
+  ["198.20.0.0", "https://198.20.0.0/"],
+  ["223.255.255.255", "https://223.255.255.255/"],
+  ["2000::1", "https://[2000::1]/"],
+  ["2001:200::1 (after 2001::/23)", "https://[2001:200::1]/"],
+  ["2001:1::1 (port control anycast)", "https://[2001:1::1]/"],
+  ["2001:3::1 (AMT)", "https://[2001:3::1]/"],
+  ["2001:4:112::1 (AS112-v6)", "https://[2001:4:112::1]/"],
+  ["2001:20::1 (ORCHIDv2)", "https://[2001:20::1]/"],
+  ["2001:4860:4860::8888", "https://[2001:4860:4860::8888]/"],
+  ["2606:4700::1111", "https://[2606:4700::1111]/"],
+  ["2620:4f:8000::1", "https://[2620:4f:8000::1]/"],
+  ["3ffe::1", "https://[3ffe::1]/"],
+];
+
+describe("webhook hosts while ALLOW_LOCAL_WEBHOOKS is off", () => {
+  it.each(REFUSED)("refuses %s", (_, url) => expect(isPublicWebhookHost(host(url))).toBe(false));
+  it.each(ACCEPTED)("accepts %s", (_, url) => expect(isPublicWebhookHost(host(url))).toBe(true));
+});
