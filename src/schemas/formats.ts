@@ -38,9 +38,21 @@ export const pathSegmentText = (max: number) =>
 /** An optional string of at most `max` characters; `null` means none. */
 export const optionalText = (max: number) => z.optional(z.nullable(text("a string or null", false, max)));
 
-/** A required string without Unicode control characters (category Cc), of 1 to `max` characters. */
+// What a name printed on a card and shown in a push may not hold (CONTRACT part 12): control (Cc),
+// format (Cf: bidirectional overrides, zero-width characters, the byte-order mark), line and
+// paragraph separators (Zl, Zp), private-use (Co) and unassigned (Cn) characters.
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}]/u;
+const EDGE_SPACE = /^\p{White_Space}|\p{White_Space}$/u;
+
+/** A required name that people read, of 1 to `max` characters: not blank, no space at either end, nothing unprintable. */
 export const printableText = (max: number) =>
-  text("a string", true, max, z.refine((s) => !/\p{Cc}/u.test(s), "must not contain control characters"));
+  text(
+    "a string",
+    true,
+    max,
+    z.refine((s) => !EDGE_SPACE.test(s), "must not be blank or begin or end with whitespace"),
+    z.refine((s) => !UNPRINTABLE.test(s), "must not contain control, format (such as a right-to-left override or a zero-width space), line or paragraph separator, private-use or unassigned characters"),
+  );
 
 /**
  * An amount in a request: a decimal string from `min` to "10000.00", never a JSON number (CONTRACT
