@@ -8,6 +8,8 @@ export interface Bindings {
   RATE_LIMITER: RateLimit;
   /** The events queue (wrangler.toml): producer and consumer are this Worker. */
   EVENTS: Queue<QueueMessage>;
+  /** The slow lane (wrangler.toml): deliveries to webhook endpoints that answer slowly or not at all. */
+  SLOW_DELIVERIES: Queue<QueueMessage>;
   /** The static assets (wrangler.toml [assets]): /docs's files and the OpenAPI document. */
   ASSETS: Fetcher;
   /** HS256 signing secret (a Worker secret; locally in `.dev.vars`). */

@@ -191,7 +191,6 @@ describe("deliveries (Standard Webhooks)", () => {
   it.each([
     ["a redirect (not followed)", () => new Response(null, { status: 302, headers: { Location: "http://127.0.0.1/" } })],
     ["a 4xx", () => new Response(null, { status: 410 })],
-    ["a timeout", () => Promise.reject(Object.assign(new Error("The operation was aborted due to timeout"), { name: "TimeoutError" }))],
     ["a network error", () => Promise.reject(new TypeError("Network connection lost."))],
   ])("treats %s as a failed attempt, to retry", async (_, answer) => {
     await customerWithEvent();
@@ -201,9 +200,9 @@ describe("deliveries (Standard Webhooks)", () => {
     expect(receiver.requests).toHaveLength(1);
   });
 
-  it("gives an attempt 10 s: the request is aborted then, and the attempt logged as a timeout, to retry", async () => {
-    await customerWithEvent();
-    // The 10 s pass at once: the signal the Worker asks for is aborted as its timeout would be.
+  it("gives an attempt 2.5 s on the events queue, then hands it to the slow lane, which gives it 10 s and retries it", async () => {
+    const { endpoint, event } = await customerWithEvent();
+    // The time passes at once: the signal the Worker asks for is aborted as its timeout would be.
     const timeouts = vi.spyOn(AbortSignal, "timeout").mockImplementation(() => {
       const controller = new AbortController();
       setTimeout(() => controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")));
@@ -219,10 +218,52 @@ describe("deliveries (Standard Webhooks)", () => {
     const lines: string[] = [];
     vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)));
     const deliveries = (await drain()).filter((o) => o.body.kind === "delivery");
-    expect(timeouts.mock.calls).toStrictEqual([[10_000]]);
-    expect(receiver.requests).toHaveLength(1);
-    expect(deliveries.map((o) => [o.acked, o.retried])).toStrictEqual([[false, { delaySeconds: 0 }]]);
-    expect(lines.map((line) => JSON.parse(line)).filter((line) => line.job === "webhook_delivery").map((line) => line.status)).toStrictEqual(["timeout"]);
+    expect(timeouts.mock.calls).toStrictEqual([[2_500], [10_000]]);
+    expect(receiver.requests).toHaveLength(2);
+    expect(deliveries.map((o) => [o.queue, o.acked, o.retried])).toStrictEqual([
+      ["voucher-billing-events", true, undefined],
+      ["voucher-billing-deliveries-slow", false, { delaySeconds: 0 }],
+    ]);
+    const logged = lines.map((line) => JSON.parse(line)).filter((line) => line.job === "webhook_delivery");
+    expect(logged.map((line) => [line.lane, line.status])).toStrictEqual([
+      ["fast", "timeout_to_slow_lane"],
+      ["slow", "timeout"],
+    ]);
+
+    // Its next delivery goes to the slow lane without an attempt on the events queue.
+    queued.messages.push({ kind: "delivery", endpointId: endpoint.id, event });
+    const again = await drain();
+    expect(again.map((o) => [o.queue, o.acked, o.retried])).toStrictEqual([
+      ["voucher-billing-events", true, undefined],
+      ["voucher-billing-deliveries-slow", false, { delaySeconds: 0 }],
+    ]);
+    expect(timeouts.mock.calls.slice(2)).toStrictEqual([[10_000]]);
+  });
+
+  it("holds up no other customer: a batch with a silent endpoint ends after 2.5 s, the other delivered at once", async () => {
+    const silent = await customerWithEvent();
+    const healthy = await customerWithEvent();
+    const at: Record<string, number> = {};
+    const started = Date.now();
+    let silentCalls = 0;
+    outbound((request) => {
+      if (request.url === healthy.endpoint.url) return ((at.healthy = Date.now() - started), new Response(null, { status: 204 }));
+      // Silent on the events queue; on the slow lane it answers, which ends the test without its 10 s.
+      if (++silentCalls === 2) return ((at.slowLane = Date.now() - started), new Response(null, { status: 204 }));
+      return new Promise((_, reject) => request.signal.addEventListener("abort", () => reject(request.signal.reason)));
+    });
+    const deliveries = (await drain()).filter((o) => o.body.kind === "delivery");
+    const endpointOf = (o: { body: unknown }) => (o.body as { endpointId: string }).endpointId;
+    expect(deliveries.map((o) => [o.queue, endpointOf(o), o.acked, o.retried]).toSorted()).toStrictEqual(
+      [
+        ["voucher-billing-events", silent.endpoint.id, true, undefined],
+        ["voucher-billing-events", healthy.endpoint.id, true, undefined],
+        ["voucher-billing-deliveries-slow", silent.endpoint.id, true, undefined],
+      ].toSorted(),
+    );
+    expect(at.healthy).toBeLessThan(2_000);
+    expect(at.slowLane).toBeGreaterThanOrEqual(2_500);
+    expect(at.slowLane).toBeLessThan(5_000);
   });
 
   it("logs one JSON line per attempt (event, endpoint, attempt, status, duration), never the secret", async () => {
@@ -232,7 +273,7 @@ describe("deliveries (Standard Webhooks)", () => {
     vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)));
     await drain();
     const logged = lines.map((line) => JSON.parse(line)).filter((line) => line.job === "webhook_delivery");
-    expect(logged).toStrictEqual([{ job: "webhook_delivery", event_id: event.id, endpoint_id: endpoint.id, attempt: 1, status: 500, duration_ms: expect.any(Number) }]);
+    expect(logged).toStrictEqual([{ job: "webhook_delivery", event_id: event.id, endpoint_id: endpoint.id, attempt: 1, lane: "fast", status: 500, duration_ms: expect.any(Number) }]);
     expect(lines.join("\n")).not.toContain(endpoint.secret.slice("whsec_".length));
   });
 

@@ -10,7 +10,9 @@ const isKind = <K extends QueueMessage["kind"]>(kind: K) => (message: Message<Qu
 
 /**
  * The queue consumer (wrangler.toml). The dead-letter queue's name ends in `-dlq`: what reaches it
- * failed every attempt and is logged, one line each, for an operator to look at.
+ * failed every attempt and is logged, one line each, for an operator to look at. The slow lane's
+ * ends in `-slow`: deliveries to endpoints that did not answer within the fast lane's time
+ * (webhook-delivery.ts), tried there with the full 10 s.
  */
 export async function consume(batch: MessageBatch<QueueMessage>, env: Bindings): Promise<void> {
   if (batch.queue.endsWith("-dlq")) {
@@ -22,11 +24,12 @@ export async function consume(batch: MessageBatch<QueueMessage>, env: Bindings):
     }
     return;
   }
+  const lane = batch.queue.endsWith("-slow") ? "slow" : "fast";
   const events = batch.messages.filter(isKind("event"));
   await Promise.all([
     events.length > 0 ? fanOut(env, events).catch((error) => retryAll(events, error)) : undefined,
     // Each on its own: a slow or failing receiver holds up no other.
-    ...batch.messages.filter(isKind("delivery")).map((message) => deliver(env, message).catch((error) => retryAll([message], error))),
+    ...batch.messages.filter(isKind("delivery")).map((message) => deliver(env, message, lane).catch((error) => retryAll([message], error))),
     ...batch.messages.filter(isKind("push")).map((message) => push(env, message).catch((error) => retryAll([message], error))),
   ]);
 }

@@ -30,8 +30,12 @@ export class RecordingQueue {
 
 /** The queue every call gets unless it brings its own. */
 export const queued = new RecordingQueue();
+/** The slow lane of webhook deliveries (SLOW_DELIVERIES), which drain() consumes beside it. */
+export const slowQueued = new RecordingQueue();
 
 export interface Outcome {
+  /** The queue it was consumed from. */
+  queue: string;
   body: QueueMessage;
   acked: boolean;
   /** The delay of the retry it asked for, if it asked for one. */
@@ -40,27 +44,35 @@ export interface Outcome {
 
 /**
  * Runs the Worker's queue consumer over what was queued, and over what that queued in turn, until
- * nothing is left (a fan-out queues deliveries and pushes). A retry is recorded, not re-run: the
- * test decides. Returns every message's outcome, in the order consumed.
+ * nothing is left (a fan-out queues deliveries and pushes; the fast lane hands slow deliveries to the
+ * slow lane). A retry is recorded, not re-run: the test decides. Returns every message's outcome, in
+ * the order consumed.
  */
 export async function drain(bindings: Partial<Cloudflare.Env> = {}, queue = "voucher-billing-events"): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
-  for (let round = 0; round < 10 && queued.messages.length > 0; round++) {
-    const batch = createMessageBatch<QueueMessage>(
-      queue,
-      queued.take().map((body, i) => ({ id: `m-${round}-${i}`, timestamp: new Date(), attempts: 1, body })),
-    );
-    const seen = batch.messages.map((message) => {
-      const outcome: Outcome = { body: message.body, acked: false };
-      const { ack, retry } = message;
-      message.ack = () => ((outcome.acked = true), ack.call(message));
-      message.retry = (options?: QueueRetryOptions) => ((outcome.retried = { ...options }), retry.call(message, options));
-      return outcome;
-    });
-    const ctx = createExecutionContext();
-    await worker.queue(batch, { ...env, EVENTS: queued.binding, ...bindings }, ctx);
-    await waitOnExecutionContext(ctx);
-    outcomes.push(...seen);
+  const lanes = [
+    { name: queue, from: queued },
+    { name: "voucher-billing-deliveries-slow", from: slowQueued },
+  ];
+  for (let round = 0; round < 10 && lanes.some((lane) => lane.from.messages.length > 0); round++) {
+    for (const lane of lanes) {
+      if (lane.from.messages.length === 0) continue;
+      const batch = createMessageBatch<QueueMessage>(
+        lane.name,
+        lane.from.take().map((body, i) => ({ id: `m-${round}-${i}`, timestamp: new Date(), attempts: 1, body })),
+      );
+      const seen = batch.messages.map((message) => {
+        const outcome: Outcome = { queue: lane.name, body: message.body, acked: false };
+        const { ack, retry } = message;
+        message.ack = () => ((outcome.acked = true), ack.call(message));
+        message.retry = (options?: QueueRetryOptions) => ((outcome.retried = { ...options }), retry.call(message, options));
+        return outcome;
+      });
+      const ctx = createExecutionContext();
+      await worker.queue(batch, { ...env, EVENTS: queued.binding, SLOW_DELIVERIES: slowQueued.binding, ...bindings }, ctx);
+      await waitOnExecutionContext(ctx);
+      outcomes.push(...seen);
+    }
   }
   return outcomes;
 }
