@@ -1,4 +1,4 @@
-// `npm run load [-- --duration 30] [--connections 8] [--port 8797] [--faults 0.05] [--quick]`
+// `npm run load [-- --duration 30] [--connections 8] [--port 8797] [--faults 0.05] [--noisy-neighbour] [--quick]`
 //
 // A bounded load run on loopback: starts the API under `wrangler dev` with a fresh local D1 and a
 // webhook receiver of its own, lets several tenants work on it concurrently (card orders with
@@ -7,7 +7,10 @@
 // has exactly its event, delivered and signed. With --faults the Worker runs on a D1 that fails that
 // share of calls (bench/wrapped-d1), and the clients retry 503s. Prints throughput, latency,
 // statuses and the verdicts; exits 1 on any finding, unexpected answer, transport error or a 5xx
-// that is not an allowed 503. RELIABILITY.md describes the runs.
+// that is not an allowed 503. With --noisy-neighbour the first tenant also subscribes five endpoints
+// that never answer, one that answers 500 and one that redirects, and the run prints how long the
+// other tenants' events took to their first arrival (CONTRACT part 11: within 30 s), failing beyond.
+// RELIABILITY.md describes the runs.
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -17,8 +20,8 @@ import { createClient, statusLabel } from "./load/http.mjs";
 import { createWorld, PRINCIPALS_PER_TENANT, runLoad, TENANTS } from "./load/mix.mjs";
 import { readRows, rowChecks } from "./load/rows.mjs";
 import { percentile } from "./load/util.mjs";
-import { eventChecks, mergeFindings, readState, resourceChecks, runChecks, tally } from "./load/verify.mjs";
-import { awaitDeliveries, registerEndpoints, startReceiver } from "./load/webhooks.mjs";
+import { anyFinding, eventChecks, mergeFindings, readState, resourceChecks, runChecks, tally } from "./load/verify.mjs";
+import { awaitDeliveries, firstAttemptSeconds, registerEndpoints, registerNoisyEndpoints, startNoisyServer, startReceiver } from "./load/webhooks.mjs";
 
 // The configured limit (wrangler.toml: 600 per 60 s per sub) would turn most of a run through 8
 // tokens into 429s: the run is meant to measure the service, not the limiter.
@@ -35,9 +38,11 @@ const DELIVERY_BOUND_WITH_FAULTS_MS = 150_000;
 // What the Worker logs about each failed D1 call under --faults (a request's 503, the look-up of its
 // events after it, the consumer's retry of a batch, a Cron Trigger run that failed on its query, the
 // wrapper's own error): expected there, and thousands of lines; counted, not shown.
+// CONTRACT part 11: the first attempt within 30 s of the change, whatever a neighbour's endpoints do.
+const FIRST_ATTEMPT_BOUND_S = 30;
 const FAULT_LOG_LINES = [/"error":"database_unavailable"/, /"error":"events_not_recovered"/, /"job":"queue"/, /Uncaught Error: Failed query: /, /injected by bench\/wrapped-d1/];
 
-const USAGE = "usage: node scripts/load.mjs [--duration <s>] [--connections <n>] [--port <p>] [--faults <rate, e.g. 0.05>] [--quick] [--worker-log <file>]";
+const USAGE = "usage: node scripts/load.mjs [--duration <s>] [--connections <n>] [--port <p>] [--faults <rate, e.g. 0.05>] [--noisy-neighbour] [--quick] [--worker-log <file>]";
 
 function readOptions() {
   const { values } = parseArgs({
@@ -47,6 +52,7 @@ function readOptions() {
       port: { type: "string", default: "8797" }, // not wrangler's 8787, which `npm run dev` uses
       faults: { type: "string", default: "0" },
       quick: { type: "boolean", default: false },
+      "noisy-neighbour": { type: "boolean", default: false },
       // The Worker's own log lines (every request, delivery attempt and cron run), for a post-mortem.
       "worker-log": { type: "string" },
     },
@@ -63,7 +69,7 @@ function readOptions() {
     console.error(`--faults must be a share of D1 calls from 0 to below 1, e.g. 0.05\n${USAGE}`);
     process.exit(2);
   }
-  return { ...options, faults, workerLog: values["worker-log"] };
+  return { ...options, faults, workerLog: values["worker-log"], noisyNeighbour: values["noisy-neighbour"] };
 }
 
 /**
@@ -72,7 +78,7 @@ function readOptions() {
  */
 async function assertPortFree(port, what) {
   if (!(await isFree(port))) {
-    console.error(`127.0.0.1:${port} (${what}) is in use; choose another --port (the run takes the port, the port + 1 for its webhook receiver and the port + 1000 for the Worker's inspector)`);
+    console.error(`127.0.0.1:${port} (${what}) is in use; choose another --port (the run takes the port, the port + 1 for its webhook receiver, the port + 2 for --noisy-neighbour's endpoints and the port + 1000 for the Worker's inspector)`);
     process.exit(2);
   }
 }
@@ -168,8 +174,10 @@ async function main() {
   await assertPortFree(options.port, "the Worker");
   await assertPortFree(options.port + 1, "the webhook receiver");
   await assertPortFree(options.port + 1000, "the Worker's inspector");
+  if (options.noisyNeighbour) await assertPortFree(options.port + 2, "the noisy neighbour's endpoints");
   const vars = billingVars();
   const receiver = await startReceiver(options.port + 1);
+  const noisyServer = options.noisyNeighbour ? await startNoisyServer(options.port + 2) : undefined;
   const faulty = options.faults > 0;
   const logCounts = { faultLogLines: 0 };
   console.log(`starting wrangler dev on 127.0.0.1:${options.port} with a fresh local D1${faulty ? `, its D1 binding failing ${options.faults * 100} % of calls (bench/wrapped-d1)` : ""} ...`);
@@ -191,6 +199,8 @@ async function main() {
     const { send, stats } = createClient(worker.url, stopping.signal, { faults: faulty });
     const world = await createWorld(secret, send);
     await registerEndpoints(world, receiver);
+    const noisy = noisyServer && (await registerNoisyEndpoints(world, noisyServer));
+    if (noisy) console.log(`noisy neighbour: ${noisy.id} also subscribes 5 endpoints that never answer, 1 that answers 500 and 1 that redirects (${noisyServer.url})`);
     console.log(`load: ${options.duration} s, ${options.connections} connections, ${TENANTS} tenants × ${PRINCIPALS_PER_TENANT} principals, all scopes, on ${worker.url}`);
     const { limit, period } = configuredRateLimit();
     console.log(`rate limit raised from ${limit} to ${RAISED_RATE_LIMIT} requests/${period} s per sub for this run, so that it measures the service, not the limiter`);
@@ -220,10 +230,19 @@ async function main() {
     console.log(`\ncard orders, entries, invoices, devices, rows: ${tally(mergeFindings(resources, rows))}`);
     console.log(`events and their deliveries: ${tally(events)}`);
     console.log(tally(all));
-    return all.lost.size || all.duplicated.size || all.wrong.size || failures.length ? 1 : 0;
+    let slowNeighbour = false;
+    if (noisy) {
+      const seconds = firstAttemptSeconds(receiver, noisy);
+      const figure = (q) => percentile(seconds, q).toFixed(1);
+      console.log(`noisy_neighbour first_attempt_s p50=${figure(0.5)} p99=${figure(0.99)} max=${figure(1)}`);
+      slowNeighbour = seconds.length === 0 || seconds.at(-1) > FIRST_ATTEMPT_BOUND_S;
+      if (slowNeighbour) console.log(`FAILED: another tenant's first delivery took over ${FIRST_ATTEMPT_BOUND_S} s (or none arrived)`);
+    }
+    return anyFinding(all) || failures.length || slowNeighbour ? 1 : 0;
   } finally {
     if (running) await worker.stop();
     await receiver.stop();
+    await noisyServer?.stop();
   }
 }
 

@@ -77,22 +77,26 @@ export async function readState(world, connections) {
 
 /**
  * What a check found, by key, so that two checks never count one thing twice: lost (acknowledged,
- * but not there, or not as acknowledged), duplicated (there twice, or there but never made), and
- * wrong (there once, but showing what it must not: an amount, a count, a link).
+ * but not there, or not as acknowledged), duplicated (there twice, or there but never made), wrong
+ * (there once, but showing what it must not: an amount, a count, a link), and undelivered (an event
+ * that is there but never reached its tenant's endpoint).
  */
+const KINDS = ["lost", "duplicated", "wrong", "undelivered"];
 function createFindings() {
-  const lost = new Map();
-  const duplicated = new Map();
-  const wrong = new Map();
-  return { lost, duplicated, wrong, lose: (key, why) => lost.set(key, why), duplicate: (key, why) => duplicated.set(key, why), misstate: (key, why) => wrong.set(key, why) };
+  const found = Object.fromEntries(KINDS.map((kind) => [kind, new Map()]));
+  const note = (kind) => (key, why) => found[kind].set(key, why);
+  return { ...found, lose: note("lost"), duplicate: note("duplicated"), misstate: note("wrong"), undeliver: note("undelivered") };
 }
 
 /** The findings of several checks as one: a thing two checks found counts once. */
 export function mergeFindings(...groups) {
   const merged = createFindings();
-  for (const findings of groups) for (const kind of ["lost", "duplicated", "wrong"]) findings[kind].forEach((why, key) => merged[kind].set(key, why));
+  for (const findings of groups) for (const kind of KINDS) findings[kind].forEach((why, key) => merged[kind].set(key, why));
   return merged;
 }
+
+/** Whether any check found anything. */
+export const anyFinding = (findings) => KINDS.some((kind) => findings[kind].size > 0);
 
 /** Runs checks, one line each (and the first findings of a failed one); returns all findings. */
 export async function runChecks(checks) {
@@ -100,7 +104,7 @@ export async function runChecks(checks) {
   for (const check of checks) {
     const findings = createFindings();
     const summary = await check(findings);
-    const found = [...findings.lost, ...findings.duplicated, ...findings.wrong];
+    const found = KINDS.flatMap((kind) => [...findings[kind]]);
     console.log(`  ${found.length ? "FAIL" : "ok  "} ${summary}`);
     for (const [key, why] of found.slice(0, 5)) console.log(`         ${key}: ${why}`);
     all.push(findings);
@@ -108,7 +112,7 @@ export async function runChecks(checks) {
   return mergeFindings(...all);
 }
 
-export const tally = (findings) => `lost=${findings.lost.size} duplicated=${findings.duplicated.size} wrong=${findings.wrong.size}`;
+export const tally = (findings) => KINDS.map((kind) => `${kind}=${findings[kind].size}`).join(" ");
 
 // ---------------------------------------------------------------------------------------------
 // Resources
@@ -402,7 +406,7 @@ function checkDeliveries(world, { events }, receiver, { waitedMs, boundMs }, fin
     for (const event of events.get(tenant.id)) {
       ids.add(event.id);
       const got = seen.get(event.id);
-      if (!got) findings.lose(`delivery of event ${event.id}`, `${event.type} not delivered within ${boundMs / 1000} s`);
+      if (!got) findings.undeliver(`delivery of event ${event.id}`, `${event.type} not delivered within ${boundMs / 1000} s`);
       else if (got.body !== JSON.stringify(event)) findings.misstate(`delivery of event ${event.id}`, "its body is not the event as GET /events shows it");
       else delivered++;
       if (got) repeats += got.times - 1;

@@ -89,3 +89,46 @@ export async function awaitDeliveries(receiver, workerUrl, eventsByTenant, { sin
   }
   return Math.max(0, (missing() ? Date.now() : receiver.lastDelivery) - since);
 }
+
+// --noisy-neighbour: the first tenant also subscribes endpoints that misbehave (issue 25): five
+// that accept the connection and never answer, one that answers 500, one that redirects.
+const NOISY = [...Array.from({ length: 5 }, (_, i) => `hang/${i}`), "fail", "redirect"];
+
+/** The misbehaving endpoints' server. */
+export async function startNoisyServer(port) {
+  const server = createServer((request, response) => {
+    request.resume();
+    if (request.url === "/fail") response.writeHead(500).end();
+    else if (request.url === "/redirect") response.writeHead(302, { Location: "http://127.0.0.1:9/" }).end();
+    // /hang/*: nothing, until the Worker gives up on it.
+  });
+  await new Promise((resolve, reject) => server.once("error", reject).listen(port, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** Subscribes the first tenant's misbehaving endpoints; returns that tenant, whose neighbours are measured. */
+export async function registerNoisyEndpoints(world, server) {
+  const noisy = world.tenants[0];
+  const principal = world.principals.find((p) => p.tenant === noisy);
+  for (const path of NOISY) {
+    const result = await world.send(principal, "POST", "/webhook_endpoints", { json: { url: `${server.url}/${path}`, event_types: ["*"] }, key: randomUUID() });
+    if (result.status !== 201) throw new Error(`POST /webhook_endpoints answered ${result.status}: ${result.text}`);
+  }
+  return noisy;
+}
+
+/** Seconds from each event of every tenant but `noisy` to its first arrival at the receiver, sorted. */
+export function firstAttemptSeconds(receiver, noisy) {
+  const seconds = [];
+  for (const [tenant, deliveries] of receiver.received) {
+    if (tenant === noisy.id) continue;
+    for (const { body, at } of deliveries.values()) seconds.push((at - Date.parse(JSON.parse(body).created_at)) / 1000);
+  }
+  return seconds.sort((a, b) => a - b);
+}
