@@ -143,7 +143,7 @@ describe("deliveries (Standard Webhooks)", () => {
     const endpoint = await created(auth, { url: `https://receiver.example/${customer}`, event_types: eventTypes });
     await orderIn(auth, "submitted");
     const [event] = ((await (await call("/events", { token: auth })).json()) as any).data;
-    return { auth, endpoint, event };
+    return { auth, endpoint, event, customer };
   }
 
   it("POSTs the event as JSON with webhook-id, webhook-timestamp and a webhook-signature the standardwebhooks package verifies", async () => {
@@ -201,7 +201,7 @@ describe("deliveries (Standard Webhooks)", () => {
   });
 
   it("gives an attempt 2.5 s on the events queue, then hands it to the slow lane, which gives it 10 s and retries it", async () => {
-    const { endpoint, event } = await customerWithEvent();
+    const { endpoint, event, customer } = await customerWithEvent();
     // The time passes at once: the signal the Worker asks for is aborted as its timeout would be.
     const timeouts = vi.spyOn(AbortSignal, "timeout").mockImplementation(() => {
       const controller = new AbortController();
@@ -230,14 +230,21 @@ describe("deliveries (Standard Webhooks)", () => {
       ["slow", "timeout"],
     ]);
 
-    // Its next delivery goes to the slow lane without an attempt on the events queue.
+    // Its next delivery goes to the slow lane without an attempt on the events queue, whether it was
+    // queued there (a retry) or is fanned out anew.
     queued.messages.push({ kind: "delivery", endpointId: endpoint.id, event });
     const again = await drain();
     expect(again.map((o) => [o.queue, o.acked, o.retried])).toStrictEqual([
       ["voucher-billing-events", true, undefined],
       ["voucher-billing-deliveries-slow", false, { delaySeconds: 0 }],
     ]);
-    expect(timeouts.mock.calls.slice(2)).toStrictEqual([[10_000]]);
+    queued.messages.push({ kind: "event", customerId: customer, event });
+    const fannedOut = await drain();
+    expect(fannedOut.map((o) => [o.queue, o.body.kind, o.acked, o.retried])).toStrictEqual([
+      ["voucher-billing-events", "event", true, undefined],
+      ["voucher-billing-deliveries-slow", "delivery", false, { delaySeconds: 0 }],
+    ]);
+    expect(timeouts.mock.calls.slice(2)).toStrictEqual([[10_000], [10_000]]);
   });
 
   it("holds up no other customer: a batch with a silent endpoint ends after 2.5 s, the other delivered at once", async () => {

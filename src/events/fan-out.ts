@@ -6,6 +6,7 @@ import { endpointsOf } from "../db/webhook-endpoints";
 import type { Bindings } from "../env";
 import type { QueueMessage } from "./messages";
 import { pushConfig } from "./push-config";
+import { isSlow } from "./slow-endpoints";
 
 type EventMessage = Extract<QueueMessage, { kind: "event" }>;
 const SEND_BATCH_MAX = 100;
@@ -42,8 +43,11 @@ export async function fanOut(env: Bindings, messages: readonly Message<EventMess
   const [endpoints] = await orm.batch([endpointsOf(orm, customers), markDispatched(orm, events.map((body) => body.event.id), new Date().toISOString())]);
 
   const next: QueueMessage[] = [];
+  const slow: QueueMessage[] = []; // endpoints known to be slow start on the slow lane (webhook-delivery.ts)
   for (const { customerId, event } of events) {
-    for (const endpoint of endpoints) if (endpoint.customerId === customerId && subscribed(endpoint.eventTypes, event.type)) next.push({ kind: "delivery", endpointId: endpoint.id, event });
+    for (const endpoint of endpoints) {
+      if (endpoint.customerId === customerId && subscribed(endpoint.eventTypes, event.type)) (isSlow(endpoint.id) ? slow : next).push({ kind: "delivery", endpointId: endpoint.id, event });
+    }
   }
   const delivered = events.filter(({ event }) => event.type === "card_order.delivered").map(({ event }) => event);
   if (delivered.length > 0) {
@@ -51,6 +55,8 @@ export async function fanOut(env: Bindings, messages: readonly Message<EventMess
     if ("off" in push) console.log(JSON.stringify({ job: "push", status: "off", reason: push.off, event_ids: delivered.map((event) => event.id) }));
     else for (const event of delivered) next.push(...(await pushesFor(orm, event)));
   }
-  for (let i = 0; i < next.length; i += SEND_BATCH_MAX) await env.EVENTS.sendBatch(next.slice(i, i + SEND_BATCH_MAX).map((body) => ({ body })));
+  for (const [queue, bodies] of [[env.EVENTS, next], [env.SLOW_DELIVERIES, slow]] as const) {
+    for (let i = 0; i < bodies.length; i += SEND_BATCH_MAX) await queue.sendBatch(bodies.slice(i, i + SEND_BATCH_MAX).map((body) => ({ body })));
+  }
   for (const message of messages) message.ack();
 }
