@@ -21,7 +21,7 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 // (slow-endpoints.ts) and the delivery is handed, unanswered and not counted as a failed attempt, to
 // the slow lane: a queue of its own whose attempts get the full 10 s, and where that endpoint's next
 // deliveries go at once. A receiver may so see an event twice, which at-least-once allows.
-const FAST_LANE_TIMEOUT_MS = 2_500;
+export const FAST_LANE_TIMEOUT_MS = 2_500;
 
 type Lane = "fast" | "slow";
 
