@@ -1,7 +1,6 @@
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { keyFor } from "../src/crypto/keys";
 import { open } from "../src/crypto/secret-box";
 import { retryDelaySeconds } from "../src/events/retry";
 import { endpoints } from "../src/app";
@@ -40,11 +39,26 @@ describe("POST /webhook_endpoints", () => {
     const stored = await env.DB.prepare("SELECT body FROM idempotency_keys WHERE key = ?").bind(headers["Idempotency-Key"]).first<string>("body");
     expect(stored).not.toContain(secret.slice("whsec_".length));
     expect(stored).not.toContain("hooks.example");
-    expect(await open(await keyFor(env.APP_SECRET, "stored-responses"), stored!)).toBe(text);
+    expect(await open(env, "stored-responses", stored!)).toBe(text);
 
     const again = await call(ENDPOINTS, { token: auth, json, headers });
     expect({ status: again.status, replayed: again.headers.get("Idempotent-Replayed"), text: await again.text() }).toStrictEqual({ status: 201, replayed: "true", text });
     expect((await expectJson(await call(ENDPOINTS, { token: auth }), 200, expect.anything())).data).toHaveLength(1);
+  });
+
+  it("replays a keyed response stored before APP_SECRET was rotated while the old secret is in APP_SECRETS_PREVIOUS; without it, 500", async () => {
+    const auth = await token();
+    const headers = { "Idempotency-Key": unique("key") };
+    const json = { url: "https://hooks.example/rotated", event_types: ["*"] };
+    const first = await call(ENDPOINTS, { token: auth, json, headers, env: { APP_SECRET: "secret-a" } });
+    expect(first.status).toBe(201);
+    const text = await first.text();
+
+    const again = await call(ENDPOINTS, { token: auth, json, headers, env: { APP_SECRET: "secret-b", APP_SECRETS_PREVIOUS: "secret-a" } });
+    expect({ status: again.status, replayed: again.headers.get("Idempotent-Replayed"), text: await again.text() }).toStrictEqual({ status: 201, replayed: "true", text });
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const body = await expectError(await call(ENDPOINTS, { token: auth, json, headers, env: { APP_SECRET: "secret-b" } }), 500, { code: "internal_error" });
+    expect(JSON.stringify(body)).not.toContain("whsec_");
   });
 
   it("answers 201 with the endpoint and its secret, shown this once; the stored secret is sealed", async () => {
@@ -61,7 +75,7 @@ describe("POST /webhook_endpoints", () => {
 
     const row = await env.DB.prepare("SELECT * FROM webhook_endpoints WHERE id = ?").bind(endpoint.id).first<Record<string, string>>();
     expect(JSON.stringify(row)).not.toContain(endpoint.secret.slice("whsec_".length));
-    expect(await open(await keyFor(env.APP_SECRET, "webhook-secrets"), row!.encrypted_secret!)).toBe(endpoint.secret);
+    expect(await open(env, "webhook-secrets", row!.encrypted_secret!)).toBe(endpoint.secret);
 
     const { secret: _, ...listed } = endpoint;
     const list = await expectJson(await call(ENDPOINTS, { token: auth }), 200, expect.anything());
@@ -161,6 +175,32 @@ describe("deliveries (Standard Webhooks)", () => {
     expect(delivery!.body).toBe(JSON.stringify(event));
     expect(new Webhook(endpoint.secret).verify(delivery!.body, delivery!.headers)).toStrictEqual(event);
     expect(() => new Webhook(`whsec_${btoa("another secret of 24 bytes")}`).verify(delivery!.body, delivery!.headers)).toThrow();
+  });
+
+  it("signs with an endpoint's secret sealed before APP_SECRET was rotated while the old secret is in APP_SECRETS_PREVIOUS", async () => {
+    const customer = unique("customer");
+    const auth = await token({ customer_id: customer });
+    const endpoint = (await (await call(ENDPOINTS, { token: auth, json: { url: `https://receiver.example/${customer}`, event_types: ["*"] }, env: { APP_SECRET: "secret-a" } })).json() as any).data[0];
+    await orderIn(auth, "submitted");
+    const receiver = outbound(() => new Response(null, { status: 204 }));
+    const deliveries = (await drain({ APP_SECRET: "secret-b", APP_SECRETS_PREVIOUS: "secret-a" })).filter((o) => o.body.kind === "delivery");
+    expect(deliveries.map((o) => o.acked)).toStrictEqual([true]);
+    const [delivery] = receiver.requests;
+    expect(new Webhook(endpoint.secret).verify(delivery!.body, delivery!.headers)).toMatchObject({ type: "card_order.submitted" });
+  });
+
+  it("does not deliver, and retries, when the endpoint's secret opens under neither APP_SECRET nor APP_SECRETS_PREVIOUS", async () => {
+    const customer = unique("customer");
+    const auth = await token({ customer_id: customer });
+    expect((await call(ENDPOINTS, { token: auth, json: { url: `https://receiver.example/${customer}`, event_types: ["*"] }, env: { APP_SECRET: "secret-a" } })).status).toBe(201);
+    await orderIn(auth, "submitted");
+    const receiver = outbound(() => new Response(null, { status: 204 }));
+    const errors: string[] = [];
+    vi.spyOn(console, "error").mockImplementation((line: unknown) => void errors.push(String(line)));
+    const deliveries = (await drain({ APP_SECRET: "secret-b", APP_SECRETS_PREVIOUS: "secret-c" })).filter((o) => o.body.kind === "delivery");
+    expect(deliveries.map((o) => [o.acked, o.retried])).toStrictEqual([[false, { delaySeconds: expect.any(Number) }]]);
+    expect(receiver.requests).toStrictEqual([]);
+    expect(errors.map((line) => JSON.parse(line).error)).toStrictEqual([expect.stringMatching(/opens under neither APP_SECRET nor APP_SECRETS_PREVIOUS/)]);
   });
 
   it("delivers only to the customer's endpoints subscribed to the event's type", async () => {

@@ -1,5 +1,4 @@
 import { customerOf } from "../../auth/principal";
-import { keyFor } from "../../crypto/keys";
 import { seal } from "../../crypto/secret-box";
 import { countWebhookEndpoints, deleteWebhookEndpoint as deleteRow, findWebhookEndpoint, insertWebhookEndpoint, listWebhookEndpoints as queryEndpoints } from "../../db/webhook-endpoints";
 import { isId, newId } from "../../domain/ids";
@@ -28,7 +27,7 @@ export const createWebhookEndpoint: Handler<typeof routes.createWebhookEndpoint>
     customerId,
     url: body.url,
     eventTypes: JSON.stringify(body.event_types),
-    encryptedSecret: await seal(await keyFor(c.env.APP_SECRET, "webhook-secrets"), secret),
+    encryptedSecret: await seal(c.env, "webhook-secrets", secret),
     createdAt: new Date().toISOString(),
   };
   const db = database(c);
