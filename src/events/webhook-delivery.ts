@@ -33,7 +33,7 @@ export async function deliver(env: Bindings, message: Message<DeliveryMessage>):
     log("endpoint_deleted");
     return message.ack();
   }
-  const secret = await open(env, "webhook-secrets", endpoint.encryptedSecret);
+  const secret = await open(env, "webhook-secrets", endpointId, endpoint.encryptedSecret);
   const body = JSON.stringify(event);
   const timestamp = Math.floor(Date.now() / 1000);
   const status = await post(

@@ -22,12 +22,13 @@ export const createWebhookEndpoint: Handler<typeof routes.createWebhookEndpoint>
   if (problem) throw ApiError.of("validation_failed", `url ${problem}.`, { pointer: "/url" });
   const customerId = customerOf(c);
   const secret = newWebhookSecret();
+  const id = newId();
   const row = {
-    id: newId(),
+    id,
     customerId,
     url: body.url,
     eventTypes: JSON.stringify(body.event_types),
-    encryptedSecret: await seal(c.env, "webhook-secrets", secret),
+    encryptedSecret: await seal(c.env, "webhook-secrets", id, secret),
     createdAt: new Date().toISOString(),
   };
   const db = database(c);
