@@ -24,8 +24,10 @@ export interface Bindings {
   SERVICE_VAT_PERCENT?: string;
   CARD_PRODUCTION_FEE?: string;
   SHIPPING_FEE?: string;
-  /** The Worker's own secret: webhook signing secrets are stored encrypted with a key derived from it. */
+  /** The Worker's own secret: keys derived from it seal stored secrets and sign list cursors. */
   APP_SECRET?: string;
+  /** Comma-separated secrets APP_SECRET replaced: what they sealed or signed still opens (rotation). */
+  APP_SECRETS_PREVIOUS?: string;
   /** "true": webhook endpoints on loopback and private hosts, also over http (local development). */
   ALLOW_LOCAL_WEBHOOKS?: string;
   /** Seconds before a failed delivery's first retry (default 30); each later wait is 4 times longer. */

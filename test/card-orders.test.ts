@@ -233,6 +233,20 @@ describe("GET /card_orders", () => {
     expect((await send(new Request(a.links.next, { headers: { Authorization: `Bearer ${auth}` } }), { APP_SECRET: "secret-a" })).status).toBe(200);
   });
 
+  it("accepts a cursor signed under a secret listed in APP_SECRETS_PREVIOUS, and signs new links with APP_SECRET alone", async () => {
+    const auth = await token();
+    for (let i = 0; i < 3; i++) await createCardOrder(auth);
+    const get = (url: string, bindings: { APP_SECRET: string; APP_SECRETS_PREVIOUS?: string }) => send(new Request(url, { headers: { Authorization: `Bearer ${auth}` } }), bindings);
+    const before: any = await (await get(`${BASE}/card_orders?page_size=1`, { APP_SECRET: "secret-a" })).json();
+    const rotated = { APP_SECRET: "secret-b", APP_SECRETS_PREVIOUS: "secret-older, secret-a" };
+    const followed: any = await expectJson(await get(before.links.next, rotated), 200, expect.anything());
+    expect(followed.meta.current_page).toBe(2);
+    // Links are signed with the new secret only: they work once the old one is dropped.
+    expect((await get(followed.links.next, { APP_SECRET: "secret-b" })).status).toBe(200);
+    await expectError(await get(before.links.next, { APP_SECRET: "secret-b" }), 400, { code: "invalid_parameter", source: { parameter: "cursor" } });
+    await expectError(await get(before.links.next, { APP_SECRET: "secret-b", APP_SECRETS_PREVIOUS: "secret-older" }), 400, { code: "invalid_parameter", source: { parameter: "cursor" } });
+  });
+
   it("following next while orders are created: every order once, and a short page is the last (no empty page after it)", async () => {
     const auth = await token();
     const created = [];

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { forgetAccessToken } from "../src/events/google-access-token";
 import { call, createCardOrder, addEntry, token, unique } from "./support/api";
 import { outbound, serviceAccount, verifiedClaims } from "./support/outbound";
-import { drain, queued } from "./support/queue";
+import { drain, queued, type Outcome } from "./support/queue";
 
 // CONTRACT parts 11 and 12: when a card order is delivered, each voucher owner with an entry in it
 // gets one push on each of their devices, through FCM HTTP v1 as a service account. Both Google
@@ -46,6 +46,9 @@ async function deliveredOrder(owners: { ada: string; alan: string }) {
   return { order, entries: { ada: [ada1.id, ada2.id], alan: [alan.id] } };
 }
 
+/** The ids of the card_order.delivered events among what was drained. */
+const deliveredEvents = (outcomes: Outcome[]) => outcomes.flatMap(({ body }) => (body.kind === "event" && body.event.type === "card_order.delivered" ? [body.event.id] : []));
+
 beforeEach(async () => {
   account ??= await serviceAccount();
   forgetAccessToken();
@@ -67,12 +70,33 @@ describe("push on delivery", () => {
     const sent = world.requests.filter((r) => r.url.startsWith(FCM_URL));
     expect(sent.every((r) => r.url === `${FCM_URL}/v1/projects/${PROJECT}/messages:send` && r.method === "POST" && r.headers.authorization === "Bearer ya29.test-token")).toBe(true);
     const messages = sent.map((r) => JSON.parse(r.body).message).toSorted((a, b) => (a.token < b.token ? -1 : 1));
+    const [eventId] = deliveredEvents(outcomes);
+    // A repeat of the push replaces the notification rather than adding one (see the next test).
+    const collapse = { android: { collapse_key: eventId }, apns: { headers: { "apns-collapse-id": eventId } } };
     const expected = [
-      { token: adaPhone, notification: { title: "Your voucher card is on its way", body: "The cards for Ada Lovelace and Ada L. have been delivered." }, data: { type: "card_order.delivered", card_order_id: order.id, entry_ids: entries.ada.join(",") } },
-      { token: adaTablet, notification: { title: "Your voucher card is on its way", body: "The cards for Ada Lovelace and Ada L. have been delivered." }, data: { type: "card_order.delivered", card_order_id: order.id, entry_ids: entries.ada.join(",") } },
-      { token: alanPhone, notification: { title: "Your voucher card is on its way", body: "The card for Alan Turing has been delivered." }, data: { type: "card_order.delivered", card_order_id: order.id, entry_ids: entries.alan.join(",") } },
+      { token: adaPhone, notification: { title: "Your voucher card is on its way", body: "The cards for Ada Lovelace and Ada L. have been delivered." }, data: { type: "card_order.delivered", card_order_id: order.id, entry_ids: entries.ada.join(",") }, ...collapse },
+      { token: adaTablet, notification: { title: "Your voucher card is on its way", body: "The cards for Ada Lovelace and Ada L. have been delivered." }, data: { type: "card_order.delivered", card_order_id: order.id, entry_ids: entries.ada.join(",") }, ...collapse },
+      { token: alanPhone, notification: { title: "Your voucher card is on its way", body: "The card for Alan Turing has been delivered." }, data: { type: "card_order.delivered", card_order_id: order.id, entry_ids: entries.alan.join(",") }, ...collapse },
     ].toSorted((a, b) => (a.token < b.token ? -1 : 1));
     expect(messages).toStrictEqual(expected);
+  });
+
+  it("sends a push again (a retry, or its event fanned out twice) with the same collapse key, which another event's push does not share", async () => {
+    const owner = unique("ada");
+    await register(owner, "phone");
+    await deliveredOrder({ ada: owner, alan: unique("alan") });
+    const world = google();
+    const outcomes = await drain(pushEnv());
+    const [first] = outcomes.filter((o) => o.body.kind === "push");
+    queued.messages.push(first!.body);
+    await drain(pushEnv());
+    await deliveredOrder({ ada: owner, alan: unique("alan") });
+    const later = await drain(pushEnv());
+
+    const collapse = world.requests.filter((r) => r.url.startsWith(FCM_URL)).map((r) => JSON.parse(r.body).message).map(({ android, apns }) => ({ android, apns }));
+    const keyed = (id: string) => ({ android: { collapse_key: id }, apns: { headers: { "apns-collapse-id": id } } });
+    expect(collapse).toStrictEqual([keyed(deliveredEvents(outcomes)[0]!), keyed(deliveredEvents(outcomes)[0]!), keyed(deliveredEvents(later)[0]!)]);
+    expect(deliveredEvents(later)[0]).not.toBe(deliveredEvents(outcomes)[0]);
   });
 
   it("gets the access token once by the JWT-bearer grant, signed RS256, and keeps it until it expires", async () => {

@@ -1,8 +1,10 @@
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { toBase64 } from "../src/crypto/base64";
 import { keyFor } from "../src/crypto/keys";
 import { open } from "../src/crypto/secret-box";
+import { sealedFor } from "../src/db/idempotency-keys";
 import { retryDelaySeconds } from "../src/events/retry";
 import { endpoints } from "../src/app";
 import { EVENT_TYPES } from "../src/domain/events";
@@ -24,12 +26,27 @@ async function created(auth: string, json: object = { url: "https://hooks.exampl
   return ((await response.json()) as any).data[0];
 }
 
+/** A value sealed as rows written before sealing named the row hold it (v1: no associated data). */
+async function sealedForNoRow(purpose: "webhook-secrets" | "stored-responses", plaintext: string): Promise<string> {
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const ciphertext = await crypto.subtle.encrypt({ name: "AES-GCM", iv }, await keyFor(env.APP_SECRET, purpose), new TextEncoder().encode(plaintext));
+  return `v1.${toBase64(iv)}.${toBase64(new Uint8Array(ciphertext))}`;
+}
+
+/** The error lines the Worker logs from now on (and nothing on the console). */
+function errorLines(): string[] {
+  const lines: string[] = [];
+  vi.spyOn(console, "error").mockImplementation((line: unknown) => void lines.push(String(line)));
+  return lines;
+}
+
 beforeEach(() => void queued.take());
 afterEach(() => vi.restoreAllMocks());
 
 describe("POST /webhook_endpoints", () => {
   it("under an Idempotency-Key, stores its response sealed (the secret never in plain text) and replays it whole", async () => {
-    const auth = await token();
+    const sub = unique("user");
+    const auth = await token({ sub });
     const headers = { "Idempotency-Key": unique("key") };
     const json = { url: "https://hooks.example/keyed", event_types: ["*"] };
     const first = await call(ENDPOINTS, { token: auth, json, headers });
@@ -40,11 +57,60 @@ describe("POST /webhook_endpoints", () => {
     const stored = await env.DB.prepare("SELECT body FROM idempotency_keys WHERE key = ?").bind(headers["Idempotency-Key"]).first<string>("body");
     expect(stored).not.toContain(secret.slice("whsec_".length));
     expect(stored).not.toContain("hooks.example");
-    expect(await open(await keyFor(env.APP_SECRET, "stored-responses"), stored!)).toBe(text);
+    expect(stored).toMatch(/^v2\./);
+    expect(await open(env, "stored-responses", sealedFor({ principal: sub, key: headers["Idempotency-Key"] }), stored!)).toBe(text);
 
     const again = await call(ENDPOINTS, { token: auth, json, headers });
     expect({ status: again.status, replayed: again.headers.get("Idempotent-Replayed"), text: await again.text() }).toStrictEqual({ status: 201, replayed: "true", text });
     expect((await expectJson(await call(ENDPOINTS, { token: auth }), 200, expect.anything())).data).toHaveLength(1);
+  });
+
+  it.each([
+    ["another key of the same principal", false],
+    ["a key of another principal", true],
+  ])("does not replay a sealed response copied into %s: 500, showing nothing of it", async (_, otherPrincipal) => {
+    const keyed = async (sub: string, url: string) => {
+      const request = { token: await token({ sub }), json: { url, event_types: ["*"] }, headers: { "Idempotency-Key": unique("key") } };
+      const response = await call(ENDPOINTS, request);
+      expect(response.status).toBe(201);
+      return { sub, request, text: await response.text() };
+    };
+    const source = await keyed(unique("user"), "https://hooks.example/source");
+    const target = await keyed(otherPrincipal ? unique("user") : source.sub, "https://hooks.example/target");
+    await env.DB.prepare("UPDATE idempotency_keys SET body = (SELECT body FROM idempotency_keys WHERE principal = ?1 AND key = ?2) WHERE principal = ?3 AND key = ?4")
+      .bind(source.sub, source.request.headers["Idempotency-Key"], target.sub, target.request.headers["Idempotency-Key"])
+      .run();
+
+    const errors = errorLines();
+    const body = await expectError(await call(ENDPOINTS, target.request), 500, { code: "internal_error" });
+    expect(JSON.stringify(body)).not.toMatch(/whsec_|hooks\.example/);
+    expect(errors.map((line) => JSON.parse(line).error)).toStrictEqual([expect.stringMatching(/^UnreadableSealedValue: .* sealed for another row$/)]);
+    // In its own row, it still replays.
+    expect(await (await call(ENDPOINTS, source.request)).text()).toBe(source.text);
+  });
+
+  it("replays a response sealed before sealing named the row (v1), as rows stored then hold it", async () => {
+    const sub = unique("user");
+    const request = { token: await token({ sub }), json: { url: "https://hooks.example/v1", event_types: ["*"] }, headers: { "Idempotency-Key": unique("key") } };
+    const text = await (await call(ENDPOINTS, request)).text();
+    await env.DB.prepare("UPDATE idempotency_keys SET body = ? WHERE principal = ? AND key = ?").bind(await sealedForNoRow("stored-responses", text), sub, request.headers["Idempotency-Key"]).run();
+    const again = await call(ENDPOINTS, request);
+    expect({ status: again.status, replayed: again.headers.get("Idempotent-Replayed"), text: await again.text() }).toStrictEqual({ status: 201, replayed: "true", text });
+  });
+
+  it("replays a keyed response stored before APP_SECRET was rotated while the old secret is in APP_SECRETS_PREVIOUS; without it, 500", async () => {
+    const auth = await token();
+    const headers = { "Idempotency-Key": unique("key") };
+    const json = { url: "https://hooks.example/rotated", event_types: ["*"] };
+    const first = await call(ENDPOINTS, { token: auth, json, headers, env: { APP_SECRET: "secret-a" } });
+    expect(first.status).toBe(201);
+    const text = await first.text();
+
+    const again = await call(ENDPOINTS, { token: auth, json, headers, env: { APP_SECRET: "secret-b", APP_SECRETS_PREVIOUS: "secret-a" } });
+    expect({ status: again.status, replayed: again.headers.get("Idempotent-Replayed"), text: await again.text() }).toStrictEqual({ status: 201, replayed: "true", text });
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const body = await expectError(await call(ENDPOINTS, { token: auth, json, headers, env: { APP_SECRET: "secret-b" } }), 500, { code: "internal_error" });
+    expect(JSON.stringify(body)).not.toContain("whsec_");
   });
 
   it("answers 201 with the endpoint and its secret, shown this once; the stored secret is sealed", async () => {
@@ -61,7 +127,7 @@ describe("POST /webhook_endpoints", () => {
 
     const row = await env.DB.prepare("SELECT * FROM webhook_endpoints WHERE id = ?").bind(endpoint.id).first<Record<string, string>>();
     expect(JSON.stringify(row)).not.toContain(endpoint.secret.slice("whsec_".length));
-    expect(await open(await keyFor(env.APP_SECRET, "webhook-secrets"), row!.encrypted_secret!)).toBe(endpoint.secret);
+    expect(await open(env, "webhook-secrets", endpoint.id, row!.encrypted_secret!)).toBe(endpoint.secret);
 
     const { secret: _, ...listed } = endpoint;
     const list = await expectJson(await call(ENDPOINTS, { token: auth }), 200, expect.anything());
@@ -161,6 +227,58 @@ describe("deliveries (Standard Webhooks)", () => {
     expect(delivery!.body).toBe(JSON.stringify(event));
     expect(new Webhook(endpoint.secret).verify(delivery!.body, delivery!.headers)).toStrictEqual(event);
     expect(() => new Webhook(`whsec_${btoa("another secret of 24 bytes")}`).verify(delivery!.body, delivery!.headers)).toThrow();
+  });
+
+  it("signs with an endpoint's secret sealed before APP_SECRET was rotated while the old secret is in APP_SECRETS_PREVIOUS", async () => {
+    const customer = unique("customer");
+    const auth = await token({ customer_id: customer });
+    const endpoint = (await (await call(ENDPOINTS, { token: auth, json: { url: `https://receiver.example/${customer}`, event_types: ["*"] }, env: { APP_SECRET: "secret-a" } })).json() as any).data[0];
+    await orderIn(auth, "submitted");
+    const receiver = outbound(() => new Response(null, { status: 204 }));
+    const deliveries = (await drain({ APP_SECRET: "secret-b", APP_SECRETS_PREVIOUS: "secret-a" })).filter((o) => o.body.kind === "delivery");
+    expect(deliveries.map((o) => o.acked)).toStrictEqual([true]);
+    const [delivery] = receiver.requests;
+    expect(new Webhook(endpoint.secret).verify(delivery!.body, delivery!.headers)).toMatchObject({ type: "card_order.submitted" });
+  });
+
+  it("does not deliver, and retries, when the endpoint's secret opens under neither APP_SECRET nor APP_SECRETS_PREVIOUS", async () => {
+    const customer = unique("customer");
+    const auth = await token({ customer_id: customer });
+    expect((await call(ENDPOINTS, { token: auth, json: { url: `https://receiver.example/${customer}`, event_types: ["*"] }, env: { APP_SECRET: "secret-a" } })).status).toBe(201);
+    await orderIn(auth, "submitted");
+    const receiver = outbound(() => new Response(null, { status: 204 }));
+    const errors = errorLines();
+    const deliveries = (await drain({ APP_SECRET: "secret-b", APP_SECRETS_PREVIOUS: "secret-c" })).filter((o) => o.body.kind === "delivery");
+    expect(deliveries.map((o) => [o.acked, o.retried])).toStrictEqual([[false, { delaySeconds: expect.any(Number) }]]);
+    expect(receiver.requests).toStrictEqual([]);
+    expect(errors.map((line) => JSON.parse(line).error)).toStrictEqual([expect.stringMatching(/opens under neither APP_SECRET nor APP_SECRETS_PREVIOUS/)]);
+  });
+
+  it("does not sign with a secret copied from another endpoint's row: that delivery is retried, unsent", async () => {
+    const auth = await token();
+    const [a, b] = [await created(auth, { url: "https://receiver.example/a", event_types: ["*"] }), await created(auth, { url: "https://receiver.example/b", event_types: ["*"] })];
+    await env.DB.prepare("UPDATE webhook_endpoints SET encrypted_secret = (SELECT encrypted_secret FROM webhook_endpoints WHERE id = ?1) WHERE id = ?2").bind(a.id, b.id).run();
+    await orderIn(auth, "submitted");
+    const receiver = outbound(() => new Response(null, { status: 204 }));
+    const errors = errorLines();
+    const deliveries = (await drain()).filter((o) => o.body.kind === "delivery");
+    expect(deliveries.map((o) => [(o.body as { endpointId: string }).endpointId, o.acked]).toSorted()).toStrictEqual(
+      [
+        [a.id, true],
+        [b.id, false],
+      ].toSorted(),
+    );
+    expect(receiver.requests.map((r) => r.url)).toStrictEqual([a.url]);
+    expect(errors.map((line) => JSON.parse(line).error)).toStrictEqual([expect.stringMatching(/^UnreadableSealedValue: .* sealed for another row$/)]);
+  });
+
+  it("signs with a secret sealed before sealing named the endpoint (v1), as older endpoints hold it", async () => {
+    const { endpoint, event } = await customerWithEvent();
+    await env.DB.prepare("UPDATE webhook_endpoints SET encrypted_secret = ? WHERE id = ?").bind(await sealedForNoRow("webhook-secrets", endpoint.secret), endpoint.id).run();
+    const receiver = outbound(() => new Response(null, { status: 204 }));
+    await drain();
+    const [delivery] = receiver.requests;
+    expect(new Webhook(endpoint.secret).verify(delivery!.body, delivery!.headers)).toStrictEqual(event);
   });
 
   it("delivers only to the customer's endpoints subscribed to the event's type", async () => {

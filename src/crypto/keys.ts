@@ -1,7 +1,14 @@
 // The Worker's own keys, each derived from the secret APP_SECRET (HKDF-SHA-256) for one purpose,
 // so that no key serves two. Derived once per isolate and secret.
 
-type Purpose = "webhook-secrets" | "stored-responses" | "list-cursors";
+export type Purpose = "webhook-secrets" | "stored-responses" | "list-cursors";
+
+/** The secrets the keys come from (the Worker's bindings). */
+export interface AppSecrets {
+  APP_SECRET?: string;
+  /** Comma-separated: secrets APP_SECRET replaced, still good to open and verify with, never to seal or sign. */
+  APP_SECRETS_PREVIOUS?: string;
+}
 
 const USES: Record<Purpose, { algorithm: SubtleCryptoImportKeyAlgorithm; usages: string[] }> = {
   "webhook-secrets": { algorithm: { name: "AES-GCM", length: 256 }, usages: ["encrypt", "decrypt"] },
@@ -32,4 +39,26 @@ export function keyFor(secret: string | undefined, purpose: Purpose): Promise<Cr
   let key = cache.get(id);
   if (!key) cache.set(id, (key = derive(secret, purpose)));
   return key;
+}
+
+/**
+ * `use` with APP_SECRET's key and, only if that throws, with each of APP_SECRETS_PREVIOUS's keys in
+ * turn: what was sealed or signed before a rotation still opens, and the current secret costs no
+ * more than before. When none succeeds, the current key's error is thrown.
+ */
+export async function withAnyKey<T>(env: AppSecrets, purpose: Purpose, use: (key: CryptoKey) => Promise<T>): Promise<T> {
+  const current = await keyFor(env.APP_SECRET, purpose);
+  try {
+    return await use(current);
+  } catch (error) {
+    for (const previous of env.APP_SECRETS_PREVIOUS?.split(",") ?? []) {
+      if (!previous.trim()) continue;
+      try {
+        return await use(await keyFor(previous.trim(), purpose));
+      } catch {
+        // Not this one either.
+      }
+    }
+    throw error;
+  }
 }

@@ -16,6 +16,9 @@ export interface IdempotencyClaim {
   replacesExpired: boolean;
 }
 
+/** The row a stored response is sealed for (writes/commit.ts): it opens in no other principal's or key's. */
+export const sealedFor = ({ principal, key }: Pick<IdempotencyClaim, "principal" | "key">): string => JSON.stringify([principal, key]);
+
 const byKey = (principal: string, key: string) => and(eq(idempotencyKeys.principal, principal), eq(idempotencyKeys.key, key));
 
 /** The response stored under a principal's key (values: principal, key). */

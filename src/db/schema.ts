@@ -211,7 +211,7 @@ export const webhookEndpoints = sqliteTable(
     url: text("url").notNull(),
     // JSON array of event types, or ["*"].
     eventTypes: text("event_types").notNull(),
-    // AES-GCM under a key derived from APP_SECRET: a database read alone does not reveal it.
+    // AES-GCM under a key derived from APP_SECRET, sealed for this id: a database read alone does not reveal it.
     encryptedSecret: text("encrypted_secret").notNull(),
     createdAt: text("created_at").notNull(),
   },

@@ -38,7 +38,15 @@ export async function push(env: Bindings, message: Message<PushMessage>): Promis
       method: "POST",
       headers: { Authorization: `Bearer ${await accessToken(config)}`, "Content-Type": "application/json" },
       body: JSON.stringify({
-        message: { token, notification: notification(cardHolderNames), data: { type: "card_order.delivered", card_order_id: orderId, entry_ids: entryIds.join(",") } },
+        message: {
+          token,
+          notification: notification(cardHolderNames),
+          data: { type: "card_order.delivered", card_order_id: orderId, entry_ids: entryIds.join(",") },
+          // An event makes one push per device, sent again when retried or fanned out twice: keyed
+          // by the event (a UUID, within APNs' 64 bytes), a repeat replaces the notification shown.
+          android: { collapse_key: eventId },
+          apns: { headers: { "apns-collapse-id": eventId } },
+        },
       }),
       signal: AbortSignal.timeout(10_000),
     });

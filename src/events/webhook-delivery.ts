@@ -1,5 +1,4 @@
 import { drizzle } from "drizzle-orm/d1";
-import { keyFor } from "../crypto/keys";
 import { open } from "../crypto/secret-box";
 import { endpointForDelivery } from "../db/webhook-endpoints";
 import type { Bindings } from "../env";
@@ -55,7 +54,7 @@ export async function deliver(env: Bindings, message: Message<DeliveryMessage>, 
     log("endpoint_deleted");
     return message.ack();
   }
-  const secret = await open(await keyFor(env.APP_SECRET, "webhook-secrets"), endpoint.encryptedSecret);
+  const secret = await open(env, "webhook-secrets", endpointId, endpoint.encryptedSecret);
   const body = JSON.stringify(event);
   const timestamp = Math.floor(Date.now() / 1000);
   const headers = {

@@ -1,8 +1,7 @@
 import type { Context } from "hono";
 import { principalOf } from "../auth/principal";
-import { keyFor } from "../crypto/keys";
 import { isSealed, open } from "../crypto/secret-box";
-import { storedResponse, type IdempotencyClaim, type StoredResponse } from "../db/idempotency-keys";
+import { sealedFor, storedResponse, type IdempotencyClaim, type StoredResponse } from "../db/idempotency-keys";
 import type { AppEnv } from "../env";
 import { ApiError, isWriteConflict } from "../errors";
 import { canonicalJson } from "./canonical-json";
@@ -34,7 +33,7 @@ async function replay(c: Context<AppEnv>, claim: IdempotencyClaim, stored: Store
     throw ApiError.of("idempotency_key_reused", "This Idempotency-Key was used for a different request; use a new key.", { header: HEADER });
   }
   // A response that showed a secret was stored sealed (writes/commit.ts).
-  const body = isSealed(stored.body) ? await open(await keyFor(c.env.APP_SECRET, "stored-responses"), stored.body) : stored.body;
+  const body = isSealed(stored.body) ? await open(c.env, "stored-responses", sealedFor(claim), stored.body) : stored.body;
   return sendJson(c, stored.status, body, { "Idempotent-Replayed": "true" });
 }
 

@@ -1,5 +1,5 @@
 import { fromBase64url, toBase64url } from "../crypto/base64";
-import { keyFor } from "../crypto/keys";
+import { keyFor, withAnyKey, type AppSecrets } from "../crypto/keys";
 import { ApiError } from "../errors";
 
 // CONTRACT part 4: `cursor` is the server's, opaque to clients. It says where a page starts (after
@@ -20,8 +20,8 @@ interface Cursor {
 const MAC_BYTES = 16;
 const encoder = new TextEncoder();
 
-async function mac(secret: string | undefined, payload: string): Promise<string> {
-  const signature = await crypto.subtle.sign("HMAC", await keyFor(secret, "list-cursors"), encoder.encode(payload));
+async function mac(key: CryptoKey, payload: string): Promise<string> {
+  const signature = await crypto.subtle.sign("HMAC", key, encoder.encode(payload));
   return toBase64url(new Uint8Array(signature).slice(0, MAC_BYTES));
 }
 
@@ -38,7 +38,7 @@ export async function writeCursor(secret: string | undefined, { list, page, size
   let cursor = written.get(id);
   if (cursor === undefined) {
     const payload = toBase64url(encoder.encode(text));
-    cursor = `${payload}.${await mac(secret, payload)}`;
+    cursor = `${payload}.${await mac(await keyFor(secret, "list-cursors"), payload)}`;
     if (text.length <= WRITTEN_TEXT_MAX) {
       if (written.size >= WRITTEN_MAX) written.delete(written.keys().next().value!);
       written.set(id, cursor);
@@ -49,13 +49,19 @@ export async function writeCursor(secret: string | undefined, { list, page, size
 
 const refused = () => ApiError.of("invalid_parameter", "cursor does not fit this list, filter, page and page_size; follow the links of an answer, or use page alone.", { parameter: "cursor" });
 
-/** The cursor a request sent, if it is one the server wrote for exactly this list, page and size. */
-export async function readCursor(secret: string | undefined, text: string, expected: Omit<Cursor, "seek">): Promise<Seek> {
+/**
+ * The cursor a request sent, if it is one the server wrote for exactly this list, page and size.
+ * Signed under APP_SECRET, or under a previous secret while a rotation lasts (keys.ts).
+ */
+export async function readCursor(env: AppSecrets, text: string, expected: Omit<Cursor, "seek">): Promise<Seek> {
   const [payload, signature, extra] = text.split(".");
   if (!payload || !signature || extra !== undefined) throw refused();
-  const [actual, given] = [encoder.encode(await mac(secret, payload)), encoder.encode(signature)];
-  // In constant time, so that the time taken tells nothing of where they differ (a MAC's length is no secret).
-  if (actual.byteLength !== given.byteLength || !crypto.subtle.timingSafeEqual(actual, given)) throw refused();
+  const given = encoder.encode(signature);
+  await withAnyKey(env, "list-cursors", async (key) => {
+    const actual = encoder.encode(await mac(key, payload));
+    // In constant time, so that the time taken tells nothing of where they differ (a MAC's length is no secret).
+    if (actual.byteLength !== given.byteLength || !crypto.subtle.timingSafeEqual(actual, given)) throw refused();
+  });
   const [list, page, size, mode, key] = JSON.parse(new TextDecoder().decode(fromBase64url(payload))) as [string, number, number, Seek["mode"], [string, string] | null];
   if (list !== expected.list || page !== expected.page || size !== expected.size) throw refused();
   return mode === "last" ? { mode } : { mode, key: key! };

@@ -54,6 +54,6 @@ export interface PageRequest {
 export async function pageRequest(c: Context<AppEnv>, { page, page_size: pageSize, cursor, ...filters }: { page: number; page_size: number; cursor?: string }): Promise<PageRequest> {
   const { customerId, sub } = principalOf(c);
   const list = `${customerId ?? sub}:${c.req.path}?${new URLSearchParams(Object.entries(filters).filter((entry): entry is [string, string] => typeof entry[1] === "string"))}`;
-  const seek = cursor === undefined ? undefined : await readCursor(c.env.APP_SECRET, cursor, { list, page, size: pageSize });
+  const seek = cursor === undefined ? undefined : await readCursor(c.env, cursor, { list, page, size: pageSize });
   return { list, page, pageSize, offset: (page - 1) * pageSize, seek };
 }

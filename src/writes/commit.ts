@@ -2,9 +2,8 @@ import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
 import { customerOf } from "../auth/principal";
-import { keyFor } from "../crypto/keys";
 import { seal } from "../crypto/secret-box";
-import { deleteExpiredKey, storeResponse } from "../db/idempotency-keys";
+import { deleteExpiredKey, sealedFor, storeResponse } from "../db/idempotency-keys";
 import type { EventRow } from "../db/schema";
 import type { AppEnv } from "../env";
 import { DatabaseUnavailableError } from "../errors";
@@ -53,7 +52,7 @@ export async function commit<T>(c: Context<AppEnv>, writes: BatchItem<"sqlite">[
   await db.flush();
   const claim = c.get("idempotency");
   const text = outcome.body === undefined ? "" : JSON.stringify(outcome.body);
-  const body = claim && outcome.secret ? sql`${await seal(await keyFor(c.env.APP_SECRET, "stored-responses"), text)}` : filled(text, outcome.fill);
+  const body = claim && outcome.secret ? sql`${await seal(c.env, "stored-responses", sealedFor(claim), text)}` : filled(text, outcome.fill);
   const drafts = outcome.events ?? [];
   const { ids, inserts: events } = drafts.length > 0 ? insertEvents(orm, customerOf(c), drafts) : { ids: [], inserts: [] };
 

@@ -1,5 +1,4 @@
 import { customerOf } from "../../auth/principal";
-import { keyFor } from "../../crypto/keys";
 import { seal } from "../../crypto/secret-box";
 import { countWebhookEndpoints, deleteWebhookEndpoint as deleteRow, findWebhookEndpoint, insertWebhookEndpoint, listWebhookEndpoints as queryEndpoints } from "../../db/webhook-endpoints";
 import { isId, newId } from "../../domain/ids";
@@ -23,12 +22,13 @@ export const createWebhookEndpoint: Handler<typeof routes.createWebhookEndpoint>
   if (problem) throw ApiError.of("validation_failed", `url ${problem}.`, { pointer: "/url" });
   const customerId = customerOf(c);
   const secret = newWebhookSecret();
+  const id = newId();
   const row = {
-    id: newId(),
+    id,
     customerId,
     url: body.url,
     eventTypes: JSON.stringify(body.event_types),
-    encryptedSecret: await seal(await keyFor(c.env.APP_SECRET, "webhook-secrets"), secret),
+    encryptedSecret: await seal(c.env, "webhook-secrets", id, secret),
     createdAt: new Date().toISOString(),
   };
   const db = database(c);
