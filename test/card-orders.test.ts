@@ -260,6 +260,22 @@ describe("GET /card_orders", () => {
     expect({ page: third.meta.current_page, of: third.meta.total_pages, rows: third.data.length, next: third.links.next }).toStrictEqual({ page: 3, of: 4, rows: 1, next: null });
   });
 
+  it.each([1, 2, 3])("following next through exactly %i full pages ends on the last, with next null (no empty page past it)", async (fullPages) => {
+    const auth = await token();
+    const created = [];
+    for (let i = 0; i < fullPages * 2; i++) created.push((await createCardOrder(auth)).id);
+    const pages: any[] = [await follow(`${BASE}/card_orders?page_size=2`, auth)];
+    while (pages.at(-1).links.next) pages.push(await follow(pages.at(-1).links.next, auth));
+    expect(pages.map((page) => [page.meta.current_page, page.meta.total_pages, page.data.length, page.links.next === null])).toStrictEqual(
+      Array.from({ length: fullPages }, (_, i) => [i + 1, fullPages, 2, i === fullPages - 1]),
+    );
+    expect(pages.flatMap((page) => page.data.map((order: { id: string }) => order.id))).toStrictEqual(created.toReversed());
+    // By number too, and by last: the full last page has no next.
+    const byNumber = await follow(`${BASE}/card_orders?page_size=2&page=${fullPages}`, auth);
+    const last = await follow(pages[0].links.last, auth);
+    expect([byNumber.data, byNumber.links.next, last.data, last.links.next]).toStrictEqual([pages.at(-1).data, null, pages.at(-1).data, null]);
+  });
+
   it("defaults to page 1 of 25 and answers an empty list with one page", async () => {
     const link = `${BASE}/card_orders?page=1&page_size=25`;
     await expectJson(await call("/card_orders", { token: await token() }), 200, {

@@ -127,7 +127,7 @@ async function exerciseEveryEndpoint(): Promise<void> {
   await createOrder(auth, { "Idempotency-Key": "stale" });
 
   // Lists: every filter, first and later pages, and a page past the end.
-  for (const query of ["", "?state=draft", "?state=cancelled&page=1&page_size=1", "?page=2&page_size=1", "?page=99"]) {
+  for (const query of ["", "?state=draft", "?state=cancelled&page=1&page_size=1", "?state=draft&page=2&page_size=1", "?page=2&page_size=1", "?page=99"]) {
     await expectStatus(200, auth, `/card_orders${query}`);
   }
   await expectStatus(200, auth, `/card_orders/${order.id}`);
@@ -138,6 +138,7 @@ async function exerciseEveryEndpoint(): Promise<void> {
   await addEntry(auth, order.id, { "Idempotency-Key": "entry-1" });
   await addEntry(auth, order.id, { "Idempotency-Key": "entry-1" });
   await expectStatus(200, auth, `/card_orders/${order.id}/entries?page=1&page_size=1`);
+  await expectStatus(200, auth, `/card_orders/${order.id}/entries?page=2&page_size=1`);
   await expectStatus(404, other, `/card_orders/${order.id}/entries`);
   await expectStatus(204, auth, `/card_orders/${order.id}/entries/${entry.id}`, { method: "DELETE" });
   await expectStatus(404, auth, `/card_orders/${order.id}/entries/${entry.id}`, { method: "DELETE" });
@@ -169,7 +170,7 @@ async function exerciseEveryEndpoint(): Promise<void> {
   await expectStatus(200, auth, `/card_orders/${withdrawn.orders[0].id}/cancel`, { method: "POST" });
   await expectStatus(200, auth, `/card_orders/${fourth.orders[0].id}/start_production`, { method: "POST" });
 
-  for (const query of ["", "?state=open", `?order_id=${order.id}`, `?state=open&order_id=${order.id}`, "?page=2&page_size=1", "?state=paid&page=3"]) {
+  for (const query of ["", "?state=open", `?order_id=${order.id}`, `?state=open&order_id=${order.id}`, `?order_id=${order.id}&page=2&page_size=1`, `?state=open&order_id=${order.id}&page=2`, "?page=2&page_size=1", "?state=paid&page=3"]) {
     await expectStatus(200, auth, `/invoices${query}`);
   }
   await expectStatus(200, auth, `/invoices/${invoice.id}`);
@@ -197,6 +198,7 @@ async function exerciseEveryEndpoint(): Promise<void> {
   await expectStatus(201, auth, "/webhook_endpoints", { json: { url: "https://hooks.example/paid", event_types: ["invoice.paid"] } });
   await expectStatus(200, auth, "/webhook_endpoints?page=2&page_size=1");
   await expectStatus(200, auth, "/events");
+  await expectStatus(200, auth, "/events?page=2&page_size=1");
   await expectStatus(200, auth, "/events?type=invoice.paid&page=2&page_size=1");
 
   // The consumer: it fans the queued events out into deliveries and, for the delivered order, a
@@ -312,7 +314,7 @@ async function triggerStatements(): Promise<{ trigger: string; sql: string; para
 }
 
 /**
- * Every list's statements (src/pagination/keyset.ts), per filter: a page by number, after a key,
+ * Every list's statements (src/pagination/keyset.ts), per filter: a page by number, from a key,
  * before a key, the last page, and the kept total.
  */
 function listStatements(): Record<string, RegExp> {
@@ -332,12 +334,14 @@ function listStatements(): Record<string, RegExp> {
   for (const [name, from, where] of lists) {
     const select = `^SELECT .* FROM ${from} WHERE ${where}`;
     statements[`${name}: page by number`] = new RegExp(`${select} ORDER BY .* DESC LIMIT CASE WHEN \\? < `);
-    statements[`${name}: page after a key`] = new RegExp(`${select} AND \\(.*\\) < \\(\\?, \\?\\) ORDER BY .* DESC LIMIT \\?$`);
+    statements[`${name}: page 1`] = new RegExp(`${select} ORDER BY .* DESC LIMIT \\?$`);
+    statements[`${name}: page from a key`] = new RegExp(`${select} AND \\(.*\\) <= \\(\\?, \\?\\) ORDER BY .* DESC LIMIT \\?$`);
     statements[`${name}: page before a key`] = new RegExp(`${select} AND \\(.*\\) > \\(\\?, \\?\\) ORDER BY .* ASC LIMIT \\?$`);
     statements[`${name}: last page`] = new RegExp(`${select} ORDER BY .* ASC LIMIT \\(\\(`);
   }
   statements["entries: page by number"] = /^SELECT .* FROM "card_orders" INNER JOIN "card_order_entries" ON .* ORDER BY .* DESC LIMIT CASE WHEN/;
-  for (const [mode, pattern] of [["after a key", "< \\(\\?, \\?\\) ORDER BY"], ["before a key", "> \\(\\?, \\?\\) ORDER BY"], ["last", "ORDER BY .* ASC LIMIT \\(\\("]]) {
+  statements["entries: page 1"] = /^SELECT .* FROM "card_orders" INNER JOIN "card_order_entries" ON .* ORDER BY .* DESC LIMIT \?$/;
+  for (const [mode, pattern] of [["from a key", "<= \\(\\?, \\?\\) ORDER BY"], ["before a key", "> \\(\\?, \\?\\) ORDER BY"], ["last", "ORDER BY .* ASC LIMIT \\(\\("]]) {
     statements[`entries: page ${mode}`] = new RegExp(`^SELECT .* FROM "card_order_entries" WHERE "card_order_entries"\\."order_id" = \\? .*${pattern}`);
   }
   statements["kept totals"] = /^SELECT coalesce\(\(SELECT "list_counts"\."total" FROM "list_counts" WHERE/;
@@ -396,7 +400,7 @@ describe("query plans of every statement the Worker issues", () => {
     const missing = Object.entries(expected)
       .filter(([, pattern]) => !texts.some((text) => pattern.test(text)))
       .map(([name]) => name);
-    expect(missing, `not recorded; recorded were:\n${texts.join("\n")}`).toStrictEqual([]);
+    expect(missing, `not recorded (${missing.join(", ")}); recorded were:\n${texts.join("\n")}`).toStrictEqual([]);
     expect(shapes.size).toBeGreaterThanOrEqual(Object.keys(expected).length);
   });
 

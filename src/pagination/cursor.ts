@@ -2,12 +2,15 @@ import { fromBase64url, toBase64url } from "../crypto/base64";
 import { keyFor, withAnyKey, type AppSecrets } from "../crypto/keys";
 import { ApiError } from "../errors";
 
-// CONTRACT part 4: `cursor` is the server's, opaque to clients. It says where a page starts (after
-// or before a row's sort key, or the list's last page) for one list, filter, page and page size,
-// and is signed, so that a cursor that does not fit the request it comes with is a 400.
+// CONTRACT part 4: `cursor` is the server's, opaque to clients. It says where a page starts (from a
+// row's sort key on, or before it, or the list's last page) for one list, filter, page and page
+// size, and is signed, so that a cursor that does not fit the request it comes with is a 400.
 
-/** Where the page is, from a row next to it: after it (next), before it (prev), or the last page. */
-export type Seek = { mode: "after" | "before"; key: [createdAt: string, id: string] } | { mode: "last" };
+/**
+ * Where the page is: from a row on, that row included (next: the row its page read ahead), before a
+ * row (prev: the first row of the page it came from), or the last page.
+ */
+export type Seek = { mode: "from" | "before"; key: [createdAt: string, id: string] } | { mode: "last" };
 
 interface Cursor {
   /** The list: its path and filters, as the request names them. */

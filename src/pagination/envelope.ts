@@ -5,12 +5,10 @@ import { writeCursor, type Seek } from "./cursor";
 import type { SortKey } from "./keyset";
 import type { PageRequest } from "./query";
 
-/** The sort keys of a page's first and last row: where its neighbours begin. */
+/** Where a page's neighbours begin: before its first row, and (if rows follow) from `next` on (keyset.ts). */
 interface PageEdges {
   first: SortKey;
-  last: SortKey;
-  /** Whether rows follow the last one, for a page read by a cursor (keyset.ts); by number, the count says. */
-  more?: boolean;
+  next: SortKey | undefined;
 }
 
 /**
@@ -44,9 +42,8 @@ export async function pageEnvelope<T>(c: Context<AppEnv>, request: PageRequest, 
     link(totalPages, { mode: "last" }),
     // From past the end (no rows here), `prev` leads back to the last page that has entries.
     page === 1 ? null : edges ? link(page - 1, { mode: "before", key: edges.first }) : link(Math.min(page - 1, totalPages), { mode: "last" }),
-    // After a cursor, the rows say whether more follow: the page number may have drifted from the
-    // count as rows came and went since page 1.
-    edges && (edges.more ?? page < totalPages) ? link(page + 1, { mode: "after", key: edges.last }) : null,
+    // The rows say whether more follow, not the count: it may have moved since page 1.
+    edges?.next ? link(page + 1, { mode: "from", key: edges.next }) : null,
   ]);
   return {
     meta: { total_pages: totalPages, current_page: page, page_size: pageSize, total_entries: totalEntries },

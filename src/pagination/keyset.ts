@@ -6,15 +6,20 @@ import { listCounts, type CountedList } from "../db/schema";
 import type { PageRequest } from "./query";
 
 // Every list is newest first by (created_at, id) and read one of four ways, each on the list's
-// index: by page number (OFFSET: page n pays for the rows it skips, as page numbers imply), after or
-// before a row's key (a cursor: a page costs a page at any depth), or the last page (its size comes
-// from the kept total). A page past the end reads no row but the total: the LIMIT is computed from
-// it. Rows read: at most page_size + 2 by cursor; the total is one row of list_counts.
+// index: by page number (page 1 from the top; page n by OFFSET, paying for the rows it skips, as page
+// numbers imply), from a
+// row's key on or before it (a cursor: a page costs a page at any depth), or the last page (its size
+// comes from the kept total). A page past the end reads no row but the total: the LIMIT is computed
+// from it. A page by number or from a key reads one row more than it shows, which says whether a
+// next page exists and is where it starts; a seek lands on its key's row, so starting from the row
+// read ahead (included) costs nothing more, where starting after the page's last row would read that
+// row again. Rows read: at most page_size + 2 by cursor; the total is one row of list_counts.
 
 interface PageReads<Row> {
   keyOf: (row: Row) => SortKey;
+  first: CompiledRead<Row>;
   offset: CompiledRead<Row>;
-  after: CompiledRead<Row>;
+  from: CompiledRead<Row>;
   before: CompiledRead<Row>;
   last: CompiledRead<Row>;
   total: CompiledRead<{ total: number | null }>;
@@ -67,8 +72,10 @@ export function pageReads<Row>({ table, columns = getTableColumns(table), from, 
   }) as [string, string];
   return {
     keyOf: (row) => [(row as Record<string, string>)[createdAtField]!, (row as Record<string, string>)[idField]!],
+    // Page 1 skips nothing, so its LIMIT needs no look at the total.
+    first: page(from, where, newest, sql`${param("limit")}`),
     offset: page(from, where, newest, sql`CASE WHEN ${param("offset")} < ${kept} THEN ${param("limit")} ELSE 0 END OFFSET ${param("offset")}`),
-    after: page(seek.from, sql`${seek.where} AND ${key} < ${anchor}`, newest, sql`${param("limit")}`),
+    from: page(seek.from, sql`${seek.where} AND ${key} <= ${anchor}`, newest, sql`${param("limit")}`),
     before: page(seek.from, sql`${seek.where} AND ${key} > ${anchor}`, oldest, sql`${param("limit")}`),
     last: page(seek.from, seek.where, oldest, sql`((${kept} - 1) % ${param("limit")}) + 1`),
     total: compile<{ total: number | null }>({ toSQL: () => dialect.sqlToQuery(sql`SELECT ${total} AS "total"`) }, { total: "total" }),
@@ -85,17 +92,18 @@ export const keptTotal = (list: CountedList, scope: SQL | Placeholder | string, 
  */
 export async function readPage<Row>(db: RequestDatabase, reads: PageReads<Row>, values: Record<string, unknown>, request: PageRequest) {
   const { seek } = request;
-  const statement = seek ? reads[seek.mode] : reads.offset;
+  const statement = seek ? reads[seek.mode] : request.offset === 0 ? reads.first : reads.offset;
   const key = seek && seek.mode !== "last" ? seek.key : [null, null];
-  const bound = { ...values, limit: request.pageSize, offset: request.offset, keyCreatedAt: key[0], keyId: key[1] };
+  const readsAhead = seek === undefined || seek.mode === "from";
+  const bound = { ...values, limit: request.pageSize + (readsAhead ? 1 : 0), offset: request.offset, keyCreatedAt: key[0], keyId: key[1] };
   const [rows, [count]] = await db.readBoth([statement, bound], [reads.total, bound]);
+  const ahead = readsAhead && rows.length > request.pageSize ? rows.pop() : undefined;
   // Before a key and the last page are read oldest first; the list is newest first.
   if (seek?.mode === "before" || seek?.mode === "last") rows.reverse();
-  // Whether rows follow, where a cursor knows better than the count (read now, it may have moved
-  // since page 1 and skip rows): after a key, a full page may have more (its next may then be an
-  // empty page: one row more per page would tell, against the page_size + 2 budget) and a short one
-  // is the end; before a key, the page the cursor came from follows; the last page is last.
-  const more = seek === undefined ? undefined : seek.mode === "after" ? rows.length === request.pageSize : seek.mode === "before";
-  const edges = rows.length === 0 ? undefined : { first: reads.keyOf(rows[0]!), last: reads.keyOf(rows.at(-1)!), more };
+  // Where the next page starts, if rows follow: the row read ahead (so a full last page has no next,
+  // CONTRACT part 4), or, for a page read before a key, that key: the page the cursor came from. The
+  // rows say it, not the count, which may have moved since page 1. The last page is last.
+  const next = ahead ? reads.keyOf(ahead) : seek?.mode === "before" ? seek.key : undefined;
+  const edges = rows.length === 0 ? undefined : { first: reads.keyOf(rows[0]!), next };
   return { rows, edges, total: count?.total === null || count === undefined ? undefined : Number(count.total) };
 }
