@@ -72,7 +72,7 @@ describe("push on delivery", () => {
     const messages = sent.map((r) => JSON.parse(r.body).message).toSorted((a, b) => (a.token < b.token ? -1 : 1));
     const [eventId] = deliveredEvents(outcomes);
     // A repeat of the push replaces the notification rather than adding one (see the next test).
-    const collapse = { android: { collapse_key: eventId }, apns: { headers: { "apns-collapse-id": eventId } } };
+    const collapse = { android: { collapse_key: eventId, notification: { tag: eventId } }, apns: { headers: { "apns-collapse-id": eventId } } };
     const expected = [
       { token: adaPhone, notification: { title: "Your voucher card is on its way", body: "The cards for Ada Lovelace and Ada L. have been delivered." }, data: { type: "card_order.delivered", card_order_id: order.id, entry_ids: entries.ada.join(",") }, ...collapse },
       { token: adaTablet, notification: { title: "Your voucher card is on its way", body: "The cards for Ada Lovelace and Ada L. have been delivered." }, data: { type: "card_order.delivered", card_order_id: order.id, entry_ids: entries.ada.join(",") }, ...collapse },
@@ -94,7 +94,7 @@ describe("push on delivery", () => {
     const later = await drain(pushEnv());
 
     const collapse = world.requests.filter((r) => r.url.startsWith(FCM_URL)).map((r) => JSON.parse(r.body).message).map(({ android, apns }) => ({ android, apns }));
-    const keyed = (id: string) => ({ android: { collapse_key: id }, apns: { headers: { "apns-collapse-id": id } } });
+    const keyed = (id: string) => ({ android: { collapse_key: id, notification: { tag: id } }, apns: { headers: { "apns-collapse-id": id } } });
     expect(collapse).toStrictEqual([keyed(deliveredEvents(outcomes)[0]!), keyed(deliveredEvents(outcomes)[0]!), keyed(deliveredEvents(later)[0]!)]);
     expect(deliveredEvents(later)[0]).not.toBe(deliveredEvents(outcomes)[0]);
   });

@@ -12,7 +12,7 @@ import { openApiDocument } from "../src/openapi/document";
 import { NewWebhookEndpoint, WebhookEndpoint } from "../src/schemas/webhook-endpoint";
 import { call, createInvoice, expectError, expectJson, ISO_MS, orderIn, singlePage, token, unique, UUID } from "./support/api";
 import { outbound } from "./support/outbound";
-import { drain, queued } from "./support/queue";
+import { drain, queued, slowQueued } from "./support/queue";
 import { fieldsOf } from "./support/shape";
 
 // CONTRACT parts 11 and 12: webhook endpoints, and deliveries per Standard Webhooks.
@@ -338,9 +338,9 @@ describe("deliveries (Standard Webhooks)", () => {
     const deliveries = (await drain()).filter((o) => o.body.kind === "delivery");
     expect(timeouts.mock.calls).toStrictEqual([[2_500], [10_000]]);
     expect(receiver.requests).toHaveLength(2);
-    expect(deliveries.map((o) => [o.queue, o.acked, o.retried])).toStrictEqual([
-      ["voucher-billing-events", true, undefined],
-      ["voucher-billing-deliveries-slow", false, { delaySeconds: 0 }],
+    expect(deliveries.map((o) => [o.queue, o.acked, o.retried, (o.body as { priorAttempts?: number }).priorAttempts])).toStrictEqual([
+      ["voucher-billing-events", true, undefined, undefined],
+      ["voucher-billing-deliveries-slow", false, { delaySeconds: 0 }, 0],
     ]);
     const logged = lines.map((line) => JSON.parse(line)).filter((line) => line.job === "webhook_delivery");
     expect(logged.map((line) => [line.lane, line.status])).toStrictEqual([
@@ -389,6 +389,35 @@ describe("deliveries (Standard Webhooks)", () => {
     expect(at.healthy).toBeLessThan(2_000);
     expect(at.slowLane).toBeGreaterThanOrEqual(2_500);
     expect(at.slowLane).toBeLessThan(5_000);
+  });
+
+  it("never sends to an endpoint whose host is not public while local webhooks are off, though it was saved when they were on", async () => {
+    const customer = unique("customer");
+    const auth = await token({ customer_id: customer });
+    const saved = await subscribe(auth, { url: "https://[::ffff:127.0.0.1]:9351/hook", event_types: ["*"] }, { ALLOW_LOCAL_WEBHOOKS: "true" });
+    expect(saved.status).toBe(201);
+    await orderIn(auth, "submitted");
+    const receiver = outbound(() => new Response(null, { status: 204 }));
+    const lines: string[] = [];
+    vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)));
+    const deliveries = (await drain({ ALLOW_LOCAL_WEBHOOKS: "false" })).filter((o) => o.body.kind === "delivery");
+    expect(deliveries.map((o) => [o.acked, o.retried])).toStrictEqual([[true, undefined]]);
+    expect(receiver.requests).toStrictEqual([]);
+    expect(lines.map((line) => JSON.parse(line)).filter((line) => line.job === "webhook_delivery").map((line) => line.status)).toStrictEqual(["host_refused"]);
+  });
+
+  it("counts the attempts made before the slow lane: the ninth in all is the last, logged as a dead letter", async () => {
+    const { endpoint, event } = await customerWithEvent();
+    queued.take();
+    outbound(() => new Response(null, { status: 500 }));
+    const errors: string[] = [];
+    vi.spyOn(console, "error").mockImplementation((line: unknown) => void errors.push(String(line)));
+    vi.spyOn(console, "log").mockImplementation(() => undefined);
+    slowQueued.messages.push({ kind: "delivery", endpointId: endpoint.id, event, priorAttempts: 7 });
+    expect((await drain()).map((o) => [o.queue, o.acked, o.retried])).toStrictEqual([["voucher-billing-deliveries-slow", false, { delaySeconds: 0 }]]);
+    slowQueued.messages.push({ kind: "delivery", endpointId: endpoint.id, event, priorAttempts: 8 });
+    expect((await drain()).map((o) => [o.queue, o.acked, o.retried])).toStrictEqual([["voucher-billing-deliveries-slow", true, undefined]]);
+    expect(errors.map((line) => JSON.parse(line))).toStrictEqual([{ level: "error", job: "dead_letter", kind: "delivery", event_id: event.id, endpoint_id: endpoint.id, attempts: 9 }]);
   });
 
   it("logs one JSON line per attempt (event, endpoint, attempt, status, duration), never the secret", async () => {

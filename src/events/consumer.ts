@@ -2,7 +2,7 @@ import type { Bindings } from "../env";
 import { fanOut } from "./fan-out";
 import type { QueueMessage } from "./messages";
 import { push } from "./push";
-import { ownFailureRetryDelaySeconds } from "./retry";
+import { logDeadLetter, ownFailureRetryDelaySeconds } from "./retry";
 import { deliver } from "./webhook-delivery";
 
 type Kind<K extends QueueMessage["kind"]> = Message<Extract<QueueMessage, { kind: K }>>;
@@ -19,7 +19,8 @@ export async function consume(batch: MessageBatch<QueueMessage>, env: Bindings):
     for (const message of batch.messages) {
       const { kind } = message.body;
       const eventId = kind === "push" ? message.body.eventId : message.body.event.id;
-      console.error(JSON.stringify({ level: "error", job: "dead_letter", kind, event_id: eventId, endpoint_id: kind === "delivery" ? message.body.endpointId : undefined, attempts: message.attempts }));
+      const prior = kind === "delivery" ? (message.body.priorAttempts ?? 0) : 0;
+      logDeadLetter({ kind, event_id: eventId, endpoint_id: kind === "delivery" ? message.body.endpointId : undefined, attempts: prior + message.attempts });
       message.ack();
     }
     return;

@@ -43,8 +43,9 @@ export async function push(env: Bindings, message: Message<PushMessage>): Promis
           notification: notification(cardHolderNames),
           data: { type: "card_order.delivered", card_order_id: orderId, entry_ids: entryIds.join(",") },
           // An event makes one push per device, sent again when retried or fanned out twice: keyed
-          // by the event (a UUID, within APNs' 64 bytes), a repeat replaces the notification shown.
-          android: { collapse_key: eventId },
+          // by the event (a UUID, within APNs' 64 bytes), a repeat replaces the notification. On
+          // Android the collapse key only merges messages FCM still holds; the tag replaces one shown.
+          android: { collapse_key: eventId, notification: { tag: eventId } },
           apns: { headers: { "apns-collapse-id": eventId } },
         },
       }),

@@ -28,3 +28,10 @@ export const ownFailureRetryDelaySeconds = (attempt: number): number => growing(
 
 /** One JSON line per attempt, for deliveries and pushes alike; never a secret or a device token. */
 export const logAttempt = (fields: Record<string, unknown>): void => console.log(JSON.stringify(fields));
+
+/** Attempts in all: wrangler.toml's max_retries (8) and the first. */
+export const MAX_ATTEMPTS = 9;
+
+/** What failed every attempt, for an operator: the dead-letter queue's consumer logs the same line. */
+export const logDeadLetter = (fields: { kind: string; event_id: string; endpoint_id?: string; attempts: number }): void =>
+  console.error(JSON.stringify({ level: "error", job: "dead_letter", ...fields }));

@@ -3,9 +3,10 @@ import { open } from "../crypto/secret-box";
 import { endpointForDelivery } from "../db/webhook-endpoints";
 import type { Bindings } from "../env";
 import type { QueueMessage } from "./messages";
-import { logAttempt, retryDelaySeconds } from "./retry";
+import { logAttempt, logDeadLetter, MAX_ATTEMPTS, retryDelaySeconds } from "./retry";
 import { isSlow, markSlow } from "./slow-endpoints";
 import { signWebhook } from "./webhook-signature";
+import { isPublicWebhookHost } from "../domain/webhook-host";
 
 type DeliveryMessage = Extract<QueueMessage, { kind: "delivery" }>;
 
@@ -40,10 +41,12 @@ async function post(url: string, headers: Record<string, string>, body: string, 
  */
 export async function deliver(env: Bindings, message: Message<DeliveryMessage>, lane: Lane): Promise<void> {
   const { endpointId, event } = message.body;
+  // The slow lane's queue counts from 1 again: the attempts that failed before it still count.
+  const attempt = (message.body.priorAttempts ?? 0) + message.attempts;
   const started = Date.now();
-  const log = (status: unknown) => logAttempt({ job: "webhook_delivery", event_id: event.id, endpoint_id: endpointId, attempt: message.attempts, lane, status, duration_ms: Date.now() - started });
+  const log = (status: unknown) => logAttempt({ job: "webhook_delivery", event_id: event.id, endpoint_id: endpointId, attempt, lane, status, duration_ms: Date.now() - started });
   const toSlowLane = async (status: string) => {
-    await env.SLOW_DELIVERIES.send(message.body);
+    await env.SLOW_DELIVERIES.send({ ...message.body, priorAttempts: attempt - 1 });
     log(status);
     message.ack();
   };
@@ -52,6 +55,11 @@ export async function deliver(env: Bindings, message: Message<DeliveryMessage>, 
   if (!endpoint) {
     // Deleted: no further attempt, also not the retries of earlier events (CONTRACT part 12).
     log("endpoint_deleted");
+    return message.ack();
+  }
+  if (env.ALLOW_LOCAL_WEBHOOKS !== "true" && !isPublicWebhookHost(new URL(endpoint.url).hostname)) {
+    // Saved while local webhooks were allowed, or before webhook-host.ts refused its form: never sent.
+    log("host_refused");
     return message.ack();
   }
   const secret = await open(env, "webhook-secrets", endpointId, endpoint.encryptedSecret);
@@ -70,5 +78,9 @@ export async function deliver(env: Bindings, message: Message<DeliveryMessage>, 
   }
   log(status);
   if (typeof status === "number" && status >= 200 && status < 300) message.ack();
-  else message.retry({ delaySeconds: retryDelaySeconds(message.attempts, env) });
+  else if (message.body.priorAttempts && attempt >= MAX_ATTEMPTS) {
+    // The queue dead-letters after its own attempts; one carried over from the events queue ends here.
+    logDeadLetter({ kind: "delivery", event_id: event.id, endpoint_id: endpointId, attempts: attempt });
+    message.ack();
+  } else message.retry({ delaySeconds: retryDelaySeconds(attempt, env) });
 }

@@ -1,5 +1,5 @@
 import { EVENT_TYPES } from "../domain/events";
-import { describeRetries } from "../events/retry";
+import { MAX_ATTEMPTS, describeRetries } from "../events/retry";
 import { DELIVERY_TIMEOUT_MS, FAST_LANE_TIMEOUT_MS } from "../events/webhook-delivery";
 
 // OpenAPI 3.1 `webhooks`: what a webhook endpoint receives, one operation per event type, so that
@@ -34,8 +34,7 @@ export function webhooks(event: { properties: Record<string, unknown> }) {
           post: {
             operationId: `${operationId(type)}Webhook`,
             summary: `${type}: sent to each endpoint subscribed to it (or to "*")`,
-            // 9 attempts: wrangler.toml's max_retries (8) and the first.
-            description: `POSTed to the endpoint's URL, signed per Standard Webhooks. A 2xx within ${DELIVERY_TIMEOUT_MS / 1000} s acknowledges it (an endpoint that takes over ${FAST_LANE_TIMEOUT_MS / 1000} s is moved to a slow lane and may get the event again there); anything else (a redirect too, which is not followed) is retried ${describeRetries()}, 9 attempts in all. Deliveries are at least once and may arrive out of order: dedupe on \`webhook-id\`, order by \`created_at\`.`,
+            description: `POSTed to the endpoint's URL, signed per Standard Webhooks. A 2xx within ${DELIVERY_TIMEOUT_MS / 1000} s acknowledges it (an endpoint that takes over ${FAST_LANE_TIMEOUT_MS / 1000} s is moved to a slow lane and may get the event again there); anything else (a redirect too, which is not followed) is retried ${describeRetries()}, ${MAX_ATTEMPTS} attempts in all. Deliveries are at least once and may arrive out of order: dedupe on \`webhook-id\`, order by \`created_at\`.`,
             tags: ["Webhook endpoints"],
             security: [],
             parameters: Object.entries(HEADERS).map(([name, header]) => ({ name, in: "header", ...header })),

@@ -7,7 +7,7 @@
 // + 150 on: the API, the receiver (next port) and the inspector (1000 above).
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { createReadStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { test } from "node:test";
@@ -99,9 +99,13 @@ test("the README's curl session and TypeScript client, against a fresh `wrangler
   const api = `127.0.0.1:${port}`;
   const ports = { api, hookPort };
   const bash = shell({ ...process.env, TOKEN: "" });
+  // The session writes receiver.log in the project folder: a developer's own is put back afterwards.
+  const log = join(ROOT, "receiver.log");
+  const own = existsSync(log) ? readFileSync(log) : undefined;
   t.after(async () => {
     await bash.stop();
-    rmSync(join(ROOT, "receiver.log"), { force: true });
+    if (own) writeFileSync(log, own);
+    else rmSync(log, { force: true });
   });
 
   const session = steps(block("## A session with curl", "console"));
@@ -112,8 +116,10 @@ test("the README's curl session and TypeScript client, against a fresh `wrangler
     assert.equal(status, 0, `$ ${command}\n${text}`);
     let actual = normalized(text, ports);
     let shown = normalized(expected, ports);
-    // Deliveries arrive at least once and in any order (as the README says under the session).
-    if (command.includes("cat receiver.log")) [actual, shown] = [actual, shown].map((lines) => lines.split("\n").sort().join("\n"));
+    // Deliveries arrive at least once and in any order (as the README says under the session): the
+    // receiver's lines as a set, a repeat (which it marks) counted once.
+    const asSet = (lines) => [...new Set(lines.split("\n").map((line) => line.replace(/ \(repeat\)$/, "")))].sort().join("\n");
+    if (command.includes("cat receiver.log")) [actual, shown] = [asSet(actual), asSet(shown)];
     assert.equal(actual, shown, `$ ${command}`);
   }
 
@@ -130,8 +136,12 @@ test("the README's curl session and TypeScript client, against a fresh `wrangler
   assert.equal(types.status, 0, types.text);
   const checked = await bash.run(`npx tsc --noEmit --strict --skipLibCheck --target es2022 --module preserve --types node ${dir}/client.ts`, 60_000);
   assert.equal(checked.status, 0, `the client type-checks against the generated types:\n${checked.text}`);
-  const ran = await bash.run(`(cd ${dir} && node client.ts)`);
+  // Node strips types by default from 22.18; before, the README's flag (its warning goes to /dev/null).
+  const [major, minor] = process.versions.node.split(".").map(Number);
+  const node = major > 22 || minor >= 18 ? "node client.ts" : "node --experimental-strip-types client.ts 2>/dev/null";
+  const ran = await bash.run(`(cd ${dir} && ${node})`);
   assert.equal(ran.status, 0, ran.text);
   const printed = client.match(/console\.log\(.*\); \/\/ e\.g\. (.+)$/m)?.[1];
-  assert.match(ran.text.trim(), new RegExp(`^${printed.replace(/INV-\d{4}-\d{6}/, "INV-\\d{4}-\\d{6}")}$`));
+  const pattern = printed.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/INV-\d{4}-\d{6}/, "INV-\\d{4}-\\d{6}");
+  assert.match(ran.text.trim(), new RegExp(`^${pattern}$`));
 });
