@@ -7,50 +7,38 @@
 // for global unicast). Decision: an IPv4 address written inside IPv6 (IPv4-mapped, -compatible,
 // -translated, NAT64 64:ff9b::/96 and 64:ff9b:1::/48, 6to4, Teredo) is refused whatever it embeds:
 // a receiver that wants IPv4 gives its IPv4 address, and a form that carries another address is
-// where filters are fooled. Names other than localhost and *.localhost are not resolved here.
+// where filters are fooled. Also refused: the few anycast services the registries mark reachable
+// inside a refused block (192.0.0.9, 192.0.0.10, parts of 2001::/23), which no webhook receiver is.
+// Names other than localhost and *.localhost are not resolved here.
 
-interface Range {
-  readonly base: bigint;
-  readonly bits: number;
-  readonly global: boolean;
-}
-
+/** A dotted-quad IPv4 address as a number, as the URL parser writes every IPv4 spelling. */
 function parseIPv4(text: string): bigint | undefined {
   const parts = text.split(".");
-  if (parts.length !== 4 || parts.some((part) => !/^\d{1,3}$/.test(part) || Number(part) > 255)) return undefined;
+  if (parts.length !== 4 || !parts.every((part) => /^\d{1,3}$/.test(part) && Number(part) < 256)) return undefined;
   return parts.reduce((value, part) => (value << 8n) | BigInt(part), 0n);
 }
 
-/** The 128-bit value of an IPv6 address in any RFC 4291 text form (`::`, a dotted IPv4 tail). */
+/**
+ * An IPv6 address as a number, in the hex form the URL parser writes (`::` for zeros, never a
+ * dotted tail: a text with one is not an address here, and so refused).
+ */
 function parseIPv6(text: string): bigint | undefined {
-  let groups = text;
-  const dotted = /(?:^|:)(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const v4 = parseIPv4(dotted[1]!);
-    if (v4 === undefined) return undefined;
-    groups = `${text.slice(0, text.length - dotted[1]!.length)}${(v4 >> 16n).toString(16)}:${(v4 & 0xffffn).toString(16)}`;
-  }
-  const halves = groups.split("::");
-  if (halves.length > 2) return undefined;
-  const head = halves[0] ? halves[0].split(":") : [];
-  const tail = halves.length === 2 && halves[1] ? halves[1].split(":") : [];
-  const missing = 8 - head.length - tail.length;
-  if (halves.length === 1 ? missing !== 0 : missing < 1) return undefined;
-  const all = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill("0"), ...tail];
-  if (all.some((group) => !/^[0-9a-f]{1,4}$/i.test(group))) return undefined;
-  return all.reduce((value, group) => (value << 16n) | BigInt(`0x${group}`), 0n);
+  const halves = text.split("::");
+  const [head = [], tail = []] = halves.map((half) => (half ? half.split(":") : []));
+  const zeros = 8 - head.length - tail.length;
+  const groups = halves.length === 2 && zeros > 0 ? [...head, ...Array<string>(zeros).fill("0"), ...tail] : head;
+  if (halves.length > 2 || groups.length !== 8 || !groups.every((group) => /^[0-9a-f]{1,4}$/i.test(group))) return undefined;
+  return BigInt(`0x${groups.map((group) => group.padStart(4, "0")).join("")}`);
 }
 
-function ranges(width: 32 | 128, table: readonly (readonly [cidr: string, global: boolean])[]): Range[] {
-  return table.map(([cidr, global]) => {
+/** [base, prefix bits, globally reachable] of each range, from its CIDR text. */
+const ranges = (parse: (text: string) => bigint | undefined, table: [string, boolean][]) =>
+  table.map(([cidr, global]) => {
     const [address, bits] = cidr.split("/") as [string, string];
-    const base = width === 32 ? parseIPv4(address) : parseIPv6(address);
-    if (base === undefined) throw new Error(`bad range ${cidr}`);
-    return { base, bits: Number(bits), global };
+    return [parse(address)!, Number(bits), global] as const;
   });
-}
 
-const IPV4 = ranges(32, [
+const IPV4 = ranges(parseIPv4, [
   ["0.0.0.0/0", true],
   ["0.0.0.0/8", false], // "this network"
   ["10.0.0.0/8", false], // private
@@ -58,9 +46,7 @@ const IPV4 = ranges(32, [
   ["127.0.0.0/8", false], // loopback
   ["169.254.0.0/16", false], // link-local (cloud metadata services live here)
   ["172.16.0.0/12", false], // private
-  ["192.0.0.0/24", false], // IETF protocol assignments ...
-  ["192.0.0.9/32", true], // ... but for the port control anycast
-  ["192.0.0.10/32", true], // ... and the TURN anycast
+  ["192.0.0.0/24", false], // IETF protocol assignments
   ["192.0.2.0/24", false], // documentation (TEST-NET-1)
   ["192.88.99.0/24", false], // deprecated 6to4 relay anycast
   ["192.168.0.0/16", false], // private
@@ -71,32 +57,25 @@ const IPV4 = ranges(32, [
   ["240.0.0.0/4", false], // reserved, and 255.255.255.255 (limited broadcast)
 ]);
 
-const IPV6 = ranges(128, [
+const IPV6 = ranges(parseIPv6, [
   ["::/0", false], // outside global unicast: ::1, ::, IPv4-compatible ::/96, IPv4-mapped ::ffff:0:0/96,
   //                 IPv4-translated ::ffff:0:0:0/96, NAT64 64:ff9b::/96 and 64:ff9b:1::/48, discard 100::/64,
   //                 SRv6 5f00::/16, unique-local fc00::/7, link-local fe80::/10, site-local fec0::/10, multicast ff00::/8
   ["2000::/3", true], // global unicast, but:
   ["2001::/23", false], // IETF protocol assignments: Teredo 2001::/32, benchmarking, ORCHID, ...
-  ["2001:1::1/128", true], // ... but for the port control anycast
-  ["2001:1::2/128", true], // ... the TURN anycast
-  ["2001:1::3/128", true], // ... DNS-SD SRP anycast
-  ["2001:3::/32", true], // ... AMT
-  ["2001:4:112::/48", true], // ... AS112-v6
-  ["2001:20::/28", true], // ... ORCHIDv2
-  ["2001:30::/28", true], // ... DRIP DETs
   ["2001:db8::/32", false], // documentation
   ["2002::/16", false], // 6to4: carries an IPv4 address
   ["3fff::/20", false], // documentation
 ]);
 
 /** The most specific range of `table` that holds `address` says whether it is globally reachable. */
-function globallyReachable(address: bigint, width: number, table: readonly Range[]): boolean {
-  let best: Range | undefined;
+function globallyReachable(address: bigint, width: number, table: ReturnType<typeof ranges>): boolean {
+  let best: (typeof table)[number] | undefined;
   for (const range of table) {
-    const shift = BigInt(width - range.bits);
-    if (address >> shift === range.base >> shift && (!best || range.bits > best.bits)) best = range;
+    const shift = BigInt(width - range[1]);
+    if (address >> shift === range[0] >> shift && (!best || range[1] > best[1])) best = range;
   }
-  return best?.global ?? false;
+  return best?.[2] ?? false;
 }
 
 /**

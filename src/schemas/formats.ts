@@ -51,7 +51,7 @@ export const printableText = (max: number) =>
     true,
     max,
     z.refine((s) => !EDGE_SPACE.test(s), "must not be blank or begin or end with whitespace"),
-    z.refine((s) => !UNPRINTABLE.test(s), "must not contain control, format (such as a right-to-left override or a zero-width space), line or paragraph separator, private-use or unassigned characters"),
+    z.refine((s) => !UNPRINTABLE.test(s), "must hold only printable characters (no control or format characters such as a zero-width space)"),
   );
 
 /**

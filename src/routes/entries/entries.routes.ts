@@ -31,7 +31,7 @@ export const createEntry = {
   path: "/card_orders/{id}/entries",
   operationId: "createCardOrderEntry",
   summary: "Add a voucher card to a draft card order",
-  description: `${DRAFT_ONLY} An order holds at most ${MAX_ENTRIES_PER_ORDER} entries (the next one: 409 conflict). \`amount\` is a decimal string; a JSON number is refused. \`card_holder_name\` is printed on the card and shown in pushes: not blank, no whitespace at either end, and no control, format (bidirectional overrides, zero-width characters, the byte-order mark), line or paragraph separator, private-use or unassigned characters (422). Moves the order's entries_count and updated_at.`,
+  description: `${DRAFT_ONLY} An order holds at most ${MAX_ENTRIES_PER_ORDER} entries (the next one: 409 conflict). \`amount\` is a decimal string; a JSON number is refused. Moves the order's entries_count and updated_at.`,
   tag: TAG,
   access: { scope: "card_orders:write", tenant: true },
   body: CreateEntry,

@@ -33,7 +33,7 @@ const CreateWebhookEndpoint = named(
           if (problem) ctx.issues.push({ code: "custom", message: problem, input: url });
         }),
       )
-      .register(z.globalRegistry, { format: "uri", description: "https; a host that is not globally reachable (loopback, private, link-local, reserved, multicast; IPv6 forms carrying an IPv4 address), also over http, only while ALLOW_LOCAL_WEBHOOKS is \"true\"." }),
+      .register(z.globalRegistry, { format: "uri", description: "https; a host that is not globally reachable, also over http, only while ALLOW_LOCAL_WEBHOOKS is \"true\"." }),
     event_types: z
       .array(z.enum(["*", ...EVENT_TYPES], { error: `must be one of: *, ${EVENT_TYPES.join(", ")}` }), { error: "must be an array of event types" })
       .check(z.minLength(1, 'must name at least one event type, or be ["*"]'), z.superRefine(eventTypesProblems)),
