@@ -1,4 +1,6 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { writeCursor, type Seek } from "../src/pagination/cursor";
 import { BASE, call, CARD_ORDER_FIELDS, createCardOrder, expectError, expectJson, follow, ISO_MS, listLink, newCardOrder, orderIn, send, singlePage, token, unique, UUID } from "./support/api";
 
 const draftOrder = (customer: string, fields: Record<string, unknown> = {}) => ({
@@ -218,6 +220,12 @@ describe("GET /card_orders", () => {
       await expectError(await call(`/card_orders?${query}`, { token: auth }), 400, { code: "invalid_parameter", source: { parameter: "cursor" } });
     }
     await expectError(await call(`/invoices?page_size=3&page=2&cursor=${cursor}`, { token: auth }), 400, { code: "invalid_parameter", source: { parameter: "cursor" } });
+
+    // A cursor of the mode written before a full last page lost its next ("after" a row), signed as
+    // it was then: refused with the same 400, never read as another mode.
+    const [list, page, size, , key] = JSON.parse(atob(payload!.replace(/-/g, "+").replace(/_/g, "/")));
+    const after = await writeCursor(env.APP_SECRET, { list, page, size, seek: { mode: "after", key } as unknown as Seek });
+    await expectError(await call(`/card_orders?page_size=3&page=2&cursor=${after}`, { token: auth }), 400, { code: "invalid_parameter", source: { parameter: "cursor" } });
   });
 
   it("signs cursors with APP_SECRET: each secret signs its own, and one signed under another is refused", async () => {

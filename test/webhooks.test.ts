@@ -251,7 +251,7 @@ describe("deliveries (Standard Webhooks)", () => {
     const deliveries = (await drain({ APP_SECRET: "secret-b", APP_SECRETS_PREVIOUS: "secret-c" })).filter((o) => o.body.kind === "delivery");
     expect(deliveries.map((o) => [o.acked, o.retried])).toStrictEqual([[false, { delaySeconds: expect.any(Number) }]]);
     expect(receiver.requests).toStrictEqual([]);
-    expect(errors.map((line) => JSON.parse(line).error)).toStrictEqual([expect.stringMatching(/opens under neither APP_SECRET nor APP_SECRETS_PREVIOUS/)]);
+    expect(errors.map((line) => JSON.parse(line).error)).toStrictEqual([expect.stringMatching(/opens under no APP_SECRET or APP_SECRETS_PREVIOUS/)]);
   });
 
   it("does not sign with a secret copied from another endpoint's row: that delivery is retried, unsent", async () => {

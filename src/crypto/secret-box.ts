@@ -25,7 +25,7 @@ export const isSealed = (text: string): boolean => text.startsWith(`${VERSION}.`
 /** A sealed value that no key opens for this row: sealed under a secret since dropped, for another row, or changed. */
 class Unreadable extends Error {
   constructor(purpose: SealPurpose) {
-    super(`a sealed ${purpose} value opens under no APP_SECRET(S_PREVIOUS) for this row`);
+    super(`${purpose}: opens under no APP_SECRET or APP_SECRETS_PREVIOUS, or sealed for another row`);
     this.name = "UnreadableSealedValue";
   }
 }

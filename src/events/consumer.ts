@@ -19,8 +19,7 @@ export async function consume(batch: MessageBatch<QueueMessage>, env: Bindings):
     for (const message of batch.messages) {
       const { kind } = message.body;
       const eventId = kind === "push" ? message.body.eventId : message.body.event.id;
-      const prior = kind === "delivery" ? (message.body.priorAttempts ?? 0) : 0;
-      logDeadLetter({ kind, event_id: eventId, endpoint_id: kind === "delivery" ? message.body.endpointId : undefined, attempts: prior + message.attempts });
+      logDeadLetter({ kind, event_id: eventId, endpoint_id: kind === "delivery" ? message.body.endpointId : undefined, attempts: message.attempts });
       message.ack();
     }
     return;

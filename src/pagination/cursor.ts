@@ -67,5 +67,8 @@ export async function readCursor(env: AppSecrets, text: string, expected: Omit<C
   });
   const [list, page, size, mode, key] = JSON.parse(new TextDecoder().decode(fromBase64url(payload))) as [string, number, number, Seek["mode"], [string, string] | null];
   if (list !== expected.list || page !== expected.page || size !== expected.size) throw refused();
-  return mode === "last" ? { mode } : { mode, key: key! };
+  if (mode === "last") return { mode };
+  // A mode this code no longer writes (an "after" cursor from before a deploy) is refused, not read.
+  if ((mode !== "from" && mode !== "before") || !Array.isArray(key)) throw refused();
+  return { mode, key };
 }

@@ -102,7 +102,9 @@ export async function readPage<Row>(db: RequestDatabase, reads: PageReads<Row>, 
   if (seek?.mode === "before" || seek?.mode === "last") rows.reverse();
   // Where the next page starts, if rows follow: the row read ahead (so a full last page has no next,
   // CONTRACT part 4), or, for a page read before a key, that key: the page the cursor came from. The
-  // rows say it, not the count, which may have moved since page 1. The last page is last.
+  // rows say it, not the count, which may have moved since page 1. The last page is last. (As with
+  // any keyset, a row written later with a key between this page's last row and the row read ahead,
+  // which takes the same created_at to the millisecond, is not shown on the way.)
   const next = ahead ? reads.keyOf(ahead) : seek?.mode === "before" ? seek.key : undefined;
   const edges = rows.length === 0 ? undefined : { first: reads.keyOf(rows[0]!), next };
   return { rows, edges, total: count?.total === null || count === undefined ? undefined : Number(count.total) };

@@ -27,7 +27,7 @@ const PAGE_QUERY = {
   cursor: z
     .optional(z.string().check(z.maxLength(1024, "must be a cursor from a link of an earlier answer")))
     .register(z.globalRegistry, {
-      description: "Set by the server in `next`, `prev` and `last` links: that page without reading the rows before it. Leave it as the link has it; with `page` alone a page is reached by its number. Following `next` ends at a page without one, which may be empty.",
+      description: "Set by the server in `next`, `prev` and `last` links: that page without reading the rows before it. Leave it as the link has it; with `page` alone a page is reached by its number. Following `next` ends on the last page, which has none.",
     }),
 };
 
