@@ -193,7 +193,7 @@ async function followNext(path: string, auth: string, pageSize: number, firstPag
     pages += 1;
     expect(body.meta.current_page).toBe(pages);
     ids.push(...body.data.map((item: { id?: string; device_identifier?: string }) => item.id ?? item.device_identifier));
-    url = body.links.next && body.links.next.slice(BASE.length);
+    url = body.links.next?.slice(BASE.length) ?? null;
   }
   // The walk ends on the last page, full or not: each page reads one row ahead (CONTRACT part 4).
   const { total_entries: total, total_pages: totalPages } = first.meta;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { reply } from "../src/http/reply";
 import { endpoint, type Handler } from "../src/http/route";
 import * as cardOrderRoutes from "../src/routes/card-orders/card-orders.routes";
-import * as tokenRoutes from "../src/routes/notification-tokens/notification-tokens.routes";
+import type * as tokenRoutes from "../src/routes/notification-tokens/notification-tokens.routes";
 
 // `npm test` type-checks this file before vitest runs it: each @ts-expect-error below must be an
 // error, or tsc fails with "Unused '@ts-expect-error' directive". Routing keeps the types of a

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { SCOPES, type Scope } from "../src/auth/principal";
-import { call, CARD_ORDER_PATHS, createCardOrder, createInvoice, expectError, expectJson, ISO_MS, orderIn, token, UUID } from "./support/api";
+import { call, type CARD_ORDER_PATHS, createCardOrder, createInvoice, expectError, expectJson, ISO_MS, orderIn, token, UUID } from "./support/api";
 
 const post = (path: string, auth: string) => call(path, { token: auth, method: "POST" });
 

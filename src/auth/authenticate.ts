@@ -30,7 +30,7 @@ export function authenticate(requirement: AccessRequirement): MiddlewareHandler<
     const match = header?.match(/^Bearer(?:\s+(.*))?$/i);
     if (!match) throw unauthorized("This endpoint needs an Authorization: Bearer <token> header.", false);
 
-    let claims;
+    let claims: Awaited<ReturnType<typeof verifyToken>>;
     try {
       claims = await verifyToken(match[1]?.trim() ?? "", tokenSettings(c.env));
     } catch (error) {

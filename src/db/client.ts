@@ -2,7 +2,7 @@ import { eq, sql, type SQL } from "drizzle-orm";
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import { DatabaseUnavailableError, WriteConflict } from "../errors";
 import { bindValues, type CompiledRead } from "./compiled";
-import { cardOrders, invoices } from "./schema";
+import type { cardOrders, invoices } from "./schema";
 
 /** D1 cost of one request, summed from the `meta` of every result (D1 bills rows read). */
 interface DatabaseUsage {

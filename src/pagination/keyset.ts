@@ -29,7 +29,7 @@ interface PageReads<Row> {
 export type SortKey = [createdAt: string, id: string];
 
 /** A list's source, for `pageReads`: its rows, filter and total, and its rows' sort key. */
-interface ListSource<Row> {
+interface ListSource {
   /** Whose rows the list shows: all its columns, or `columns` of it. */
   table: SQLiteTable;
   columns?: Record<string, SQLiteColumn>;
@@ -51,7 +51,7 @@ interface ListSource<Row> {
 const dialect = new SQLiteAsyncDialect();
 
 /** The four page statements and the total statement of a list, built once (call it lazily). */
-export function pageReads<Row>({ table, columns = getTableColumns(table), from, where, seek = { from, where }, total, createdAt, id }: ListSource<Row>): PageReads<Row> {
+export function pageReads<Row>({ table, columns = getTableColumns(table), from, where, seek = { from, where }, total, createdAt, id }: ListSource): PageReads<Row> {
   const kept = sql`coalesce(${total}, 0)`;
   const key = sql`(${createdAt}, ${id})`;
   const anchor = sql`(${param("keyCreatedAt")}, ${param("keyId")})`;

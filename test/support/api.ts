@@ -88,7 +88,10 @@ export function call(path: string, options: CallOptions = {}): Promise<Response>
 /** Field order matters (CONTRACT part 1): compare it wherever `expected` spells an object out. */
 function expectKeyOrder(actual: any, expected: unknown, path = "$"): void {
   if (expected === null || typeof expected !== "object" || "asymmetricMatch" in expected) return;
-  if (Array.isArray(expected)) return expected.forEach((item, i) => expectKeyOrder(actual?.[i], item, `${path}[${i}]`));
+  if (Array.isArray(expected)) {
+    expected.forEach((item, i) => expectKeyOrder(actual?.[i], item, `${path}[${i}]`));
+    return;
+  }
   expect(Object.keys(actual ?? {}), `field order of ${path}`).toStrictEqual(Object.keys(expected));
   for (const [key, item] of Object.entries(expected)) expectKeyOrder(actual?.[key], item, `${path}.${key}`);
 }

@@ -87,12 +87,13 @@ function effectsOf(c: Context<AppEnv>, action: CardOrderAction, order: CardOrder
       case "submit":
         if (order.entriesCount === 0) throw ApiError.of("invalid_state", "The card order has no entries; add at least one entry before submitting it.");
         return { writes: [follow] };
-      case "cancel":
+      case "cancel": {
         // Withdrawing an order withdraws its bill; a paid one must be settled by other means.
         if (voucherInvoice?.state === "paid") throw ApiError.of("conflict", `The card order's invoice ${voucherInvoice.number} is paid; a paid order cannot be cancelled.`);
         if (voucherInvoice?.state !== "open") return { writes: [follow] };
         const cancelled = cancelInvoice(orm, voucherInvoice, at);
         return { writes: [...cancelled.writes, follow], events: [cancelled.event] };
+      }
       case "start_production":
         return issue("production");
       case "deliver":
