@@ -18,7 +18,8 @@ const EXPECTED_NOISE = [
 ];
 for (const stream of [process.stdout, process.stderr]) {
   const write = stream.write.bind(stream);
-  stream.write = ((chunk: string | Uint8Array, ...rest: never[]) => EXPECTED_NOISE.some((line) => line.test(String(chunk))) || write(chunk, ...rest)) as typeof stream.write;
+  stream.write = ((chunk: string | Uint8Array, ...rest: never[]) =>
+    EXPECTED_NOISE.some((line) => line.test(String(chunk))) || write(chunk, ...rest)) as typeof stream.write;
 }
 
 export default defineConfig(async () => ({

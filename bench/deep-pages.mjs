@@ -23,20 +23,25 @@ export async function measureDeepPages({ url, token, total, pageSize, logLines }
   let page = first;
   let cursorMax = 0;
   for (let number = 2; number <= pages; number++) {
-    if (!page.body.links.next?.includes("cursor=")) throw new Error(`page ${number - 1} has no next link with a cursor: ${page.body.links.next}`);
+    if (!page.body.links.next?.includes("cursor="))
+      throw new Error(`page ${number - 1} has no next link with a cursor: ${page.body.links.next}`);
     page = await read(page.body.links.next);
     cursorMax = Math.max(cursorMax, page.rowsRead);
   }
   // The last page is full (3,000 rows at 10 a page), so its next leads to an empty page that ends the walk.
   const after = page.body.links.next === null ? undefined : await read(page.body.links.next);
-  if (page.body.meta.current_page !== pages || (after && (after.body.data.length !== 0 || after.body.links.next !== null))) {
+  if (
+    page.body.meta.current_page !== pages ||
+    (after && (after.body.data.length !== 0 || after.body.links.next !== null))
+  ) {
     throw new Error(`following next did not end after page ${pages}: ${JSON.stringify(page.body.meta)}`);
   }
   const last = await read(first.body.links.last);
   const byNumber = await read(`${list}&page=${pages}`);
   const pastEnd = await read(`${list}&page=${pages + 1}`);
   const ids = (body) => body.data.map((row) => row.id).join();
-  if (ids(byNumber.body) !== ids(page.body) || ids(last.body) !== ids(page.body)) throw new Error(`page ${pages} by next, by last and by number differ`);
+  if (ids(byNumber.body) !== ids(page.body) || ids(last.body) !== ids(page.body))
+    throw new Error(`page ${pages} by next, by last and by number differ`);
   if (pastEnd.body.data.length !== 0) throw new Error(`page ${pages + 1} of ${pages} is not empty`);
 
   return {

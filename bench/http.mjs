@@ -13,7 +13,11 @@ export async function call(url, { method, token, json, headers = {}, requestId }
   if (json !== undefined) sent["Content-Type"] = "application/json";
   if (requestId) sent["X-Request-Id"] = requestId;
   const started = performance.now();
-  const response = await fetch(url, { method: method ?? (json === undefined ? "GET" : "POST"), headers: sent, body: json === undefined ? undefined : JSON.stringify(json) });
+  const response = await fetch(url, {
+    method: method ?? (json === undefined ? "GET" : "POST"),
+    headers: sent,
+    body: json === undefined ? undefined : JSON.stringify(json),
+  });
   const text = await response.text();
   const ms = performance.now() - started;
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined, ms };
@@ -22,6 +26,9 @@ export async function call(url, { method, token, json, headers = {}, requestId }
 /** `call`, failing unless the answer has `status`. */
 export async function expectStatus(status, url, options) {
   const answer = await call(url, options);
-  if (answer.status !== status) throw new Error(`${options?.method ?? (options?.json === undefined ? "GET" : "POST")} ${url}: ${answer.status}, not ${status}: ${JSON.stringify(answer.body)}`);
+  if (answer.status !== status)
+    throw new Error(
+      `${options?.method ?? (options?.json === undefined ? "GET" : "POST")} ${url}: ${answer.status}, not ${status}: ${JSON.stringify(answer.body)}`,
+    );
   return answer;
 }

@@ -16,10 +16,14 @@ import { parseArgs } from "node:util";
 import { sign } from "hono/jwt";
 import { median } from "./measure.mjs";
 
-const { values: flags, positionals } = parseArgs({ allowPositionals: true, options: { rounds: { type: "string", default: "15" }, profile: { type: "string" } } });
+const { values: flags, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { rounds: { type: "string", default: "15" }, profile: { type: "string" } },
+});
 const ref = positionals[0] ?? "HEAD~1";
 const rounds = Number(flags.rounds);
-if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a whole number from 1, not ${flags.rounds}`);
+if (!Number.isInteger(rounds) || rounds < 1)
+  throw new Error(`--rounds must be a whole number from 1, not ${flags.rounds}`);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 // wrangler's own Miniflare (and its WebSocket client), the workerd that `wrangler dev` runs.
 const fromWrangler = createRequire(createRequire(join(root, "package.json")).resolve("wrangler/package.json"));
@@ -33,7 +37,16 @@ const git = (...args) => execFileSync("git", ["-C", root, ...args], { stdio: ["i
 const work = mkdtempSync(join(tmpdir(), "isolate-"));
 const other = join(work, "checkout");
 const secrets = { JWT_SECRET: crypto.randomUUID(), APP_SECRET: crypto.randomUUID() };
-const token = await sign({ sub: "bench", customer_id: "bench-customer-1", scope: "card_orders:read", exp: Math.floor(Date.now() / 1000) + 3600 }, secrets.JWT_SECRET, "HS256");
+const token = await sign(
+  {
+    sub: "bench",
+    customer_id: "bench-customer-1",
+    scope: "card_orders:read",
+    exp: Math.floor(Date.now() / 1000) + 3600,
+  },
+  secrets.JWT_SECRET,
+  "HS256",
+);
 
 /** The harness with `checkout`'s service, bundled as wrangler bundles it (minified unless profiled). */
 async function harness(checkout, minify) {
@@ -48,7 +61,13 @@ async function harness(checkout, minify) {
     write: false,
     logLevel: "error",
   });
-  const options = { modules: true, script: result.outputFiles[0].text, compatibilityDate, bindings: secrets, ...(minify ? {} : { inspectorPort: 0 }) };
+  const options = {
+    modules: true,
+    script: result.outputFiles[0].text,
+    compatibilityDate,
+    bindings: secrets,
+    ...(minify ? {} : { inspectorPort: 0 }),
+  };
   return new Miniflare(convertV4MiniflareOptions(options));
 }
 
@@ -81,7 +100,10 @@ try {
     }
   }
   const figures = sides.map((side) => ({ service: median(side.service), raw: median(side.raw) }));
-  for (const [i, side] of sides.entries()) console.error(`${side.name}: service ${figures[i].service.toFixed(1)} us/request, raw-d1 ${figures[i].raw.toFixed(1)} us/request`);
+  for (const [i, side] of sides.entries())
+    console.error(
+      `${side.name}: service ${figures[i].service.toFixed(1)} us/request, raw-d1 ${figures[i].raw.toFixed(1)} us/request`,
+    );
   const round3 = (x) => Math.round(x * 1000) / 1000;
   console.log(
     JSON.stringify({
@@ -120,7 +142,8 @@ async function profile(file) {
     const message = JSON.parse(data);
     pending.get(message.id)?.(message.result);
   });
-  const send = (method, params = {}) => new Promise((done) => (pending.set(++id, done), socket.send(JSON.stringify({ id, method, params }))));
+  const send = (method, params = {}) =>
+    new Promise((done) => (pending.set(++id, done), socket.send(JSON.stringify({ id, method, params }))));
   await send("Profiler.enable");
   await send("Profiler.setSamplingInterval", { interval: 50 });
   await send("Profiler.start");

@@ -14,7 +14,8 @@ import { PROBE_PREFIX } from "./log-lines.mjs";
 import { median } from "./measure.mjs";
 
 // CONTRACT part 2: every scope, so that one token reaches every operation.
-const SCOPES = "card_orders:read card_orders:write invoices:read invoices:write notification_tokens:write fulfilment webhooks:write events:read";
+const SCOPES =
+  "card_orders:read card_orders:write invoices:read invoices:write notification_tokens:write fulfilment webhooks:write events:read";
 // Operations the service answers without D1; GET /health is timed anyway, as the zero-round-trip floor.
 const WITHOUT_D1 = new Set(["openApi", "docs"]);
 
@@ -49,13 +50,18 @@ class Customer {
   }
 
   async device(name) {
-    await expectStatus(204, this.url + DEVICES, { token: this.token, method: "PUT", json: { value: `fcm-${this.principal}-${name}`, device_identifier: name } });
+    await expectStatus(204, this.url + DEVICES, {
+      token: this.token,
+      method: "PUT",
+      json: { value: `fcm-${this.principal}-${name}`, device_identifier: name },
+    });
   }
 
   /** Deletes the endpoints of earlier rounds: a customer has at most 10 (src/domain/webhooks.ts). */
   async clearHooks() {
     const { body } = await expectStatus(200, `${this.url}/webhook_endpoints?page_size=100`, { token: this.token });
-    for (const { id } of body.data) await expectStatus(204, `${this.url}/webhook_endpoints/${id}`, { token: this.token, method: "DELETE" });
+    for (const { id } of body.data)
+      await expectStatus(204, `${this.url}/webhook_endpoints/${id}`, { token: this.token, method: "DELETE" });
   }
 }
 
@@ -64,19 +70,51 @@ class Customer {
 // empty.
 const CASES = {
   health: { route: "GET /health", status: 200, request: async () => ({ path: "/health" }) },
-  createCardOrder: { route: "POST /card_orders", status: 201, request: async () => ({ path: "/card_orders", json: ORDER }) },
-  listCardOrders: { route: "GET /card_orders", status: 200, request: async (c) => (await c.order("draft"), { path: "/card_orders" }) },
-  getCardOrder: { route: "GET /card_orders/{id}", status: 200, request: async (c) => ({ path: `/card_orders/${await c.order("draft")}` }) },
-  submitCardOrder: { route: "POST /card_orders/{id}/submit", status: 200, request: async (c) => ({ path: `/card_orders/${await c.order("draft")}/submit` }) },
-  cancelCardOrder: { route: "POST /card_orders/{id}/cancel", status: 200, request: async (c) => ({ path: `/card_orders/${await c.order("submitted")}/cancel` }) },
+  createCardOrder: {
+    route: "POST /card_orders",
+    status: 201,
+    request: async () => ({ path: "/card_orders", json: ORDER }),
+  },
+  listCardOrders: {
+    route: "GET /card_orders",
+    status: 200,
+    request: async (c) => (await c.order("draft"), { path: "/card_orders" }),
+  },
+  getCardOrder: {
+    route: "GET /card_orders/{id}",
+    status: 200,
+    request: async (c) => ({ path: `/card_orders/${await c.order("draft")}` }),
+  },
+  submitCardOrder: {
+    route: "POST /card_orders/{id}/submit",
+    status: 200,
+    request: async (c) => ({ path: `/card_orders/${await c.order("draft")}/submit` }),
+  },
+  cancelCardOrder: {
+    route: "POST /card_orders/{id}/cancel",
+    status: 200,
+    request: async (c) => ({ path: `/card_orders/${await c.order("submitted")}/cancel` }),
+  },
   startProductionCardOrder: {
     route: "POST /card_orders/{id}/start_production",
     status: 200,
     request: async (c) => ({ path: `/card_orders/${await c.order("submitted")}/start_production` }),
   },
-  deliverCardOrder: { route: "POST /card_orders/{id}/deliver", status: 200, request: async (c) => ({ path: `/card_orders/${await c.order("in_production")}/deliver` }) },
-  createCardOrderEntry: { route: "POST /card_orders/{id}/entries", status: 201, request: async (c) => ({ path: `/card_orders/${await c.order("draft")}/entries`, json: ENTRY }) },
-  listCardOrderEntries: { route: "GET /card_orders/{id}/entries", status: 200, request: async (c) => ({ path: `/card_orders/${await c.order("draft")}/entries` }) },
+  deliverCardOrder: {
+    route: "POST /card_orders/{id}/deliver",
+    status: 200,
+    request: async (c) => ({ path: `/card_orders/${await c.order("in_production")}/deliver` }),
+  },
+  createCardOrderEntry: {
+    route: "POST /card_orders/{id}/entries",
+    status: 201,
+    request: async (c) => ({ path: `/card_orders/${await c.order("draft")}/entries`, json: ENTRY }),
+  },
+  listCardOrderEntries: {
+    route: "GET /card_orders/{id}/entries",
+    status: 200,
+    request: async (c) => ({ path: `/card_orders/${await c.order("draft")}/entries` }),
+  },
   deleteCardOrderEntry: {
     route: "DELETE /card_orders/{id}/entries/{entry_id}",
     status: 204,
@@ -86,26 +124,67 @@ const CASES = {
       return { path: `/card_orders/${order}/entries/${entry}` };
     },
   },
-  createInvoice: { route: "POST /invoices", status: 201, request: async (c) => ({ path: "/invoices", json: { order_id: await c.order("submitted") } }) },
-  listInvoices: { route: "GET /invoices", status: 200, request: async (c) => (await c.invoice(), { path: "/invoices" }) },
-  getInvoice: { route: "GET /invoices/{id}", status: 200, request: async (c) => ({ path: `/invoices/${await c.invoice()}` }) },
-  payInvoice: { route: "POST /invoices/{id}/pay", status: 200, request: async (c) => ({ path: `/invoices/${await c.invoice()}/pay` }) },
-  cancelInvoice: { route: "POST /invoices/{id}/cancel", status: 200, request: async (c) => ({ path: `/invoices/${await c.invoice()}/cancel` }) },
+  createInvoice: {
+    route: "POST /invoices",
+    status: 201,
+    request: async (c) => ({ path: "/invoices", json: { order_id: await c.order("submitted") } }),
+  },
+  listInvoices: {
+    route: "GET /invoices",
+    status: 200,
+    request: async (c) => (await c.invoice(), { path: "/invoices" }),
+  },
+  getInvoice: {
+    route: "GET /invoices/{id}",
+    status: 200,
+    request: async (c) => ({ path: `/invoices/${await c.invoice()}` }),
+  },
+  payInvoice: {
+    route: "POST /invoices/{id}/pay",
+    status: 200,
+    request: async (c) => ({ path: `/invoices/${await c.invoice()}/pay` }),
+  },
+  cancelInvoice: {
+    route: "POST /invoices/{id}/cancel",
+    status: 200,
+    request: async (c) => ({ path: `/invoices/${await c.invoice()}/cancel` }),
+  },
   // A device new to its owner, who has devices (the earlier rounds').
   registerNotificationToken: {
     route: `PUT ${DEVICES}`,
     status: 204,
-    request: async (c) => ({ path: DEVICES, json: { value: `fcm-${c.principal}-${c.round}`, device_identifier: `device-${c.round}` } }),
+    request: async (c) => ({
+      path: DEVICES,
+      json: { value: `fcm-${c.principal}-${c.round}`, device_identifier: `device-${c.round}` },
+    }),
   },
-  listNotificationTokens: { route: `GET ${DEVICES}`, status: 200, request: async (c) => (await c.device("phone"), { path: DEVICES }) },
-  deleteNotificationToken: { route: `DELETE ${DEVICES}/{device_identifier}`, status: 204, request: async (c) => (await c.device("phone"), { path: `${DEVICES}/phone` }) },
+  listNotificationTokens: {
+    route: `GET ${DEVICES}`,
+    status: 200,
+    request: async (c) => (await c.device("phone"), { path: DEVICES }),
+  },
+  deleteNotificationToken: {
+    route: `DELETE ${DEVICES}/{device_identifier}`,
+    status: 204,
+    request: async (c) => (await c.device("phone"), { path: `${DEVICES}/phone` }),
+  },
   // The submitted order's event is listed.
-  listEvents: { route: "GET /events", status: 200, request: async (c) => (await c.order("submitted"), { path: "/events" }) },
-  createWebhookEndpoint: { route: "POST /webhook_endpoints", status: 201, request: async (c) => (await c.clearHooks(), { path: "/webhook_endpoints", json: HOOK }) },
+  listEvents: {
+    route: "GET /events",
+    status: 200,
+    request: async (c) => (await c.order("submitted"), { path: "/events" }),
+  },
+  createWebhookEndpoint: {
+    route: "POST /webhook_endpoints",
+    status: 201,
+    request: async (c) => (await c.clearHooks(), { path: "/webhook_endpoints", json: HOOK }),
+  },
   listWebhookEndpoints: {
     route: "GET /webhook_endpoints",
     status: 200,
-    request: async (c) => (await c.clearHooks(), await c.post("/webhook_endpoints", HOOK), { path: "/webhook_endpoints" }),
+    request: async (c) => (
+      await c.clearHooks(), await c.post("/webhook_endpoints", HOOK), { path: "/webhook_endpoints" }
+    ),
   },
   deleteWebhookEndpoint: {
     route: "DELETE /webhook_endpoints/{id}",
@@ -122,15 +201,23 @@ const methodOf = (operation) => CASES[operation].route.split(" ")[0];
  */
 export async function checkCoverage(url) {
   const document = (await expectStatus(200, `${url}/openapi.json`)).body;
-  const operations = Object.values(document.paths).flatMap((item) => Object.values(item).map((operation) => operation.operationId));
+  const operations = Object.values(document.paths).flatMap((item) =>
+    Object.values(item).map((operation) => operation.operationId),
+  );
   const missing = operations.filter((id) => id && !WITHOUT_D1.has(id) && !(id in CASES));
   const unknown = Object.keys(CASES).filter((id) => !operations.includes(id));
-  if (missing.length || unknown.length) throw new Error(`bench/latency.mjs covers other operations than the API has: missing ${missing.join(", ") || "none"}; unknown ${unknown.join(", ") || "none"}`);
+  if (missing.length || unknown.length)
+    throw new Error(
+      `bench/latency.mjs covers other operations than the API has: missing ${missing.join(", ") || "none"}; unknown ${unknown.join(", ") || "none"}`,
+    );
 }
 
 // Every timed request of a round: each operation, and each POST a second time with a key (CONTRACT
 // part 7 keys POSTs only; PUT and DELETE are idempotent by themselves).
-const VARIANTS = Object.keys(CASES).flatMap((operation) => [{ operation, keyed: false }, ...(methodOf(operation) === "POST" ? [{ operation, keyed: true }] : [])]);
+const VARIANTS = Object.keys(CASES).flatMap((operation) => [
+  { operation, keyed: false },
+  ...(methodOf(operation) === "POST" ? [{ operation, keyed: true }] : []),
+]);
 
 /**
  * @param {{ url: string, secret: string, rounds: number, log: (line: string) => void, logLines: import("./log-lines.mjs").LogLines }} options
@@ -155,11 +242,28 @@ export async function measureLatency({ url, secret, rounds, log, logLines }) {
     for (const request of prepared) {
       const headers = request.keyed ? { "Idempotency-Key": `bench-${request.requestId}` } : {};
       const { route, status: expected } = CASES[request.operation];
-      const answer = await call(url + request.path, { method: methodOf(request.operation), token: request.token, json: request.json, headers, requestId: request.requestId });
-      if (answer.status !== expected) throw new Error(`latency, ${route} (${request.path}): ${answer.status}, not ${expected}: ${JSON.stringify(answer.body)}`);
+      const answer = await call(url + request.path, {
+        method: methodOf(request.operation),
+        token: request.token,
+        json: request.json,
+        headers,
+        requestId: request.requestId,
+      });
+      if (answer.status !== expected)
+        throw new Error(
+          `latency, ${route} (${request.path}): ${answer.status}, not ${expected}: ${JSON.stringify(answer.body)}`,
+        );
       if (round === 0) continue;
       const name = request.keyed ? `${request.operation}+key` : request.operation;
-      if (!results.has(name)) results.set(name, { operation: request.operation, keyed: request.keyed, route, ms: [], counted: [], rowsWritten: [] });
+      if (!results.has(name))
+        results.set(name, {
+          operation: request.operation,
+          keyed: request.keyed,
+          route,
+          ms: [],
+          counted: [],
+          rowsWritten: [],
+        });
       const result = results.get(name);
       result.ms.push(answer.ms);
       result.counted.push(Number(answer.headers.get("x-d1-round-trips")));
@@ -179,7 +283,14 @@ export async function measureLatency({ url, secret, rounds, log, logLines }) {
 export function latencyFigures(results, delayMs) {
   return [...results].map(([name, result]) => {
     const p50 = median(result.ms);
-    return { name, ...result, p50, implied: Math.floor(p50 / delayMs), counted: median(result.counted), rowsWritten: median(result.rowsWritten) };
+    return {
+      name,
+      ...result,
+      p50,
+      implied: Math.floor(p50 / delayMs),
+      counted: median(result.counted),
+      rowsWritten: median(result.rowsWritten),
+    };
   });
 }
 

@@ -10,9 +10,17 @@ import autocannon from "autocannon";
 export async function loadRound(target, { seconds, connections }) {
   const result = await autocannon({ ...target, duration: seconds, connections, skipAggregateResult: true });
   const failed = result.non2xx + result.errors;
-  if (failed > 0) throw new Error(`${target.method ?? "GET"} ${target.url}: ${failed} of ${result.totalRequests} requests failed (${JSON.stringify(result.statusCodeStats)})`);
+  if (failed > 0)
+    throw new Error(
+      `${target.method ?? "GET"} ${target.url}: ${failed} of ${result.totalRequests} requests failed (${JSON.stringify(result.statusCodeStats)})`,
+    );
   // Requests still in flight when the time is up are cut off: count what completed.
-  return { url: target.url, result, seconds: (result.finish - result.start) / 1000, requests: result.totalCompletedRequests };
+  return {
+    url: target.url,
+    result,
+    seconds: (result.finish - result.start) / 1000,
+    requests: result.totalCompletedRequests,
+  };
 }
 
 /**
@@ -25,7 +33,8 @@ export async function alternate(targets, { rounds, seconds, warmup, connections 
   for (const target of Object.values(targets)) await loadRound(target, { seconds: warmup, connections });
   const measured = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
   for (let round = 0; round < rounds; round++) {
-    for (const [name, target] of Object.entries(targets)) measured[name].push(await loadRound(target, { seconds, connections }));
+    for (const [name, target] of Object.entries(targets))
+      measured[name].push(await loadRound(target, { seconds, connections }));
   }
   return measured;
 }
@@ -42,6 +51,15 @@ export async function repeat(target, { rounds, seconds, warmup, connections }) {
 export function summarize(rounds) {
   const requests = rounds.reduce((sum, r) => sum + r.requests, 0);
   const seconds = rounds.reduce((sum, r) => sum + r.seconds, 0);
-  const { latency } = autocannon.aggregateResult(rounds.map((r) => r.result), { url: rounds[0].url });
-  return { rps: requests / seconds, p50: latency.p50, p99: latency.p99, requests, perRound: rounds.map((r) => r.requests / r.seconds) };
+  const { latency } = autocannon.aggregateResult(
+    rounds.map((r) => r.result),
+    { url: rounds[0].url },
+  );
+  return {
+    rps: requests / seconds,
+    p50: latency.p50,
+    p99: latency.p99,
+    requests,
+    perRound: rounds.map((r) => r.requests / r.seconds),
+  };
 }

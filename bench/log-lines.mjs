@@ -29,7 +29,9 @@ export class LogLines {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#waiting.delete(requestId);
-        reject(new Error(`the service's request log line for ${requestId} did not arrive within ${timeoutMs / 1000} s`));
+        reject(
+          new Error(`the service's request log line for ${requestId} did not arrive within ${timeoutMs / 1000} s`),
+        );
       }, timeoutMs);
       this.#waiting.set(requestId, (line) => {
         clearTimeout(timer);
@@ -41,4 +43,8 @@ export class LogLines {
 }
 
 /** What one request cost in D1, as the service logged it. */
-export const d1Cost = (line) => ({ queries: line.d1_queries, rowsRead: line.d1_rows_read, rowsWritten: line.d1_rows_written });
+export const d1Cost = (line) => ({
+  queries: line.d1_queries,
+  rowsRead: line.d1_rows_read,
+  rowsWritten: line.d1_rows_written,
+});

@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { quietEnv, wranglerSync } from "../scripts/wrangler.mjs";
 
-const wrangler = (args, env, cwd) => wranglerSync(args, { stdio: "ignore", env: { ...quietEnv, ...env, CI: "true" }, cwd });
+const wrangler = (args, env, cwd) =>
+  wranglerSync(args, { stdio: "ignore", env: { ...quietEnv, ...env, CI: "true" }, cwd });
 
 /** Builds the service in `cwd` once: `outdir` gets index.js, `bundle` the upload form `check startup` reads. */
 export function buildService(dir, env = {}, cwd = undefined) {
@@ -29,7 +30,8 @@ export function startupMsOf(profile, mainModule = "index.js") {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parentOf = new Map(profile.nodes.flatMap((node) => (node.children ?? []).map((child) => [child, node.id])));
   const inWorker = (id) => {
-    for (let node = id; node !== undefined; node = parentOf.get(node)) if (byId.get(node).callFrame.url.endsWith(`/${mainModule}`)) return true;
+    for (let node = id; node !== undefined; node = parentOf.get(node))
+      if (byId.get(node).callFrame.url.endsWith(`/${mainModule}`)) return true;
     return false;
   };
   const first = profile.samples.findIndex(inWorker);

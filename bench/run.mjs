@@ -23,12 +23,32 @@ import { serviceListStatements } from "./service-sql.mjs";
 
 process.env.WRANGLER_SEND_METRICS = "false";
 
-const { values: flags } = parseArgs({ options: { quick: { type: "boolean", default: false }, port: { type: "string", default: "8870" } } });
+const { values: flags } = parseArgs({
+  options: { quick: { type: "boolean", default: false }, port: { type: "string", default: "8870" } },
+});
 
 // --quick must finish within a minute on a busy 2-core machine; a full run trades time for rounds.
 const PLAN = flags.quick
-  ? { rounds: 3, seconds: 1, saturatedRounds: 2, warmup: 1, singleRounds: 1, singleSeconds: 2, startupRuns: 1, latencyRounds: 3 }
-  : { rounds: 8, seconds: 4, saturatedRounds: 4, warmup: 3, singleRounds: 3, singleSeconds: 4, startupRuns: 15, latencyRounds: 10 };
+  ? {
+      rounds: 3,
+      seconds: 1,
+      saturatedRounds: 2,
+      warmup: 1,
+      singleRounds: 1,
+      singleSeconds: 2,
+      startupRuns: 1,
+      latencyRounds: 3,
+    }
+  : {
+      rounds: 8,
+      seconds: 4,
+      saturatedRounds: 4,
+      warmup: 3,
+      singleRounds: 3,
+      singleSeconds: 4,
+      startupRuns: 15,
+      latencyRounds: 10,
+    };
 // Two regimes. One connection: what one client waits, request after request (the ratios the bars
 // judge: what users at the edge pay is latency). Ten connections: both cores saturated by the load
 // generator, wrangler's proxy and workerd together, so the ratio there is one of CPU per request
@@ -55,7 +75,9 @@ const t0 = Date.now();
 const log = (line) => console.error(`[${((Date.now() - t0) / 1000).toFixed(1).padStart(5)} s] ${line}`);
 
 async function main() {
-  const wrangler = JSON.parse(readFileSync(new URL("../node_modules/wrangler/package.json", import.meta.url), "utf8")).version;
+  const wrangler = JSON.parse(
+    readFileSync(new URL("../node_modules/wrangler/package.json", import.meta.url), "utf8"),
+  ).version;
   const machine = { loadAverage: loadavg(), cpu: cpus()[0]?.model ?? "unknown", cores: cpus().length, wrangler };
   const seed = writeSeed(join(work, "seed.sql"));
   await checkSameSql(seed.listCustomer);
@@ -65,11 +87,30 @@ async function main() {
   const tokens = await signTokens(workers.secret, seed.listCustomer);
   const targets = targetsFor(workers, seed, tokens);
   const cost = await probe(workers, targets, seed);
-  log(`deep pages: following next through all ${seed.orders / seed.customers / DEEP_PAGE_SIZE} pages of ${seed.listCustomer}'s orders, ${DEEP_PAGE_SIZE} a page`);
-  const deep = await measureDeepPages({ url: workers.service.url, token: tokens.reader, total: seed.orders / seed.customers, pageSize: DEEP_PAGE_SIZE, logLines: workers.serviceLines });
+  log(
+    `deep pages: following next through all ${seed.orders / seed.customers / DEEP_PAGE_SIZE} pages of ${seed.listCustomer}'s orders, ${DEEP_PAGE_SIZE} a page`,
+  );
+  const deep = await measureDeepPages({
+    url: workers.service.url,
+    token: tokens.reader,
+    total: seed.orders / seed.customers,
+    pageSize: DEEP_PAGE_SIZE,
+    logLines: workers.serviceLines,
+  });
   const load = await runLoad(targets);
-  log(`latency: every operation once per round (POSTs also with an Idempotency-Key) on D1 delayed ${D1_DELAY_MS} ms per call, ${PLAN.latencyRounds} rounds after a warm-up`);
-  const latency = latencyFigures(await measureLatency({ url: workers.latency.url, secret: workers.secret, rounds: PLAN.latencyRounds, log, logLines: workers.latencyLines }), D1_DELAY_MS);
+  log(
+    `latency: every operation once per round (POSTs also with an Idempotency-Key) on D1 delayed ${D1_DELAY_MS} ms per call, ${PLAN.latencyRounds} rounds after a warm-up`,
+  );
+  const latency = latencyFigures(
+    await measureLatency({
+      url: workers.latency.url,
+      secret: workers.secret,
+      rounds: PLAN.latencyRounds,
+      log,
+      logLines: workers.latencyLines,
+    }),
+    D1_DELAY_MS,
+  );
   report({ size, cost, load, seed, deep, latency, machine });
 }
 
@@ -81,13 +122,17 @@ async function checkSameSql(customer) {
   const page = { customer, pageSize: PAGE_SIZE };
   const service = JSON.stringify(await serviceListStatements(page), null, 1);
   if (service !== JSON.stringify(rawListStatements(page), null, 1)) {
-    throw new Error(`bench/raw-d1/sql.js no longer holds the service's list statements; the service now sends:\n${service}`);
+    throw new Error(
+      `bench/raw-d1/sql.js no longer holds the service's list statements; the service now sends:\n${service}`,
+    );
   }
   log("the raw-d1 baseline sends the service's list statements and values, statement for statement");
 }
 
 function measureBuild() {
-  log(`building the service (wrangler deploy --dry-run --minify), profiling its startup ${PLAN.startupRuns}x (wrangler check startup)`);
+  log(
+    `building the service (wrangler deploy --dry-run --minify), profiling its startup ${PLAN.startupRuns}x (wrangler check startup)`,
+  );
   const { script, bundle } = buildService(work, wranglerEnv);
   const startup = startupMs(work, bundle, PLAN.startupRuns, wranglerEnv);
   return { gzipKiB: gzipKiB(script), startupMs: startup.median, startupRuns: startup.runs };
@@ -101,26 +146,69 @@ async function startWorkers(seed) {
   // Cursors in list links are HMAC-signed with a key derived from APP_SECRET; any value will do.
   const serviceVars = { JWT_SECRET: secret, APP_SECRET: crypto.randomUUID() + crypto.randomUUID() };
   const seedFile = join(work, "seed.sql");
-  log(`seeding ${seed.orders} card orders over ${seed.customers} customers into both databases; starting the Workers on ports ${Object.values(ports).join(", ")}`);
-  log(`the service's rate limit is raised to ${RATE_LIMIT} requests per 60 s per principal, so that the bench measures the service, not the limiter`);
+  log(
+    `seeding ${seed.orders} card orders over ${seed.customers} customers into both databases; starting the Workers on ports ${Object.values(ports).join(", ")}`,
+  );
+  log(
+    `the service's rate limit is raised to ${RATE_LIMIT} requests per 60 s per principal, so that the bench measures the service, not the limiter`,
+  );
   // All three without wrangler dev's inspector proxy, which would bill each console call (the
   // service's request log line) to the CLI process at more than a bare request costs (BENCHMARKS.md).
   const common = { env: { ...wranglerEnv, WORKER_HOST_KEEP: PROBE_PREFIX }, inspector: false };
   const [serviceLines, latencyLines] = [new LogLines(), new LogLines()];
   const [service, staticWorker, rawD1, latency, bare] = await Promise.all([
-    startWorker({ ...common, name: "bench-service", port: ports.service, rateLimit: RATE_LIMIT, vars: serviceVars, seed: seedFile, onLine: serviceLines.take }),
-    startWorker({ ...common, name: "bench-static", port: ports.static, config: "bench/static/wrangler.toml", d1: false, readyPath: "/" }),
-    startWorker({ ...common, name: "bench-raw-d1", port: ports.rawD1, config: "bench/raw-d1/wrangler.toml", readyPath: "/", seed: seedFile }),
+    startWorker({
+      ...common,
+      name: "bench-service",
+      port: ports.service,
+      rateLimit: RATE_LIMIT,
+      vars: serviceVars,
+      seed: seedFile,
+      onLine: serviceLines.take,
+    }),
+    startWorker({
+      ...common,
+      name: "bench-static",
+      port: ports.static,
+      config: "bench/static/wrangler.toml",
+      d1: false,
+      readyPath: "/",
+    }),
+    startWorker({
+      ...common,
+      name: "bench-raw-d1",
+      port: ports.rawD1,
+      config: "bench/raw-d1/wrangler.toml",
+      readyPath: "/",
+      seed: seedFile,
+    }),
     // The same service on a D1 that waits before every call (bench/wrapped-d1, never deployed).
-    startWorker({ ...common, name: "bench-latency", port: ports.latency, main: "bench/wrapped-d1/worker.ts", vars: { ...serviceVars, D1_DELAY_MS: String(D1_DELAY_MS) }, onLine: latencyLines.take }),
-    startWorker({ ...common, name: "bench-bare", port: ports.bare, config: "bench/static/bare.toml", d1: false, readyPath: "/" }),
+    startWorker({
+      ...common,
+      name: "bench-latency",
+      port: ports.latency,
+      main: "bench/wrapped-d1/worker.ts",
+      vars: { ...serviceVars, D1_DELAY_MS: String(D1_DELAY_MS) },
+      onLine: latencyLines.take,
+    }),
+    startWorker({
+      ...common,
+      name: "bench-bare",
+      port: ports.bare,
+      config: "bench/static/bare.toml",
+      d1: false,
+      readyPath: "/",
+    }),
   ]);
   return { service, static: staticWorker, rawD1, latency, bare, secret, serviceLines, latencyLines };
 }
 
 // Another server on one of these ports would answer the readiness check in a Worker's stead.
 async function assertFree(port) {
-  if (!(await isFree(port))) throw new Error(`port ${port} is in use; pass --port <base> (the bench uses base..base+4 and base+1000..base+1004)`);
+  if (!(await isFree(port)))
+    throw new Error(
+      `port ${port} is in use; pass --port <base> (the bench uses base..base+4 and base+1000..base+1004)`,
+    );
 }
 
 async function signTokens(secret, customer) {
@@ -150,7 +238,13 @@ function targetsFor({ service, static: staticWorker, rawD1, bare }, seed, tokens
   };
 }
 
-const send = (target, requestId) => call(target.url, { method: target.method, headers: target.headers, json: target.body && JSON.parse(target.body), requestId });
+const send = (target, requestId) =>
+  call(target.url, {
+    method: target.method,
+    headers: target.headers,
+    json: target.body && JSON.parse(target.body),
+    requestId,
+  });
 
 const EXPECTED_STATUS = { list: 200, get: 200, create: 201 };
 
@@ -163,13 +257,16 @@ async function probe(workers, targets, seed) {
   const answers = {};
   for (const kind of kinds) answers[kind] = await send(targets[kind], `${PROBE_PREFIX}${kind}`);
   for (const kind of kinds) {
-    if (answers[kind].status !== EXPECTED_STATUS[kind]) throw new Error(`probe ${kind}: ${answers[kind].status} ${JSON.stringify(answers[kind].body)}`);
+    if (answers[kind].status !== EXPECTED_STATUS[kind])
+      throw new Error(`probe ${kind}: ${answers[kind].status} ${JSON.stringify(answers[kind].body)}`);
   }
   const { meta, data } = answers.list.body;
-  if (meta.total_entries !== seed.orders / seed.customers) throw new Error(`total_entries is ${meta.total_entries}: the seed did not load as planned`);
+  if (meta.total_entries !== seed.orders / seed.customers)
+    throw new Error(`total_entries is ${meta.total_entries}: the seed did not load as planned`);
   const raw = (await send(targets.rawList)).body;
   const ids = (rows) => rows.map((row) => row.id).join();
-  if (ids(raw.data) !== ids(data) || raw.total_entries !== meta.total_entries) throw new Error("the raw-d1 baseline does not serve the page the service serves");
+  if (ids(raw.data) !== ids(data) || raw.total_entries !== meta.total_entries)
+    throw new Error("the raw-d1 baseline does not serve the page the service serves");
 
   const costs = {};
   for (const kind of kinds) costs[kind] = d1Cost(await workers.serviceLines.get(`${PROBE_PREFIX}${kind}`));
@@ -178,14 +275,27 @@ async function probe(workers, targets, seed) {
 
 async function runLoad(targets) {
   const pairs = (connections, rounds) => ({ rounds, seconds: PLAN.seconds, warmup: PLAN.warmup, connections });
-  const singles = { rounds: PLAN.singleRounds, seconds: PLAN.singleSeconds, warmup: PLAN.warmup, connections: SATURATED };
+  const singles = {
+    rounds: PLAN.singleRounds,
+    seconds: PLAN.singleSeconds,
+    warmup: PLAN.warmup,
+    connections: SATURATED,
+  };
   const load = {};
-  for (const [regime, connections, rounds] of [["client", CLIENT, PLAN.rounds], ["saturated", SATURATED, PLAN.saturatedRounds]]) {
-    log(`load, ${connections} connection(s): each pair alternates service/baseline ${rounds}x${PLAN.seconds} s per side after ${PLAN.warmup} s warm-up`);
+  for (const [regime, connections, rounds] of [
+    ["client", CLIENT, PLAN.rounds],
+    ["saturated", SATURATED, PLAN.saturatedRounds],
+  ]) {
+    log(
+      `load, ${connections} connection(s): each pair alternates service/baseline ${rounds}x${PLAN.seconds} s per side after ${PLAN.warmup} s warm-up`,
+    );
     // With one connection the bare Worker takes its turn too: what the asset layer costs on its own.
     const withBare = regime === "client" ? { bare: targets.bare } : {};
     log(`  GET /health vs static${regime === "client" ? " vs static without the asset layer" : ""}`);
-    const health = await alternate({ service: targets.health, baseline: targets.static, ...withBare }, pairs(connections, rounds));
+    const health = await alternate(
+      { service: targets.health, baseline: targets.static, ...withBare },
+      pairs(connections, rounds),
+    );
     log(`  GET /card_orders?page_size=${PAGE_SIZE} vs raw-d1`);
     const list = await alternate({ service: targets.list, baseline: targets.rawList }, pairs(connections, rounds));
     load[regime] = { health, list };
@@ -218,22 +328,38 @@ function report({ size, cost, load, seed, deep, latency, machine }) {
     list: summarize(load[regime].list.service),
     raw_d1_list: summarize(load[regime].list.baseline),
   });
-  const ratios = (regime) => ({ health: pairRatio(load[regime].health.service, load[regime].health.baseline), list: pairRatio(load[regime].list.service, load[regime].list.baseline) });
+  const ratios = (regime) => ({
+    health: pairRatio(load[regime].health.service, load[regime].health.baseline),
+    list: pairRatio(load[regime].list.service, load[regime].list.baseline),
+  });
   const [client, saturated] = [stats("client"), stats("saturated")];
   const [clientRatios, saturatedRatios] = [ratios("client"), ratios("saturated")];
   // Against the bare Worker: the service, and the static baseline (what the asset layer costs alone).
   const bare = summarize(load.client.health.bare);
-  const bareRatios = { service: pairRatio(load.client.health.service, load.client.health.bare), assetLayer: pairRatio(load.client.health.baseline, load.client.health.bare) };
+  const bareRatios = {
+    service: pairRatio(load.client.health.service, load.client.health.bare),
+    assetLayer: pairRatio(load.client.health.baseline, load.client.health.bare),
+  };
   const single = { get: summarize(load.get), create: summarize(load.create) };
 
-  const row = (name, s) => `${name.padEnd(44)} ${s.rps.toFixed(0).padStart(7)} ${`${s.p50} ms`.padStart(8)} ${`${s.p99} ms`.padStart(8)}`;
-  const ratioRow = (r, label = "service/baseline") => `${`  ${label} req/s, median round`.padEnd(44)} ${r.median.toFixed(3).padStart(7)}   (rounds ${r.min.toFixed(2)}..${r.max.toFixed(2)})`;
+  const row = (name, s) =>
+    `${name.padEnd(44)} ${s.rps.toFixed(0).padStart(7)} ${`${s.p50} ms`.padStart(8)} ${`${s.p99} ms`.padStart(8)}`;
+  const ratioRow = (r, label = "service/baseline") =>
+    `${`  ${label} req/s, median round`.padEnd(44)} ${r.median.toFixed(3).padStart(7)}   (rounds ${r.min.toFixed(2)}..${r.max.toFixed(2)})`;
   const costText = (c) => `${c.queries} queries, ${c.rowsRead} rows read, ${c.rowsWritten} rows written`;
-  const bar = (name, value, min) => `${name} ${value.toFixed(3)} ${value >= min ? ">=" : "<"} ${min}${value >= min ? "" : " (missed)"}`;
-  const cap = (name, value, max, unit = "") => `${name}${value <= max ? " <= " : " > "}${max}${unit}${value <= max ? "" : " (missed)"}`;
+  const bar = (name, value, min) =>
+    `${name} ${value.toFixed(3)} ${value >= min ? ">=" : "<"} ${min}${value >= min ? "" : " (missed)"}`;
+  const cap = (name, value, max, unit = "") =>
+    `${name}${value <= max ? " <= " : " > "}${max}${unit}${value <= max ? "" : " (missed)"}`;
   const trips = latencySummary(latency);
   const bareRows = (regime) =>
-    regime === "client" ? [row("GET / (bare static: no asset layer)", bare), ratioRow(bareRatios.service, "service/bare"), ratioRow(bareRatios.assetLayer, "static/bare (asset layer)")] : [];
+    regime === "client"
+      ? [
+          row("GET / (bare static: no asset layer)", bare),
+          ratioRow(bareRatios.service, "service/bare"),
+          ratioRow(bareRatios.assetLayer, "static/bare (asset layer)"),
+        ]
+      : [];
   const regimeRows = (regime, s, r) => [
     `${regimes[regime]} connection(s)`,
     row("GET /health (service)", s.health),
@@ -282,7 +408,12 @@ function report({ size, cost, load, seed, deep, latency, machine }) {
       health_ratio_saturated: round3(saturatedRatios.health.median),
       list_ratio_saturated: round3(saturatedRatios.list.median),
       mode: flags.quick ? "quick" : "full",
-      rps: { client: { ...rps(client), bare: Math.round(bare.rps) }, saturated: rps(saturated), get: Math.round(single.get.rps), create: Math.round(single.create.rps) },
+      rps: {
+        client: { ...rps(client), bare: Math.round(bare.rps) },
+        saturated: rps(saturated),
+        get: Math.round(single.get.rps),
+        create: Math.round(single.create.rps),
+      },
       d1_delay_ms: D1_DELAY_MS,
       ...trips,
       latency_p50_ms: Object.fromEntries(latency.map((f) => [f.name, Math.round(f.p50 * 10) / 10])),
@@ -304,12 +435,22 @@ function deepPagesText({ page_size: size, pages, rows_read: rows }, seed) {
 
 /** The latency scenario's table: per operation, p50, the round trips it implies and those counted, rows written. */
 function latencyRows(figures) {
-  const line = (cells) => `${cells[0].padEnd(28)} ${cells[1].padEnd(62)} ${cells[2].padStart(7)} ${cells[3].padStart(8)} ${cells[4].padStart(8)} ${cells[5].padStart(8)}`;
+  const line = (cells) =>
+    `${cells[0].padEnd(28)} ${cells[1].padEnd(62)} ${cells[2].padStart(7)} ${cells[3].padStart(8)} ${cells[4].padStart(8)} ${cells[5].padStart(8)}`;
   const disagree = figures.filter((f) => f.implied !== f.counted);
   return [
     `latency: D1 delayed ${D1_DELAY_MS} ms per call (bench/wrapped-d1), one request per operation and round, p50 of ${PLAN.latencyRounds} rounds`,
     line(["operation", "route (+key: with an Idempotency-Key)", "p50", `p50/${D1_DELAY_MS}`, "counted", "written"]),
-    ...figures.map((f) => line([f.name, f.route, `${f.p50.toFixed(1)} ms`, String(f.implied), String(f.counted), f.operation === "health" || /^(list|get)/.test(f.operation) ? "-" : String(f.rowsWritten)])),
+    ...figures.map((f) =>
+      line([
+        f.name,
+        f.route,
+        `${f.p50.toFixed(1)} ms`,
+        String(f.implied),
+        String(f.counted),
+        f.operation === "health" || /^(list|get)/.test(f.operation) ? "-" : String(f.rowsWritten),
+      ]),
+    ),
     disagree.length === 0
       ? `round trips implied by p50 / ${D1_DELAY_MS} ms agree with x-d1-round-trips on every operation`
       : `round trips implied by p50 differ from x-d1-round-trips on: ${disagree.map((f) => f.name).join(", ")}`,

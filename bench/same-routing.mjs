@@ -24,6 +24,9 @@ function assetsTable(config) {
 export function checkSameRouting(service, baselines) {
   const expected = assetsTable(service);
   for (const baseline of baselines) {
-    if (assetsTable(baseline) !== expected) throw new Error(`${baseline}: its [assets] table is not ${service}'s (${expected}); the ratio would price the asset layer, not the service`);
+    if (assetsTable(baseline) !== expected)
+      throw new Error(
+        `${baseline}: its [assets] table is not ${service}'s (${expected}); the ratio would price the asset layer, not the service`,
+      );
   }
 }

@@ -9,7 +9,8 @@ const customerName = (k) => `bench-customer-${k}`;
 const orderId = (k, i) => `${k.toString(16).padStart(8, "0")}-0000-4000-8000-${i.toString(16).padStart(12, "0")}`;
 
 /** SQL choosing values[n % values.length]. */
-const cycle = (n, values) => `CASE ${n} % ${values.length} ${values.map((v, i) => `WHEN ${i} THEN '${v}'`).join(" ")} END`;
+const cycle = (n, values) =>
+  `CASE ${n} % ${values.length} ${values.map((v, i) => `WHEN ${i} THEN '${v}'`).join(" ")} END`;
 
 // Order i of customer k is created i minutes after 2025-01-01 and is in state STATES[i % 5], with the
 // timestamps that state implies; the newest order is i = count - 1.
@@ -34,5 +35,10 @@ export function writeSeed(path, { customers = 4, ordersPerCustomer = 3000 } = {}
   const statements = [];
   for (let k = 1; k <= customers; k++) statements.push(insertOrders(k, ordersPerCustomer));
   writeFileSync(path, statements.join("\n") + "\n");
-  return { orders: customers * ordersPerCustomer, customers, listCustomer: customerName(1), newestOrderId: orderId(1, ordersPerCustomer - 1) };
+  return {
+    orders: customers * ordersPerCustomer,
+    customers,
+    listCustomer: customerName(1),
+    newestOrderId: orderId(1, ordersPerCustomer - 1),
+  };
 }

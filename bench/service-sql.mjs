@@ -24,7 +24,15 @@ export async function serviceListStatements({ customer, pageSize }) {
   const dir = mkdtempSync(join(ROOT, ".wrangler/generated/bench-sql-"));
   try {
     const outfile = join(dir, "card-orders.mjs");
-    await build({ stdin: { contents: ENTRY, resolveDir: ROOT, loader: "ts" }, bundle: true, format: "esm", platform: "node", packages: "external", outfile, logLevel: "error" });
+    await build({
+      stdin: { contents: ENTRY, resolveDir: ROOT, loader: "ts" },
+      bundle: true,
+      format: "esm",
+      platform: "node",
+      packages: "external",
+      outfile,
+      logLevel: "error",
+    });
     const { listCardOrders, bindValues } = await import(outfile);
     const sent = [];
     // readBoth is the one call a list page makes (src/pagination/keyset.ts, readPage).

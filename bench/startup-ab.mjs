@@ -13,7 +13,10 @@ import { parseArgs } from "node:util";
 import { buildService, median, startupMs } from "./measure.mjs";
 
 process.env.WRANGLER_SEND_METRICS = "false";
-const { values: flags, positionals } = parseArgs({ allowPositionals: true, options: { runs: { type: "string", default: "25" } } });
+const { values: flags, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { runs: { type: "string", default: "25" } },
+});
 const ref = positionals[0] ?? "HEAD~1";
 const runs = Number(flags.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a whole number from 1, not ${flags.runs}`);
@@ -35,11 +38,23 @@ try {
   ];
   // Turns alternate which side goes first, so neither always profiles right after the other.
   for (let round = 0; round < runs; round++) {
-    for (const side of round % 2 ? [...sides].reverse() : sides) side.figures.push(...startupMs(work, side.bundle, 1).runs);
+    for (const side of round % 2 ? [...sides].reverse() : sides)
+      side.figures.push(...startupMs(work, side.bundle, 1).runs);
   }
   const [mine, theirs] = sides.map((side) => median(side.figures));
-  for (const side of sides) console.error(`${side.name}: median ${median(side.figures).toFixed(1)} ms of ${side.figures.map((ms) => ms.toFixed(1)).join(" ")}`);
-  console.log(JSON.stringify({ ref, runs, startup_ms: round1(mine), other_startup_ms: round1(theirs), startup_ratio: Math.round((mine / theirs) * 1000) / 1000 }));
+  for (const side of sides)
+    console.error(
+      `${side.name}: median ${median(side.figures).toFixed(1)} ms of ${side.figures.map((ms) => ms.toFixed(1)).join(" ")}`,
+    );
+  console.log(
+    JSON.stringify({
+      ref,
+      runs,
+      startup_ms: round1(mine),
+      other_startup_ms: round1(theirs),
+      startup_ratio: Math.round((mine / theirs) * 1000) / 1000,
+    }),
+  );
 } finally {
   try {
     if (added) git("worktree", "remove", "--force", other);

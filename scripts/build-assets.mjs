@@ -19,7 +19,8 @@ const SCALAR = "@scalar/api-reference";
 async function openApiJson() {
   const { outputFiles } = await build({
     stdin: {
-      contents: 'import { endpoints } from "./src/app"; import { openApiDocument } from "./src/openapi/document"; export default openApiDocument(endpoints);',
+      contents:
+        'import { endpoints } from "./src/app"; import { openApiDocument } from "./src/openapi/document"; export default openApiDocument(endpoints);',
       resolveDir: ROOT,
       loader: "ts",
     },
@@ -29,7 +30,9 @@ async function openApiJson() {
     write: false,
     logLevel: "error",
   });
-  const { default: document } = await import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].contents).toString("base64")}`);
+  const { default: document } = await import(
+    `data:text/javascript;base64,${Buffer.from(outputFiles[0].contents).toString("base64")}`
+  );
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 
@@ -40,7 +43,8 @@ function scalarBundle() {
   const dir = resolve(dirname(require.resolve(SCALAR)), "..");
   const installed = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version;
   const pinned = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).devDependencies[SCALAR];
-  if (installed !== pinned) throw new Error(`${SCALAR} ${installed} is installed but package.json pins ${pinned}: run npm ci`);
+  if (installed !== pinned)
+    throw new Error(`${SCALAR} ${installed} is installed but package.json pins ${pinned}: run npm ci`);
   return readFileSync(join(dir, "dist/browser/standalone.js"));
 }
 

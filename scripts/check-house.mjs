@@ -11,9 +11,15 @@ import ts from "typescript";
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
 // Entry points: imported by the runtime or the tooling (drizzle-kit reads the schema;
 // scripts/build-assets.mjs builds the OpenAPI document), not by our TypeScript files.
-const ENTRY_EXPORTS = new Set(["src/index.ts:default", "src/db/schema.ts:*", "src/openapi/document.ts:openApiDocument"]);
+const ENTRY_EXPORTS = new Set([
+  "src/index.ts:default",
+  "src/db/schema.ts:*",
+  "src/openapi/document.ts:openApiDocument",
+]);
 
-const files = ["src", "test"].flatMap((dir) => walk(join(ROOT, dir))).filter((file) => /\.ts$/.test(file) && !file.endsWith(".d.ts"));
+const files = ["src", "test"]
+  .flatMap((dir) => walk(join(ROOT, dir)))
+  .filter((file) => /\.ts$/.test(file) && !file.endsWith(".d.ts"));
 
 function walk(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -25,7 +31,9 @@ function walk(dir) {
 function resolveImport(from, specifier) {
   if (!specifier.startsWith(".")) return undefined;
   const base = resolve(dirname(from), specifier);
-  return [base, `${base}.ts`, join(base, "index.ts")].find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
+  return [base, `${base}.ts`, join(base, "index.ts")].find(
+    (candidate) => existsSync(candidate) && statSync(candidate).isFile(),
+  );
 }
 
 const edges = new Map(); // file -> Set<file>
@@ -53,11 +61,14 @@ for (const file of files) {
       } else {
         const exports = statement.exportClause;
         if (!exports || !ts.isNamedExports(exports)) use(target, "*");
-        else for (const element of exports.elements) use(target, (element.propertyName ?? element.name).text), names.add(element.name.text);
+        else
+          for (const element of exports.elements)
+            use(target, (element.propertyName ?? element.name).text), names.add(element.name.text);
       }
     } else if (isExported) {
       if (modifiers.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword)) names.add("default");
-      else if (ts.isVariableStatement(statement)) for (const d of statement.declarationList.declarations) names.add(d.name.getText(source));
+      else if (ts.isVariableStatement(statement))
+        for (const d of statement.declarationList.declarations) names.add(d.name.getText(source));
       else if (statement.name) names.add(statement.name.text);
     } else if (ts.isExportAssignment(statement)) names.add("default");
     else if (ts.isExportDeclaration(statement) && statement.exportClause && ts.isNamedExports(statement.exportClause)) {
@@ -111,7 +122,9 @@ const unused = [];
 for (const [file, names] of exported) {
   if (!rel(file).startsWith("src/") || ENTRY_EXPORTS.has(`${rel(file)}:*`)) continue;
   const users = used.get(file) ?? new Set();
-  for (const name of names) if (!users.has(name) && !users.has("*") && !ENTRY_EXPORTS.has(`${rel(file)}:${name}`)) unused.push(`${rel(file)}: ${name}`);
+  for (const name of names)
+    if (!users.has(name) && !users.has("*") && !ENTRY_EXPORTS.has(`${rel(file)}:${name}`))
+      unused.push(`${rel(file)}: ${name}`);
 }
 
 const compatibilityDate = (file) => readFileSync(file, "utf8").match(/^compatibility_date = "(.+)"$/m)?.[1];
@@ -120,6 +133,11 @@ const misdated = configs.filter((file) => compatibilityDate(file) !== compatibil
 
 for (const cycle of cycles) console.error(`import cycle: ${cycle.map(rel).sort().join(" -> ")}`);
 for (const line of unused) console.error(`exported but imported nowhere else: ${line}`);
-for (const file of misdated) console.error(`${rel(file)}: compatibility_date ${compatibilityDate(file)} is not wrangler.toml's ${compatibilityDate(join(ROOT, "wrangler.toml"))}`);
+for (const file of misdated)
+  console.error(
+    `${rel(file)}: compatibility_date ${compatibilityDate(file)} is not wrangler.toml's ${compatibilityDate(join(ROOT, "wrangler.toml"))}`,
+  );
 if (cycles.length || unused.length || misdated.length) process.exit(1);
-console.log(`house: ${files.length} files, no import cycle, every export of src/ imported elsewhere, ${configs.length + 1} wrangler configs on ${compatibilityDate(join(ROOT, "wrangler.toml"))}`);
+console.log(
+  `house: ${files.length} files, no import cycle, every export of src/ imported elsewhere, ${configs.length + 1} wrangler configs on ${compatibilityDate(join(ROOT, "wrangler.toml"))}`,
+);

@@ -12,9 +12,14 @@ export function syncDevVars(file = ".dev.vars", example = ".dev.vars.example") {
     return;
   }
   const have = keysOf(readFileSync(file, "utf8"));
-  const missing = template.split("\n").filter((line) => /^[A-Z][A-Z0-9_]*=/.test(line) && !have.has(line.slice(0, line.indexOf("="))));
+  const missing = template
+    .split("\n")
+    .filter((line) => /^[A-Z][A-Z0-9_]*=/.test(line) && !have.has(line.slice(0, line.indexOf("="))));
   if (missing.length === 0) return;
   const text = readFileSync(file, "utf8");
-  appendFileSync(file, `${text.endsWith("\n") || text === "" ? "" : "\n"}# Added from ${example}:\n${missing.join("\n")}\n`);
+  appendFileSync(
+    file,
+    `${text.endsWith("\n") || text === "" ? "" : "\n"}# Added from ${example}:\n${missing.join("\n")}\n`,
+  );
   console.log(`Added ${missing.map((line) => line.slice(0, line.indexOf("="))).join(", ")} to ${file} from ${example}`);
 }

@@ -8,8 +8,18 @@ syncDevVars();
 wranglerSync(["d1", "migrations", "apply", "DB", "--local"]);
 
 const port = Number(process.env.PORT ?? 8787);
-if (!Number.isInteger(port) || port < 1 || port > 64535) throw new Error(`PORT must be a port from 1 to 64535, not ${process.env.PORT}`);
-const args = ["dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(port + 1000), ...process.argv.slice(2)];
+if (!Number.isInteger(port) || port < 1 || port > 64535)
+  throw new Error(`PORT must be a port from 1 to 64535, not ${process.env.PORT}`);
+const args = [
+  "dev",
+  "--ip",
+  "127.0.0.1",
+  "--port",
+  String(port),
+  "--inspector-port",
+  String(port + 1000),
+  ...process.argv.slice(2),
+];
 const dev = wranglerSpawn(args, { stdio: "inherit" });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => dev.kill(signal));
 dev.on("exit", (code) => process.exit(code ?? 0));

@@ -29,12 +29,21 @@ const spectral = report("spectral", ["lint", DOCUMENT, "--format=json", "--quiet
 
 // Spectral's severities: 0 error, 1 warning, 2 information, 3 hint.
 const problems = [
-  ...redocly.problems.map((p) => `redocly ${p.severity} ${p.ruleId}: ${p.message} at ${p.location.map((l) => l.pointer).join(", ")}`),
-  ...spectral.map((p) => `spectral ${["error", "warning", "info", "hint"][p.severity]} ${p.code}: ${p.message} at ${p.path.join(".")}`),
+  ...redocly.problems.map(
+    (p) => `redocly ${p.severity} ${p.ruleId}: ${p.message} at ${p.location.map((l) => l.pointer).join(", ")}`,
+  ),
+  ...spectral.map(
+    (p) =>
+      `spectral ${["error", "warning", "info", "hint"][p.severity]} ${p.code}: ${p.message} at ${p.path.join(".")}`,
+  ),
 ];
 if (problems.length > 0) {
-  console.error(`${DOCUMENT}: ${problems.length} lint problems (a rule may be switched off only in redocly.yaml, .redocly.lint-ignore.yaml or .spectral.yaml, with its reason)`);
+  console.error(
+    `${DOCUMENT}: ${problems.length} lint problems (a rule may be switched off only in redocly.yaml, .redocly.lint-ignore.yaml or .spectral.yaml, with its reason)`,
+  );
   for (const problem of problems) console.error(`  ${problem}`);
   process.exit(1);
 }
-console.log(`openapi lint: ${DOCUMENT} has no error and no warning (redocly recommended, ${redocly.totals.ignored} ignored with reasons; spectral:oas)`);
+console.log(
+  `openapi lint: ${DOCUMENT} has no error and no warning (redocly recommended, ${redocly.totals.ignored} ignored with reasons; spectral:oas)`,
+);

@@ -21,7 +21,14 @@ import { createWorld, PRINCIPALS_PER_TENANT, runLoad, TENANTS } from "./load/mix
 import { readRows, rowChecks } from "./load/rows.mjs";
 import { percentile } from "./load/util.mjs";
 import { anyFinding, eventChecks, mergeFindings, readState, resourceChecks, runChecks, tally } from "./load/verify.mjs";
-import { awaitDeliveries, firstAttemptSeconds, registerEndpoints, registerNoisyEndpoints, startNoisyServer, startReceiver } from "./load/webhooks.mjs";
+import {
+  awaitDeliveries,
+  firstAttemptSeconds,
+  registerEndpoints,
+  registerNoisyEndpoints,
+  startNoisyServer,
+  startReceiver,
+} from "./load/webhooks.mjs";
 
 // The configured limit (wrangler.toml: 600 per 60 s per sub) would turn most of a run through 8
 // tokens into 429s: the run is meant to measure the service, not the limiter.
@@ -40,9 +47,16 @@ const DELIVERY_BOUND_WITH_FAULTS_MS = 150_000;
 // wrapper's own error): expected there, and thousands of lines; counted, not shown.
 // CONTRACT part 11: the first attempt within 30 s of the change, whatever a neighbour's endpoints do.
 const FIRST_ATTEMPT_BOUND_S = 30;
-const FAULT_LOG_LINES = [/"error":"database_unavailable"/, /"error":"events_not_recovered"/, /"job":"queue"/, /Uncaught Error: Failed query: /, /injected by bench\/wrapped-d1/];
+const FAULT_LOG_LINES = [
+  /"error":"database_unavailable"/,
+  /"error":"events_not_recovered"/,
+  /"job":"queue"/,
+  /Uncaught Error: Failed query: /,
+  /injected by bench\/wrapped-d1/,
+];
 
-const USAGE = "usage: node scripts/load.mjs [--duration <s>] [--connections <n>] [--port <p>] [--faults <rate, e.g. 0.05>] [--noisy-neighbour] [--quick] [--worker-log <file>]";
+const USAGE =
+  "usage: node scripts/load.mjs [--duration <s>] [--connections <n>] [--port <p>] [--faults <rate, e.g. 0.05>] [--noisy-neighbour] [--quick] [--worker-log <file>]";
 
 function readOptions() {
   const { values } = parseArgs({
@@ -57,7 +71,11 @@ function readOptions() {
       "worker-log": { type: "string" },
     },
   });
-  const options = { duration: Number(values.duration ?? (values.quick ? 5 : 30)), connections: Number(values.connections), port: Number(values.port) };
+  const options = {
+    duration: Number(values.duration ?? (values.quick ? 5 : 30)),
+    connections: Number(values.connections),
+    port: Number(values.port),
+  };
   for (const [name, value] of Object.entries(options)) {
     if (!Number.isInteger(value) || value <= 0) {
       console.error(`--${name} must be a positive integer\n${USAGE}`);
@@ -78,7 +96,9 @@ function readOptions() {
  */
 async function assertPortFree(port, what) {
   if (!(await isFree(port))) {
-    console.error(`127.0.0.1:${port} (${what}) is in use; choose another --port (the run takes the port, the port + 1 for its webhook receiver, the port + 2 for --noisy-neighbour's endpoints and the port + 1000 for the Worker's inspector)`);
+    console.error(
+      `127.0.0.1:${port} (${what}) is in use; choose another --port (the run takes the port, the port + 1 for its webhook receiver, the port + 2 for --noisy-neighbour's endpoints and the port + 1000 for the Worker's inspector)`,
+    );
     process.exit(2);
   }
 }
@@ -95,7 +115,12 @@ function configuredRateLimit() {
 function billingVars() {
   const toml = wranglerToml();
   const value = (name) => toml.match(new RegExp(`^${name} = "(.*)"$`, "m"))[1];
-  return { VOUCHER_VAT_PERCENT, SERVICE_VAT_PERCENT: value("SERVICE_VAT_PERCENT"), CARD_PRODUCTION_FEE: value("CARD_PRODUCTION_FEE"), SHIPPING_FEE: value("SHIPPING_FEE") };
+  return {
+    VOUCHER_VAT_PERCENT,
+    SERVICE_VAT_PERCENT: value("SERVICE_VAT_PERCENT"),
+    CARD_PRODUCTION_FEE: value("CARD_PRODUCTION_FEE"),
+    SHIPPING_FEE: value("SHIPPING_FEE"),
+  };
 }
 
 /** wrangler's stderr less the fault lines (each with the blank or indented lines after it), which `counts` counts. */
@@ -128,20 +153,36 @@ function report(world, stats, seconds, faults) {
   console.log(`requests/s      ${(stats.samples.length / seconds).toFixed(1)}`);
   console.log(`latency p50     ${ms(percentile(latencies, 0.5))} ms`);
   console.log(`latency p99     ${ms(percentile(latencies, 0.99))} ms`);
-  console.log(`by status       ${[...byStatus].sort().map(([label, n]) => `${label}: ${n}`).join(", ")}`);
+  console.log(
+    `by status       ${[...byStatus]
+      .sort()
+      .map(([label, n]) => `${label}: ${n}`)
+      .join(", ")}`,
+  );
   console.log(`by operation    count   p50 ms   p99 ms`);
   for (const [op, values] of [...byOp].sort((a, b) => b[1].length - a[1].length)) {
     values.sort((a, b) => a - b);
-    console.log(`  ${op.padEnd(58)} ${String(values.length).padStart(6)} ${ms(percentile(values, 0.5)).padStart(8)} ${ms(percentile(values, 0.99)).padStart(8)}`);
+    console.log(
+      `  ${op.padEnd(58)} ${String(values.length).padStart(6)} ${ms(percentile(values, 0.5)).padStart(8)} ${ms(percentile(values, 0.99)).padStart(8)}`,
+    );
   }
   const { listFollows, entriesAdded, entriesDeleted, reinvoiced, deletesThatHadRun } = world.counts;
-  console.log(`lists followed to their next page: ${listFollows}; entries added ${entriesAdded}, deleted ${entriesDeleted}; orders invoiced again after a cancelled invoice: ${reinvoiced}`);
+  console.log(
+    `lists followed to their next page: ${listFollows}; entries added ${entriesAdded}, deleted ${entriesDeleted}; orders invoiced again after a cancelled invoice: ${reinvoiced}`,
+  );
   if (faults) {
     const retried = [...stats.retried.values()].reduce((sum, n) => sum + n, 0);
-    const endings = [...stats.retried].sort().map(([label, n]) => `${label}: ${n}`).join(", ");
+    const endings = [...stats.retried]
+      .sort()
+      .map(([label, n]) => `${label}: ${n}`)
+      .join(", ");
     const others = stats.serverErrors.size ? "other 5xx below" : "no other 5xx";
-    console.log(`faults          ${stats.unavailable} answers 503 unavailable, each with Retry-After, ${others} (load and verification); ${retried} requests retried as they were, until they ended in: ${endings || "none"}`);
-    console.log(`                "(replayed)": an earlier attempt had committed and lost its answer; ${deletesThatHadRun} entry deletes answered 404 after a 503: an earlier attempt had deleted the entry`);
+    console.log(
+      `faults          ${stats.unavailable} answers 503 unavailable, each with Retry-After, ${others} (load and verification); ${retried} requests retried as they were, until they ended in: ${endings || "none"}`,
+    );
+    console.log(
+      `                "(replayed)": an earlier attempt had committed and lost its answer; ${deletesThatHadRun} entry deletes answered 404 after a 503: an earlier attempt had deleted the entry`,
+    );
   }
   if (stats.serverErrors.size) {
     console.log("5xx not allowed:");
@@ -180,13 +221,21 @@ async function main() {
   const noisyServer = options.noisyNeighbour ? await startNoisyServer(options.port + 2) : undefined;
   const faulty = options.faults > 0;
   const logCounts = { faultLogLines: 0 };
-  console.log(`starting wrangler dev on 127.0.0.1:${options.port} with a fresh local D1${faulty ? `, its D1 binding failing ${options.faults * 100} % of calls (bench/wrapped-d1)` : ""} ...`);
+  console.log(
+    `starting wrangler dev on 127.0.0.1:${options.port} with a fresh local D1${faulty ? `, its D1 binding failing ${options.faults * 100} % of calls (bench/wrapped-d1)` : ""} ...`,
+  );
   const worker = await startWorker({
     name: "load",
     port: options.port,
     rateLimit: RAISED_RATE_LIMIT,
     main: faulty ? "bench/wrapped-d1/worker.ts" : undefined,
-    vars: { JWT_SECRET: secret, APP_SECRET: appSecret, ALLOW_LOCAL_WEBHOOKS: "true", VOUCHER_VAT_PERCENT, ...(faulty ? { D1_FAULT_RATE: String(options.faults) } : {}) },
+    vars: {
+      JWT_SECRET: secret,
+      APP_SECRET: appSecret,
+      ALLOW_LOCAL_WEBHOOKS: "true",
+      VOUCHER_VAT_PERCENT,
+      ...(faulty ? { D1_FAULT_RATE: String(options.faults) } : {}),
+    },
     onErrorLine: faulty ? withoutFaultLines(logCounts) : undefined,
     logFile: options.workerLog,
   }).catch(async (error) => {
@@ -200,11 +249,20 @@ async function main() {
     const world = await createWorld(secret, send);
     await registerEndpoints(world, receiver);
     const noisy = noisyServer && (await registerNoisyEndpoints(world, noisyServer));
-    if (noisy) console.log(`noisy neighbour: ${noisy.id} also subscribes 5 endpoints that never answer, 1 that answers 500 and 1 that redirects (${noisyServer.url})`);
-    console.log(`load: ${options.duration} s, ${options.connections} connections, ${TENANTS} tenants × ${PRINCIPALS_PER_TENANT} principals, all scopes, on ${worker.url}`);
+    if (noisy)
+      console.log(
+        `noisy neighbour: ${noisy.id} also subscribes 5 endpoints that never answer, 1 that answers 500 and 1 that redirects (${noisyServer.url})`,
+      );
+    console.log(
+      `load: ${options.duration} s, ${options.connections} connections, ${TENANTS} tenants × ${PRINCIPALS_PER_TENANT} principals, all scopes, on ${worker.url}`,
+    );
     const { limit, period } = configuredRateLimit();
-    console.log(`rate limit raised from ${limit} to ${RAISED_RATE_LIMIT} requests/${period} s per sub for this run, so that it measures the service, not the limiter`);
-    console.log(`voucher VAT ${VOUCHER_VAT_PERCENT} % for this run (wrangler.toml: 0), so that voucher invoices round half up too; webhooks of each tenant to ${receiver.url}`);
+    console.log(
+      `rate limit raised from ${limit} to ${RAISED_RATE_LIMIT} requests/${period} s per sub for this run, so that it measures the service, not the limiter`,
+    );
+    console.log(
+      `voucher VAT ${VOUCHER_VAT_PERCENT} % for this run (wrangler.toml: 0), so that voucher invoices round half up too; webhooks of each tenant to ${receiver.url}`,
+    );
     const seconds = await runLoad(world, options, stopping.signal);
     const loadEnded = Date.now();
     if (stopping.signal.aborted) return 130;
@@ -212,20 +270,34 @@ async function main() {
 
     const state = await readState(world, options.connections);
     const boundMs = faulty ? DELIVERY_BOUND_WITH_FAULTS_MS : DELIVERY_BOUND_MS;
-    const waitedMs = await awaitDeliveries(receiver, worker.url, state.events, { since: loadEnded, boundMs, stopSignal: stopping.signal, faulty });
+    const waitedMs = await awaitDeliveries(receiver, worker.url, state.events, {
+      since: loadEnded,
+      boundMs,
+      stopSignal: stopping.signal,
+      faulty,
+    });
     if (stopping.signal.aborted) return 130;
-    console.log(`\nverification (${state.reads} reads by id and page, the full lists and events, after the load; not counted above)`);
+    console.log(
+      `\nverification (${state.reads} reads by id and page, the full lists and events, after the load; not counted above)`,
+    );
     const resources = await runChecks(resourceChecks(world, state, vars));
     const events = await runChecks(eventChecks(world, state, receiver, { waitedMs, boundMs }));
     await worker.stop();
     running = false;
-    if (faulty) console.log(`  (the Worker logged ${logCounts.faultLogLines} lines about failed D1 calls: 503s, consumer retries, failed cron runs; not shown)`);
+    if (faulty)
+      console.log(
+        `  (the Worker logged ${logCounts.faultLogLines} lines about failed D1 calls: 503s, consumer retries, failed cron runs; not shown)`,
+      );
     console.log("stored rows (wrangler d1 execute on the run's D1, after the Worker stopped)");
     const rows = await runChecks(rowChecks(world, state, await readRows(worker)));
 
     const all = mergeFindings(resources, events, rows);
     const transportErrors = stats.samples.filter((s) => s.status === 0).length;
-    const failures = [stats.serverErrors.size && "5xx other than a 503 with Retry-After", transportErrors && `${transportErrors} transport errors`, world.unexpected.size && "unexpected answers"].filter(Boolean);
+    const failures = [
+      stats.serverErrors.size && "5xx other than a 503 with Retry-After",
+      transportErrors && `${transportErrors} transport errors`,
+      world.unexpected.size && "unexpected answers",
+    ].filter(Boolean);
     if (failures.length) console.log(`\nFAILED: ${failures.join(", ")}`);
     console.log(`\ncard orders, entries, invoices, devices, rows: ${tally(mergeFindings(resources, rows))}`);
     console.log(`events and their deliveries: ${tally(events)}`);
@@ -236,7 +308,8 @@ async function main() {
       const figure = (q) => percentile(seconds, q).toFixed(1);
       console.log(`noisy_neighbour first_attempt_s p50=${figure(0.5)} p99=${figure(0.99)} max=${figure(1)}`);
       slowNeighbour = seconds.length === 0 || seconds.at(-1) > FIRST_ATTEMPT_BOUND_S;
-      if (slowNeighbour) console.log(`FAILED: another tenant's first delivery took over ${FIRST_ATTEMPT_BOUND_S} s (or none arrived)`);
+      if (slowNeighbour)
+        console.log(`FAILED: another tenant's first delivery took over ${FIRST_ATTEMPT_BOUND_S} s (or none arrived)`);
     }
     return anyFinding(all) || failures.length || slowNeighbour ? 1 : 0;
   } finally {

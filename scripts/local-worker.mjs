@@ -16,10 +16,14 @@ const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
 function derivedConfig(config, name, { rateLimit, main: entry }) {
   const source = resolve(ROOT, config);
   let toml = readFileSync(source, "utf8")
-    .replace(/^main = "(.+)"$/m, (_, main) => `main = "${entry ? resolve(ROOT, entry) : resolve(dirname(source), main)}"`)
+    .replace(
+      /^main = "(.+)"$/m,
+      (_, main) => `main = "${entry ? resolve(ROOT, entry) : resolve(dirname(source), main)}"`,
+    )
     .replace(/^migrations_dir = "(.+)"$/m, (_, dir) => `migrations_dir = "${resolve(dirname(source), dir)}"`)
     .replace(/^(directory|watch_dir) = "(.+)"$/gm, (_, key, dir) => `${key} = "${resolve(dirname(source), dir)}"`);
-  if (rateLimit) toml = toml.replace(/simple = \{ limit = \d+, period = (\d+) \}/, `simple = { limit = ${rateLimit}, period = $1 }`);
+  if (rateLimit)
+    toml = toml.replace(/simple = \{ limit = \d+, period = (\d+) \}/, `simple = { limit = ${rateLimit}, period = $1 }`);
   const dir = resolve(ROOT, ".wrangler/generated");
   mkdirSync(dir, { recursive: true });
   const path = resolve(dir, `${name}.toml`);
@@ -80,7 +84,11 @@ function spawnGroup(args, options, startedIn, host = false) {
  * seed their D1 at once. `CI=true` makes it take defaults instead of asking.
  */
 async function wranglerStep(args, env, startedIn) {
-  const { exited } = spawnGroup(args, { stdio: ["ignore", "ignore", "inherit"], env: { ...quietEnv, ...env, CI: "true" } }, startedIn);
+  const { exited } = spawnGroup(
+    args,
+    { stdio: ["ignore", "ignore", "inherit"], env: { ...quietEnv, ...env, CI: "true" } },
+    startedIn,
+  );
   const code = await exited;
   if (code !== 0) throw new Error(`wrangler ${args.join(" ")} exited with ${code}`);
 }
@@ -90,8 +98,24 @@ async function wranglerStep(args, env, startedIn) {
  * d1 execute` once the Worker has stopped: what is stored, whatever the Worker's API shows.
  */
 export async function queryD1({ configPath, persistTo }, sql, env = {}) {
-  const args = ["d1", "execute", "DB", "--local", "--config", configPath, "--persist-to", persistTo, "--json", "--command", sql];
-  const { child, exited } = spawnGroup(args, { stdio: ["ignore", "pipe", "inherit"], env: { ...quietEnv, ...env, CI: "true" } }, generation);
+  const args = [
+    "d1",
+    "execute",
+    "DB",
+    "--local",
+    "--config",
+    configPath,
+    "--persist-to",
+    persistTo,
+    "--json",
+    "--command",
+    sql,
+  ];
+  const { child, exited } = spawnGroup(
+    args,
+    { stdio: ["ignore", "pipe", "inherit"], env: { ...quietEnv, ...env, CI: "true" } },
+    generation,
+  );
   const chunks = [];
   const output = new Promise((resolve) => child.stdout.on("data", (chunk) => chunks.push(chunk)).on("end", resolve));
   const [code] = await Promise.all([exited, output]);
@@ -119,7 +143,24 @@ export async function queryD1({ configPath, persistTo }, sql, env = {}) {
  * @param {string} [options.logFile] wrangler dev's stdout, the Worker's own log lines included, goes to this file
  * @returns {Promise<{ url: string, inspectorPort: number, persistTo: string, configPath: string, stop: () => Promise<void> }>}
  */
-export async function startWorker({ name, port, config = "wrangler.toml", main, d1 = true, rateLimit, vars = {}, readyPath = "/health", log = false, seed, env = {}, inspector = true, onLine, onErrorLine, inspectorPort = port + 1000, logFile }) {
+export async function startWorker({
+  name,
+  port,
+  config = "wrangler.toml",
+  main,
+  d1 = true,
+  rateLimit,
+  vars = {},
+  readyPath = "/health",
+  log = false,
+  seed,
+  env = {},
+  inspector = true,
+  onLine,
+  onErrorLine,
+  inspectorPort = port + 1000,
+  logFile,
+}) {
   const startedIn = generation;
   const configPath = derivedConfig(config, name, { rateLimit, main });
   const persistTo = resolve(ROOT, ".wrangler/generated", `${name}-state`);
@@ -130,14 +171,38 @@ export async function startWorker({ name, port, config = "wrangler.toml", main, 
 
   let spawned;
   if (inspector) {
-    const args = ["dev", "--config", configPath, "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo, "--inspector-port", String(inspectorPort), "--show-interactive-dev-session=false", "--log-level", logFile ? "log" : "error"];
+    const args = [
+      "dev",
+      "--config",
+      configPath,
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--persist-to",
+      persistTo,
+      "--inspector-port",
+      String(inspectorPort),
+      "--show-interactive-dev-session=false",
+      "--log-level",
+      logFile ? "log" : "error",
+    ];
     for (const [key, value] of Object.entries(vars)) args.push("--var", `${key}:${value}`);
     const stdout = logFile ? openSync(logFile, "w") : log ? "inherit" : "ignore";
-    spawned = spawnGroup(args, { stdio: ["ignore", stdout, onErrorLine ? "pipe" : "inherit"], env: { ...quietEnv, ...env } }, startedIn);
+    spawned = spawnGroup(
+      args,
+      { stdio: ["ignore", stdout, onErrorLine ? "pipe" : "inherit"], env: { ...quietEnv, ...env } },
+      startedIn,
+    );
     if (typeof stdout === "number") closeSync(stdout); // the child has its own copy
     if (onErrorLine) createInterface({ input: spawned.child.stderr }).on("line", onErrorLine);
   } else {
-    const args = [configPath, String(port), persistTo, ...Object.entries(vars).map(([key, value]) => `${key}=${value}`)];
+    const args = [
+      configPath,
+      String(port),
+      persistTo,
+      ...Object.entries(vars).map(([key, value]) => `${key}=${value}`),
+    ];
     spawned = spawnGroup(args, { stdio: ["ignore", "pipe", "inherit"], env: { ...quietEnv, ...env } }, startedIn, true);
     // Always drained, so that a Worker that logs every request never blocks on a full pipe.
     createInterface({ input: spawned.child.stdout }).on("line", (line) => onLine?.(line));
@@ -162,5 +227,6 @@ export async function startWorker({ name, port, config = "wrangler.toml", main, 
 export async function runCron(workerUrl, cron) {
   const response = await fetch(`${workerUrl}/cdn-cgi/local/scheduled?cron=${encodeURIComponent(cron)}`);
   const text = await response.text();
-  if (response.status !== 200) throw new Error(`cron "${cron}" on ${workerUrl} answered ${response.status}: ${text.slice(0, 200)}`);
+  if (response.status !== 200)
+    throw new Error(`cron "${cron}" on ${workerUrl} answered ${response.status}: ${text.slice(0, 200)}`);
 }

@@ -28,7 +28,9 @@ try {
   // reported below
 }
 if (!secret) {
-  console.error(`No JWT_SECRET in ${values["vars-file"]}: run \`npm run dev\` once, or copy .dev.vars.example to .dev.vars.`);
+  console.error(
+    `No JWT_SECRET in ${values["vars-file"]}: run \`npm run dev\` once, or copy .dev.vars.example to .dev.vars.`,
+  );
   process.exit(1);
 }
 

@@ -40,4 +40,6 @@ const server = createServer((request, response) => {
     response.writeHead(204).end();
   });
 });
-server.listen(Number(values.port), "127.0.0.1", () => console.log(`receiving webhooks on http://127.0.0.1:${values.port}/`));
+server.listen(Number(values.port), "127.0.0.1", () =>
+  console.log(`receiving webhooks on http://127.0.0.1:${values.port}/`),
+);

@@ -16,13 +16,23 @@ if (keep) {
 
 const [config, port, persist, ...vars] = process.argv.slice(2);
 const bindings = Object.fromEntries(
-  vars.map((pair) => [pair.slice(0, pair.indexOf("=")), { type: "plain_text", value: pair.slice(pair.indexOf("=") + 1) }]),
+  vars.map((pair) => [
+    pair.slice(0, pair.indexOf("=")),
+    { type: "plain_text", value: pair.slice(pair.indexOf("=") + 1) },
+  ]),
 );
 
 const worker = await unstable_startWorker({
   config,
   bindings,
-  dev: { inspector: false, watch: false, liveReload: false, persist, logLevel: process.env.WORKER_HOST_LOG_LEVEL ?? "log", server: { hostname: "127.0.0.1", port: Number(port) } },
+  dev: {
+    inspector: false,
+    watch: false,
+    liveReload: false,
+    persist,
+    logLevel: process.env.WORKER_HOST_LOG_LEVEL ?? "log",
+    server: { hostname: "127.0.0.1", port: Number(port) },
+  },
 });
 await worker.ready;
 for (const signal of ["SIGTERM", "SIGINT"]) process.once(signal, () => worker.dispose().finally(() => process.exit(0)));

@@ -17,7 +17,11 @@ export const quietEnv = {
 
 /** Runs a wrangler command to completion; `CI=true` makes it take defaults instead of asking. */
 export function wranglerSync(args, options = {}) {
-  const result = spawnSync(process.execPath, [bin, ...args], { stdio: "inherit", env: { ...quietEnv, CI: "true" }, ...options });
+  const result = spawnSync(process.execPath, [bin, ...args], {
+    stdio: "inherit",
+    env: { ...quietEnv, CI: "true" },
+    ...options,
+  });
   if (result.status !== 0) throw new Error(`wrangler ${args.join(" ")} exited with ${result.status}`);
 }
 

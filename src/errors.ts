@@ -11,11 +11,17 @@ export const ERRORS = {
   conflict: [409, "The request conflicts with the current state, e.g. the order already has an invoice."],
   payload_too_large: [413, "The body is larger than the request body limit."],
   unsupported_media_type: [415, "The body is not sent as application/json."],
-  validation_failed: [422, "A body field is missing, of the wrong type, not allowed or too long; one error per field, at most 20."],
+  validation_failed: [
+    422,
+    "A body field is missing, of the wrong type, not allowed or too long; one error per field, at most 20.",
+  ],
   idempotency_key_reused: [422, "The Idempotency-Key was used before for a different request."],
   rate_limited: [429, "Too many requests for this principal; see Retry-After."],
   internal_error: [500, "Something unexpected failed; nothing internal is disclosed."],
-  unavailable: [503, "The database or the token key set could not be reached; nothing was half-written. Retry after Retry-After seconds."],
+  unavailable: [
+    503,
+    "The database or the token key set could not be reached; nothing was half-written. Retry after Retry-After seconds.",
+  ],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -21,7 +21,10 @@ export default {
       return;
     }
     const keys = await deleteExpiredIdempotencyKeys(env.DB);
-    const events = await deleteEventsBefore(env.DB, new Date(controller.scheduledTime - EVENT_RETENTION_DAYS * 86_400_000).toISOString());
+    const events = await deleteEventsBefore(
+      env.DB,
+      new Date(controller.scheduledTime - EVENT_RETENTION_DAYS * 86_400_000).toISOString(),
+    );
     console.log(JSON.stringify({ job: "sweep", expired_idempotency_keys: keys, expired_events: events }));
   },
 } satisfies ExportedHandler<Bindings, QueueMessage>;

@@ -1,6 +1,17 @@
 import { sign } from "hono/jwt";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ALL_SCOPES, BASE, call, createCardOrder, expectError, expectJson, JWT_SECRET, send, token, unique } from "./support/api";
+import {
+  ALL_SCOPES,
+  BASE,
+  call,
+  createCardOrder,
+  expectError,
+  expectJson,
+  JWT_SECRET,
+  send,
+  token,
+  unique,
+} from "./support/api";
 import { encodePart, handMade, INVALID_TOKEN_CHALLENGE } from "./support/jwt";
 
 const REALM = 'Bearer realm="voucher-billing-api"';
@@ -50,7 +61,9 @@ describe("a valid token", () => {
   });
 
   it("may list its scopes with extra spaces", async () => {
-    const response = await call("/card_orders", { token: await token({ scope: "  invoices:read   card_orders:read " }) });
+    const response = await call("/card_orders", {
+      token: await token({ scope: "  invoices:read   card_orders:read " }),
+    });
     expect(response.status).toBe(200);
   });
 });
@@ -102,11 +115,15 @@ describe("a token sent and rejected: 401 invalid_token", () => {
   });
 
   it("refuses an expired token", async () => {
-    await expectTokenRejected(await call("/card_orders", bearer(await sign(claims({ exp: now() - 5 }), JWT_SECRET, "HS256"))));
+    await expectTokenRejected(
+      await call("/card_orders", bearer(await sign(claims({ exp: now() - 5 }), JWT_SECRET, "HS256"))),
+    );
   });
 
   it("refuses a token that expired a moment ago: exp gets no leeway", async () => {
-    await expectTokenRejected(await call("/card_orders", bearer(await sign(claims({ exp: now() - 1 }), JWT_SECRET, "HS256"))));
+    await expectTokenRejected(
+      await call("/card_orders", bearer(await sign(claims({ exp: now() - 1 }), JWT_SECRET, "HS256"))),
+    );
   });
 
   it("tolerates an issuer clock a few seconds ahead: nbf and iat just in the future", async () => {
@@ -115,11 +132,18 @@ describe("a token sent and rejected: 401 invalid_token", () => {
   });
 
   it("refuses a token without exp", async () => {
-    await expectTokenRejected(await call("/card_orders", bearer(await sign(claims({ exp: undefined }), JWT_SECRET, "HS256"))));
+    await expectTokenRejected(
+      await call("/card_orders", bearer(await sign(claims({ exp: undefined }), JWT_SECRET, "HS256"))),
+    );
   });
 
   it("refuses a token whose exp is not a number", async () => {
-    await expectTokenRejected(await call("/card_orders", bearer(await handMade({ alg: "HS256", typ: "JWT" }, claims({ exp: String(now() + 600) })))));
+    await expectTokenRejected(
+      await call(
+        "/card_orders",
+        bearer(await handMade({ alg: "HS256", typ: "JWT" }, claims({ exp: String(now() + 600) }))),
+      ),
+    );
   });
 
   it("refuses an unsigned token (alg none)", async () => {
@@ -135,20 +159,29 @@ describe("a token sent and rejected: 401 invalid_token", () => {
   });
 
   it("refuses an RS256 header over an HMAC signature when no key set is configured (algorithm confusion)", async () => {
-    await expectTokenRejected(await call("/card_orders", bearer(await handMade({ alg: "RS256", typ: "JWT", kid: "k" }, claims()))));
+    await expectTokenRejected(
+      await call("/card_orders", bearer(await handMade({ alg: "RS256", typ: "JWT", kid: "k" }, claims()))),
+    );
   });
 
   it("refuses a token that is not valid yet (nbf in the future)", async () => {
-    await expectTokenRejected(await call("/card_orders", bearer(await sign(claims({ nbf: now() + 300 }), JWT_SECRET, "HS256"))));
+    await expectTokenRejected(
+      await call("/card_orders", bearer(await sign(claims({ nbf: now() + 300 }), JWT_SECRET, "HS256"))),
+    );
   });
 
   it("accepts a token whose nbf has passed", async () => {
-    const response = await call("/card_orders", bearer(await sign(claims({ nbf: now() - 60, iat: now() - 60 }), JWT_SECRET, "HS256")));
+    const response = await call(
+      "/card_orders",
+      bearer(await sign(claims({ nbf: now() - 60, iat: now() - 60 }), JWT_SECRET, "HS256")),
+    );
     expect(response.status).toBe(200);
   });
 
   it("refuses a token issued in the future (iat)", async () => {
-    await expectTokenRejected(await call("/card_orders", bearer(await sign(claims({ iat: now() + 300 }), JWT_SECRET, "HS256"))));
+    await expectTokenRejected(
+      await call("/card_orders", bearer(await sign(claims({ iat: now() + 300 }), JWT_SECRET, "HS256"))),
+    );
   });
 
   it.each([
@@ -160,16 +193,25 @@ describe("a token sent and rejected: 401 invalid_token", () => {
   });
 
   it("refuses a correctly signed token whose payload is not JSON", async () => {
-    await expectTokenRejected(await call("/card_orders", bearer(await handMade({ alg: "HS256", typ: "JWT" }, "not json {"))));
+    await expectTokenRejected(
+      await call("/card_orders", bearer(await handMade({ alg: "HS256", typ: "JWT" }, "not json {"))),
+    );
   });
 
   it("refuses a correctly signed token whose payload is a JSON array", async () => {
-    await expectTokenRejected(await call("/card_orders", bearer(await handMade({ alg: "HS256", typ: "JWT" }, [claims()]))));
+    await expectTokenRejected(
+      await call("/card_orders", bearer(await handMade({ alg: "HS256", typ: "JWT" }, [claims()]))),
+    );
   });
 
-  it.each(["null", "42", '"sub"', "true", '{"claims":{}}'])("refuses a correctly signed token whose payload is %s", async (payload) => {
-    await expectTokenRejected(await call("/card_orders", bearer(await handMade({ alg: "HS256", typ: "JWT" }, payload))));
-  });
+  it.each(["null", "42", '"sub"', "true", '{"claims":{}}'])(
+    "refuses a correctly signed token whose payload is %s",
+    async (payload) => {
+      await expectTokenRejected(
+        await call("/card_orders", bearer(await handMade({ alg: "HS256", typ: "JWT" }, payload))),
+      );
+    },
+  );
 
   // A claim of the wrong type makes the token malformed, also one no setting asks for (README, Decisions).
   it.each([
@@ -195,11 +237,18 @@ describe("a token sent and rejected: 401 invalid_token", () => {
     ["aud", "null"],
   ])("refuses a token whose %s is %s", async (claim, json) => {
     const payload = `${JSON.stringify(claims({ [claim]: undefined })).slice(0, -1)},"${claim}":${json}}`;
-    await expectTokenRejected(await call("/card_orders", bearer(await handMade({ alg: "HS256", typ: "JWT" }, payload))));
+    await expectTokenRejected(
+      await call("/card_orders", bearer(await handMade({ alg: "HS256", typ: "JWT" }, payload))),
+    );
   });
 
   it("answers the same on a notification token route", async () => {
-    await expectTokenRejected(await call("/voucher_owners/me/notification_tokens", bearer(await sign(claims({ exp: now() - 5 }), JWT_SECRET, "HS256"))));
+    await expectTokenRejected(
+      await call(
+        "/voucher_owners/me/notification_tokens",
+        bearer(await sign(claims({ exp: now() - 5 }), JWT_SECRET, "HS256")),
+      ),
+    );
   });
 
   it.each([
@@ -232,14 +281,22 @@ describe("a valid token without the rights: 403", () => {
   ];
 
   it.each(secured)("%s %s needs %s and names it in the challenge", async (method, path, scope) => {
-    const everyOtherScope = ALL_SCOPES.split(" ").filter((s) => s !== scope).join(" ");
+    const everyOtherScope = ALL_SCOPES.split(" ")
+      .filter((s) => s !== scope)
+      .join(" ");
     const url = path.replace("{id}", crypto.randomUUID()).replace("{device_identifier}", "phone-1");
     await expectMissingScope(await call(url, { method, token: await token({ scope: everyOtherScope }) }), scope);
   });
 
   it("treats a token without a scope claim as having no scopes", async () => {
-    await expectMissingScope(await call("/card_orders", { token: await token({ scope: undefined }) }), "card_orders:read");
-    await expectMissingScope(await call("/voucher_owners/me/notification_tokens", { token: await token({ scope: undefined }) }), "notification_tokens:write");
+    await expectMissingScope(
+      await call("/card_orders", { token: await token({ scope: undefined }) }),
+      "card_orders:read",
+    );
+    await expectMissingScope(
+      await call("/voucher_owners/me/notification_tokens", { token: await token({ scope: undefined }) }),
+      "notification_tokens:write",
+    );
   });
 
   it.each([
@@ -248,7 +305,10 @@ describe("a valid token without the rights: 403", () => {
     ["the scope in upper case", "CARD_ORDERS:READ"],
     ["comma-separated scopes", "card_orders:read,invoices:read"],
   ])("does not read the scope out of %s", async (_, scope) => {
-    await expectMissingScope(await call("/card_orders", { token: await sign(claims({ scope }), JWT_SECRET, "HS256") }), "card_orders:read");
+    await expectMissingScope(
+      await call("/card_orders", { token: await sign(claims({ scope }), JWT_SECRET, "HS256") }),
+      "card_orders:read",
+    );
   });
 
   it("checks the scope before any lookup: an existing and a missing order answer the same", async () => {
@@ -266,21 +326,39 @@ describe("a valid token without the rights: 403", () => {
     ["empty", ""],
   ])("refuses a tenant route when customer_id is %s", async (_, customer_id) => {
     const auth = await sign(claims({ customer_id }), JWT_SECRET, "HS256");
-    await expectError(await call("/card_orders", { token: auth }), 403, { code: "forbidden", source: { header: "Authorization" } });
-    await expectError(await call("/card_orders", { token: auth, json: { voucher_category: "mixed", payment_method: "bank_transfer" } }), 403, {
+    await expectError(await call("/card_orders", { token: auth }), 403, {
       code: "forbidden",
       source: { header: "Authorization" },
     });
-    await expectError(await call("/invoices", { token: auth }), 403, { code: "forbidden", source: { header: "Authorization" } });
+    await expectError(
+      await call("/card_orders", { token: auth, json: { voucher_category: "mixed", payment_method: "bank_transfer" } }),
+      403,
+      {
+        code: "forbidden",
+        source: { header: "Authorization" },
+      },
+    );
+    await expectError(await call("/invoices", { token: auth }), 403, {
+      code: "forbidden",
+      source: { header: "Authorization" },
+    });
   });
 });
 
 describe("notification token routes", () => {
   it("work without customer_id: the voucher owner is the token's sub", async () => {
     const auth = await token({ customer_id: undefined, scope: "notification_tokens:write" });
-    const put = await call("/voucher_owners/me/notification_tokens", { token: auth, method: "PUT", json: { value: "push-token-1", device_identifier: "phone-1" } });
+    const put = await call("/voucher_owners/me/notification_tokens", {
+      token: auth,
+      method: "PUT",
+      json: { value: "push-token-1", device_identifier: "phone-1" },
+    });
     expect(put.status).toBe(204);
-    const list = await expectJson(await call("/voucher_owners/me/notification_tokens", { token: auth }), 200, expect.anything());
+    const list = await expectJson(
+      await call("/voucher_owners/me/notification_tokens", { token: auth }),
+      200,
+      expect.anything(),
+    );
     expect(list.data.map((d: any) => d.device_identifier)).toStrictEqual(["phone-1"]);
     const gone = await call("/voucher_owners/me/notification_tokens/phone-1", { token: auth, method: "DELETE" });
     expect(gone.status).toBe(204);
@@ -291,7 +369,8 @@ describe("notification token routes", () => {
 // longer do must still be refused.
 describe("a token accepted before", () => {
   afterEach(() => vi.useRealTimers());
-  const list = (value: string, vars: Record<string, string> = {}) => send(new Request(BASE + "/card_orders", bearer(value)), vars);
+  const list = (value: string, vars: Record<string, string> = {}) =>
+    send(new Request(BASE + "/card_orders", bearer(value)), vars);
 
   it("is refused once it expires, though it was verified moments before", async () => {
     const value = await sign(claims({ exp: now() + 5 }), JWT_SECRET, "HS256");
@@ -318,11 +397,28 @@ describe("JWT_ISSUER and JWT_AUDIENCE", () => {
   const withClaims = async (extra: Record<string, unknown>) => bearer(await sign(claims(extra), JWT_SECRET, "HS256"));
 
   it("accept a token with the right iss and aud", async () => {
-    expect((await send(new Request(BASE + "/card_orders", await withClaims({ iss: vars.JWT_ISSUER, aud: vars.JWT_AUDIENCE })), vars)).status).toBe(200);
+    expect(
+      (
+        await send(
+          new Request(BASE + "/card_orders", await withClaims({ iss: vars.JWT_ISSUER, aud: vars.JWT_AUDIENCE })),
+          vars,
+        )
+      ).status,
+    ).toBe(200);
   });
 
   it("accept an aud list that names this API", async () => {
-    expect((await send(new Request(BASE + "/card_orders", await withClaims({ iss: vars.JWT_ISSUER, aud: ["other-api", vars.JWT_AUDIENCE] })), vars)).status).toBe(200);
+    expect(
+      (
+        await send(
+          new Request(
+            BASE + "/card_orders",
+            await withClaims({ iss: vars.JWT_ISSUER, aud: ["other-api", vars.JWT_AUDIENCE] }),
+          ),
+          vars,
+        )
+      ).status,
+    ).toBe(200);
   });
 
   it.each([
@@ -336,7 +432,10 @@ describe("JWT_ISSUER and JWT_AUDIENCE", () => {
   });
 
   it("are not checked when unset", async () => {
-    const response = await send(new Request(BASE + "/card_orders", await withClaims({ iss: "anyone", aud: "anything" })), { JWT_ISSUER: "", JWT_AUDIENCE: "" });
+    const response = await send(
+      new Request(BASE + "/card_orders", await withClaims({ iss: "anyone", aud: "anything" })),
+      { JWT_ISSUER: "", JWT_AUDIENCE: "" },
+    );
     expect(response.status).toBe(200);
   });
 });
@@ -376,7 +475,8 @@ describe("tokens from a JWK set (JWT_JWKS_URL)", { timeout: 30_000 }, () => {
     return { url, fetches };
   }
 
-  const jwksToken = (key: SigningKey, extra: Record<string, unknown> = {}) => sign(claims(extra), key.privateJwk, key.privateJwk.alg as "RS256");
+  const jwksToken = (key: SigningKey, extra: Record<string, unknown> = {}) =>
+    sign(claims(extra), key.privateJwk, key.privateJwk.alg as "RS256");
 
   afterEach(() => {
     vi.restoreAllMocks();
@@ -392,13 +492,20 @@ describe("tokens from a JWK set (JWT_JWKS_URL)", { timeout: 30_000 }, () => {
     const ecToken = await jwksToken(ec, { customer_id: customer });
     expect(decodePart(ecToken.split(".")[0]!)).toMatchObject({ alg: "ES256", kid: ec.privateJwk.kid });
 
-    const created = await send(new Request(BASE + "/card_orders", {
-      method: "POST",
-      headers: { Authorization: `Bearer ${rsaToken}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ voucher_category: "gift", payment_method: "direct_debit" }),
-    }), vars);
+    const created = await send(
+      new Request(BASE + "/card_orders", {
+        method: "POST",
+        headers: { Authorization: `Bearer ${rsaToken}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ voucher_category: "gift", payment_method: "direct_debit" }),
+      }),
+      vars,
+    );
     expect(created.status).toBe(201);
-    const listed = await expectJson(await send(new Request(BASE + "/card_orders", bearer(ecToken)), vars), 200, expect.anything());
+    const listed = await expectJson(
+      await send(new Request(BASE + "/card_orders", bearer(ecToken)), vars),
+      200,
+      expect.anything(),
+    );
     expect(listed.meta.total_entries).toBe(1);
     expect((await send(new Request(BASE + "/card_orders", bearer(rsaToken)), vars)).status).toBe(200);
 
@@ -408,7 +515,11 @@ describe("tokens from a JWK set (JWT_JWKS_URL)", { timeout: 30_000 }, () => {
   it("fetches the key set once for concurrent first requests", async () => {
     const [rsa] = await keys;
     const server = keyServer(() => Response.json({ keys: [rsa.publicJwk] }));
-    const responses = await Promise.all([1, 2, 3].map(async () => send(new Request(BASE + "/card_orders", bearer(await jwksToken(rsa))), { JWT_JWKS_URL: server.url })));
+    const responses = await Promise.all(
+      [1, 2, 3].map(async () =>
+        send(new Request(BASE + "/card_orders", bearer(await jwksToken(rsa))), { JWT_JWKS_URL: server.url }),
+      ),
+    );
     expect(responses.map((r) => r.status)).toStrictEqual([200, 200, 200]);
     expect(server.fetches).toHaveLength(1);
   });
@@ -417,14 +528,18 @@ describe("tokens from a JWK set (JWT_JWKS_URL)", { timeout: 30_000 }, () => {
     const [rsa, ec] = await keys;
     const server = keyServer(() => Response.json({ keys: [rsa.publicJwk, ec.publicJwk] }));
     const stranger = await signingKey("ES256", "unknown-kid");
-    await expectTokenRejected(await send(new Request(BASE + "/card_orders", bearer(await jwksToken(stranger))), { JWT_JWKS_URL: server.url }));
+    await expectTokenRejected(
+      await send(new Request(BASE + "/card_orders", bearer(await jwksToken(stranger))), { JWT_JWKS_URL: server.url }),
+    );
   });
 
   it("refuses a token signed by another key under a known kid", async () => {
     const [, ec] = await keys;
     const server = keyServer(() => Response.json({ keys: [ec.publicJwk] }));
     const impostor = await signingKey("ES256", ec.privateJwk.kid);
-    await expectTokenRejected(await send(new Request(BASE + "/card_orders", bearer(await jwksToken(impostor))), { JWT_JWKS_URL: server.url }));
+    await expectTokenRejected(
+      await send(new Request(BASE + "/card_orders", bearer(await jwksToken(impostor))), { JWT_JWKS_URL: server.url }),
+    );
   });
 
   it("refuses a token whose alg differs from its key's", async () => {
@@ -432,7 +547,9 @@ describe("tokens from a JWK set (JWT_JWKS_URL)", { timeout: 30_000 }, () => {
     const server = keyServer(() => Response.json({ keys: [rsa.publicJwk] }));
     // Signed with the EC key but naming the RSA key's kid.
     const mismatched = await sign(claims(), { ...ec.privateJwk, kid: rsa.privateJwk.kid }, "ES256");
-    await expectTokenRejected(await send(new Request(BASE + "/card_orders", bearer(mismatched)), { JWT_JWKS_URL: server.url }));
+    await expectTokenRejected(
+      await send(new Request(BASE + "/card_orders", bearer(mismatched)), { JWT_JWKS_URL: server.url }),
+    );
   });
 
   it("cannot be poisoned: a forged header naming an RSA key's kid with ES256 does not lock out genuine tokens", async () => {
@@ -441,14 +558,23 @@ describe("tokens from a JWK set (JWT_JWKS_URL)", { timeout: 30_000 }, () => {
     const { alg: _, ...rsaWithoutAlg } = rsa.publicJwk as JsonWebKey & { alg?: string };
     const server = keyServer(() => Response.json({ keys: [rsaWithoutAlg] }));
     const forged = await sign(claims(), { ...ec.privateJwk, kid: rsa.privateJwk.kid }, "ES256");
-    await expectTokenRejected(await send(new Request(BASE + "/card_orders", bearer(forged)), { JWT_JWKS_URL: server.url }));
-    expect((await send(new Request(BASE + "/card_orders", bearer(await jwksToken(rsa))), { JWT_JWKS_URL: server.url })).status).toBe(200);
+    await expectTokenRejected(
+      await send(new Request(BASE + "/card_orders", bearer(forged)), { JWT_JWKS_URL: server.url }),
+    );
+    expect(
+      (await send(new Request(BASE + "/card_orders", bearer(await jwksToken(rsa))), { JWT_JWKS_URL: server.url }))
+        .status,
+    ).toBe(200);
   });
 
   it("refuses an expired token from the key set", async () => {
     const [rsa] = await keys;
     const server = keyServer(() => Response.json({ keys: [rsa.publicJwk] }));
-    await expectTokenRejected(await send(new Request(BASE + "/card_orders", bearer(await jwksToken(rsa, { exp: now() - 5 }))), { JWT_JWKS_URL: server.url }));
+    await expectTokenRejected(
+      await send(new Request(BASE + "/card_orders", bearer(await jwksToken(rsa, { exp: now() - 5 }))), {
+        JWT_JWKS_URL: server.url,
+      }),
+    );
   });
 
   it.each([
@@ -458,7 +584,9 @@ describe("tokens from a JWK set (JWT_JWKS_URL)", { timeout: 30_000 }, () => {
   ])("answers 503 with Retry-After when the key server %s and nothing is cached", async (_, serve) => {
     const [rsa] = await keys;
     const server = keyServer(serve);
-    const response = await send(new Request(BASE + "/card_orders", bearer(await jwksToken(rsa))), { JWT_JWKS_URL: server.url });
+    const response = await send(new Request(BASE + "/card_orders", bearer(await jwksToken(rsa))), {
+      JWT_JWKS_URL: server.url,
+    });
     await expectError(response, 503, { code: "unavailable", source: {} });
     expect(Number(response.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect(server.fetches.length).toBeGreaterThan(0);
@@ -468,14 +596,20 @@ describe("tokens from a JWK set (JWT_JWKS_URL)", { timeout: 30_000 }, () => {
     const [rsa] = await keys;
     const server = keyServer(() => new Response("down", { status: 500 }));
     const auth = bearer(await jwksToken(rsa));
-    for (let i = 0; i < 3; i++) await expectError(await send(new Request(BASE + "/card_orders", auth), { JWT_JWKS_URL: server.url }), 503, { code: "unavailable", source: {} });
+    for (let i = 0; i < 3; i++)
+      await expectError(await send(new Request(BASE + "/card_orders", auth), { JWT_JWKS_URL: server.url }), 503, {
+        code: "unavailable",
+        source: {},
+      });
     expect(server.fetches).toHaveLength(1);
   });
 
   it("keeps verifying with the cached set when a later refetch fails", async () => {
     const [rsa] = await keys;
     let up = true;
-    const server = keyServer(() => (up ? Response.json({ keys: [rsa.publicJwk] }) : new Response("down", { status: 503 })));
+    const server = keyServer(() =>
+      up ? Response.json({ keys: [rsa.publicJwk] }) : new Response("down", { status: 503 }),
+    );
     const auth = bearer(await jwksToken(rsa, { exp: now() + 3600 }));
     expect((await send(new Request(BASE + "/card_orders", auth), { JWT_JWKS_URL: server.url })).status).toBe(200);
 
@@ -491,7 +625,10 @@ describe("tokens from a JWK set (JWT_JWKS_URL)", { timeout: 30_000 }, () => {
     const [rsa, ec] = await keys;
     let served = [rsa.publicJwk];
     const server = keyServer(() => Response.json({ keys: served }));
-    expect((await send(new Request(BASE + "/card_orders", bearer(await jwksToken(rsa))), { JWT_JWKS_URL: server.url })).status).toBe(200);
+    expect(
+      (await send(new Request(BASE + "/card_orders", bearer(await jwksToken(rsa))), { JWT_JWKS_URL: server.url }))
+        .status,
+    ).toBe(200);
 
     served = [rsa.publicJwk, ec.publicJwk];
     const later = Date.now() + 2 * 60_000;
@@ -505,14 +642,19 @@ describe("tokens from a JWK set (JWT_JWKS_URL)", { timeout: 30_000 }, () => {
     const [rsa] = await keys;
     const server = keyServer(() => Response.json({ keys: [rsa.publicJwk] }));
     const stranger = await signingKey("ES256");
-    for (let i = 0; i < 3; i++) await expectTokenRejected(await send(new Request(BASE + "/card_orders", bearer(await jwksToken(stranger))), { JWT_JWKS_URL: server.url }));
+    for (let i = 0; i < 3; i++)
+      await expectTokenRejected(
+        await send(new Request(BASE + "/card_orders", bearer(await jwksToken(stranger))), { JWT_JWKS_URL: server.url }),
+      );
     expect(server.fetches).toHaveLength(1);
   });
 
   it("still accepts HS256 tokens, without fetching the key set", async () => {
     const [rsa] = await keys;
     const server = keyServer(() => Response.json({ keys: [rsa.publicJwk] }));
-    const response = await send(new Request(BASE + "/card_orders", bearer(await token())), { JWT_JWKS_URL: server.url });
+    const response = await send(new Request(BASE + "/card_orders", bearer(await token())), {
+      JWT_JWKS_URL: server.url,
+    });
     expect(response.status).toBe(200);
     expect(server.fetches).toHaveLength(0);
   });

@@ -1,14 +1,31 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { addEntry, call, createCardOrder, createInvoice, expectError, expectJson, ISO_MS, newCardOrder, newEntry, orderIn, token, unique, UUID, type Bindings } from "./support/api";
+import {
+  addEntry,
+  call,
+  createCardOrder,
+  createInvoice,
+  expectError,
+  expectJson,
+  ISO_MS,
+  newCardOrder,
+  newEntry,
+  orderIn,
+  token,
+  unique,
+  UUID,
+  type Bindings,
+} from "./support/api";
 
 // CONTRACT part 10: the three invoices of a card order and their amounts. wrangler.toml leaves the
 // fee and VAT variables at the contract's defaults: vouchers 0 % VAT, production 2.50 per card and
 // shipping 9.90 per order, both at 19 %.
 
-const post = (path: string, auth: string, bindings?: Bindings) => call(path, { token: auth, method: "POST", env: bindings });
+const post = (path: string, auth: string, bindings?: Bindings) =>
+  call(path, { token: auth, method: "POST", env: bindings });
 const today = () => new Date().toISOString().slice(0, 10);
-const plusDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10);
+const plusDays = (day: string, days: number) =>
+  new Date(Date.parse(`${day}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 async function get(path: string, auth: string): Promise<any> {
   const response = await call(path, { token: auth });
@@ -29,13 +46,18 @@ const ENTRIES = [
 ];
 
 const lastNumber = async (series: string) =>
-  (await env.DB.prepare("SELECT last FROM number_sequences WHERE series = ? AND year = ?").bind(series, new Date().getUTCFullYear()).first<number>("last")) ?? 0;
+  (await env.DB.prepare("SELECT last FROM number_sequences WHERE series = ? AND year = ?")
+    .bind(series, new Date().getUTCFullYear())
+    .first<number>("last")) ?? 0;
 
 describe("the voucher invoice (POST /invoices)", () => {
   it("bills the sum of the entries at VOUCHER_VAT_PERCENT (0 %), to the order's customer, with no service period", async () => {
     const customer = unique("customer");
     const auth = await token({ customer_id: customer });
-    const order = await orderIn(auth, "submitted", { order: { ...newCardOrder, cost_center: "CC-1", invoice_reference: "PO-9" }, entries: ENTRIES });
+    const order = await orderIn(auth, "submitted", {
+      order: { ...newCardOrder, cost_center: "CC-1", invoice_reference: "PO-9" },
+      entries: ENTRIES,
+    });
     const invoice = await createInvoice(auth, order.id, "REF-1");
     expect(invoice).toMatchObject({
       net_amount: "10125.54",
@@ -55,7 +77,11 @@ describe("the voucher invoice (POST /invoices)", () => {
     const auth = await token();
     // 3 × 1.10 at 7.5 %, rounded once for the invoice (per entry it would be 3 × 0.08 = 0.24).
     const order = await orderIn(auth, "submitted", { entries: [1, 2, 3].map(() => ({ ...newEntry, amount: "1.10" })) });
-    const response = await call("/invoices", { token: auth, json: { order_id: order.id }, env: { VOUCHER_VAT_PERCENT: "7.5" } });
+    const response = await call("/invoices", {
+      token: auth,
+      json: { order_id: order.id },
+      env: { VOUCHER_VAT_PERCENT: "7.5" },
+    });
     const [invoice] = ((await response.json()) as any).data;
     // 3.30 × 7.5 % = 0.2475 → 0.25
     expect(invoice).toMatchObject({ net_amount: "3.30", gross_amount: "3.55" });
@@ -65,14 +91,22 @@ describe("the voucher invoice (POST /invoices)", () => {
     const auth = await token();
     const order = await orderIn(auth, "submitted");
     const first = await createInvoice(auth, order.id);
-    await expectError(await call("/invoices", { token: auth, json: { order_id: order.id } }), 409, { code: "conflict" });
+    await expectError(await call("/invoices", { token: auth, json: { order_id: order.id } }), 409, {
+      code: "conflict",
+    });
     const cancelled = await transition(`/invoices/${first.id}/cancel`, auth);
     const second = await createInvoice(auth, order.id);
     expect(second.number).not.toBe(first.number);
     expect(second).toMatchObject({ state: "open", net_amount: first.net_amount, gross_amount: first.gross_amount });
-    expect((await get(`/card_orders/${order.id}`, auth)).invoice).toStrictEqual({ id: second.id, type: "invoice", number: second.number });
+    expect((await get(`/card_orders/${order.id}`, auth)).invoice).toStrictEqual({
+      id: second.id,
+      type: "invoice",
+      number: second.number,
+    });
     expect(await get(`/invoices/${first.id}`, auth)).toStrictEqual(cancelled);
-    await expectError(await call("/invoices", { token: auth, json: { order_id: order.id } }), 409, { code: "conflict" });
+    await expectError(await call("/invoices", { token: auth, json: { order_id: order.id } }), 409, {
+      code: "conflict",
+    });
   });
 
   it("answers 409 conflict for an order whose invoice is paid", async () => {
@@ -80,7 +114,9 @@ describe("the voucher invoice (POST /invoices)", () => {
     const order = await orderIn(auth, "submitted");
     const invoice = await createInvoice(auth, order.id);
     await transition(`/invoices/${invoice.id}/pay`, auth);
-    const body = await expectError(await call("/invoices", { token: auth, json: { order_id: order.id } }), 409, { code: "conflict" });
+    const body = await expectError(await call("/invoices", { token: auth, json: { order_id: order.id } }), 409, {
+      code: "conflict",
+    });
     expect(body.errors[0].detail).toContain(invoice.number);
   });
 });
@@ -89,10 +125,17 @@ describe("the production invoice (start_production)", () => {
   it("is made in the same batch: entries_count × CARD_PRODUCTION_FEE at SERVICE_VAT_PERCENT, the production day as service period, linked", async () => {
     const customer = unique("customer");
     const auth = await token({ customer_id: customer });
-    const order = await orderIn(auth, "submitted", { order: { ...newCardOrder, invoice_reference: "PO-77", cost_center: "CC-3" }, entries: ENTRIES });
+    const order = await orderIn(auth, "submitted", {
+      order: { ...newCardOrder, invoice_reference: "PO-77", cost_center: "CC-3" },
+      entries: ENTRIES,
+    });
     const producing = await transition(`/card_orders/${order.id}/start_production`, auth);
     const link = producing.production_invoice;
-    expect(link).toStrictEqual({ id: expect.stringMatching(UUID), type: "invoice", number: expect.stringMatching(/^INV-\d{4}-\d{6}$/) });
+    expect(link).toStrictEqual({
+      id: expect.stringMatching(UUID),
+      type: "invoice",
+      number: expect.stringMatching(/^INV-\d{4}-\d{6}$/),
+    });
     const day = producing.production_started_at.slice(0, 10);
 
     const invoice = await get(`/invoices/${link.id}`, auth);
@@ -116,22 +159,37 @@ describe("the production invoice (start_production)", () => {
   it("uses the configured fee and rate, read when the invoice is made", async () => {
     const auth = await token();
     const order = await orderIn(auth, "submitted", { entries: ENTRIES });
-    const producing = await transition(`/card_orders/${order.id}/start_production`, auth, { CARD_PRODUCTION_FEE: "0.05", SERVICE_VAT_PERCENT: "16.25" });
+    const producing = await transition(`/card_orders/${order.id}/start_production`, auth, {
+      CARD_PRODUCTION_FEE: "0.05",
+      SERVICE_VAT_PERCENT: "16.25",
+    });
     // 3 × 0.05 = 0.15; 16.25 % = 0.024375 → 0.02
-    expect(await get(`/invoices/${producing.production_invoice.id}`, auth)).toMatchObject({ net_amount: "0.15", gross_amount: "0.17" });
+    expect(await get(`/invoices/${producing.production_invoice.id}`, auth)).toMatchObject({
+      net_amount: "0.15",
+      gross_amount: "0.17",
+    });
   });
 });
 
 describe("the shipping invoice (deliver)", () => {
   it("is made in the same batch: SHIPPING_FEE once per order at SERVICE_VAT_PERCENT, the delivery day as service period, linked", async () => {
     const auth = await token();
-    const order = await orderIn(auth, "in_production", { order: { ...newCardOrder, invoice_reference: "PO-5" }, entries: ENTRIES });
+    const order = await orderIn(auth, "in_production", {
+      order: { ...newCardOrder, invoice_reference: "PO-5" },
+      entries: ENTRIES,
+    });
     const delivered = await transition(`/card_orders/${order.id}/deliver`, auth);
     expect(delivered.production_invoice).toStrictEqual(order.production_invoice);
     const day = delivered.delivered_at.slice(0, 10);
     const invoice = await get(`/invoices/${delivered.shipping_invoice.id}`, auth);
     // 9.90; 19 % = 1.881 → 1.88
-    expect(invoice).toMatchObject({ net_amount: "9.90", gross_amount: "11.78", service_period_start: day, service_period_end: day, reference: "PO-5" });
+    expect(invoice).toMatchObject({
+      net_amount: "9.90",
+      gross_amount: "11.78",
+      service_period_start: day,
+      service_period_end: day,
+      reference: "PO-5",
+    });
     expect(invoice.orders).toStrictEqual([{ id: order.id, type: "card_order", state: "delivered" }]);
   });
 
@@ -141,8 +199,14 @@ describe("the shipping invoice (deliver)", () => {
     const voucher = await createInvoice(auth, order.id);
     await transition(`/card_orders/${order.id}/start_production`, auth);
     const delivered = await transition(`/card_orders/${order.id}/deliver`, auth);
-    const list = await expectJson(await call(`/invoices?order_id=${order.id}`, { token: auth }), 200, expect.anything());
-    expect(list.data.map((invoice: any) => invoice.id).toSorted()).toStrictEqual([voucher.id, delivered.production_invoice.id, delivered.shipping_invoice.id].toSorted());
+    const list = await expectJson(
+      await call(`/invoices?order_id=${order.id}`, { token: auth }),
+      200,
+      expect.anything(),
+    );
+    expect(list.data.map((invoice: any) => invoice.id).toSorted()).toStrictEqual(
+      [voucher.id, delivered.production_invoice.id, delivered.shipping_invoice.id].toSorted(),
+    );
     expect(list.meta.total_entries).toBe(3);
   });
 });
@@ -155,32 +219,48 @@ describe("a malformed fee or VAT variable", () => {
     ["SERVICE_VAT_PERCENT", "19%", "start_production"],
     ["SHIPPING_FEE", "-9.90", "deliver"],
     ["SHIPPING_FEE", "010.00", "deliver"],
-  ] as const)("%s=%j fails %s with 500, logs the variable's name, and changes nothing", async (variable, value, action) => {
-    const errors: string[] = [];
-    vi.spyOn(console, "error").mockImplementation((line: unknown) => void errors.push(String(line)));
-    const auth = await token();
-    const order = await orderIn(auth, action === "deliver" ? "in_production" : "submitted");
-    const before = await lastNumber("INV");
-    await expectError(await post(`/card_orders/${order.id}/${action}`, auth, { [variable]: value }), 500, { code: "internal_error" });
-    expect(errors.some((line) => line.includes(variable))).toBe(true);
-    expect(await get(`/card_orders/${order.id}`, auth)).toStrictEqual(order);
-    expect(await lastNumber("INV")).toBe(before);
-  });
+  ] as const)(
+    "%s=%j fails %s with 500, logs the variable's name, and changes nothing",
+    async (variable, value, action) => {
+      const errors: string[] = [];
+      vi.spyOn(console, "error").mockImplementation((line: unknown) => void errors.push(String(line)));
+      const auth = await token();
+      const order = await orderIn(auth, action === "deliver" ? "in_production" : "submitted");
+      const before = await lastNumber("INV");
+      await expectError(await post(`/card_orders/${order.id}/${action}`, auth, { [variable]: value }), 500, {
+        code: "internal_error",
+      });
+      expect(errors.some((line) => line.includes(variable))).toBe(true);
+      expect(await get(`/card_orders/${order.id}`, auth)).toStrictEqual(order);
+      expect(await lastNumber("INV")).toBe(before);
+    },
+  );
 
   it("VOUCHER_VAT_PERCENT malformed fails POST /invoices with 500 and makes no invoice", async () => {
     vi.spyOn(console, "error").mockImplementation(() => undefined);
     const customer = unique("customer");
     const auth = await token({ customer_id: customer });
     const order = await orderIn(auth, "submitted");
-    await expectError(await call("/invoices", { token: auth, json: { order_id: order.id }, env: { VOUCHER_VAT_PERCENT: "seven" } }), 500, { code: "internal_error" });
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM invoices WHERE customer_id = ?").bind(customer).first<number>("n")).toBe(0);
+    await expectError(
+      await call("/invoices", { token: auth, json: { order_id: order.id }, env: { VOUCHER_VAT_PERCENT: "seven" } }),
+      500,
+      { code: "internal_error" },
+    );
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM invoices WHERE customer_id = ?")
+        .bind(customer)
+        .first<number>("n"),
+    ).toBe(0);
   });
 
   it("does not touch invoices made before: amounts never change once an invoice exists", async () => {
     const auth = await token();
     const order = await orderIn(auth, "submitted");
     const invoice = await createInvoice(auth, order.id);
-    const read = await call(`/invoices/${invoice.id}`, { token: auth, env: { VOUCHER_VAT_PERCENT: "50", SHIPPING_FEE: "bad" } });
+    const read = await call(`/invoices/${invoice.id}`, {
+      token: auth,
+      env: { VOUCHER_VAT_PERCENT: "50", SHIPPING_FEE: "bad" },
+    });
     expect(((await read.json()) as any).data).toStrictEqual(invoice);
   });
 });
@@ -192,7 +272,10 @@ describe("cancelling an invoiced order (CONTRACT parts 10 and 12)", () => {
     const invoice = await createInvoice(auth, order.id);
     const before = await lastNumber("CN");
     const cancelled = await transition(`/card_orders/${order.id}/cancel`, auth);
-    expect(cancelled).toMatchObject({ state: "cancelled", invoice: { id: invoice.id, type: "invoice", number: invoice.number } });
+    expect(cancelled).toMatchObject({
+      state: "cancelled",
+      invoice: { id: invoice.id, type: "invoice", number: invoice.number },
+    });
     const after = await get(`/invoices/${invoice.id}`, auth);
     expect(after).toStrictEqual({
       ...invoice,
@@ -222,7 +305,10 @@ describe("cancelling an invoiced order (CONTRACT parts 10 and 12)", () => {
     const invoice = await createInvoice(auth, order.id);
     const cancelledInvoice = await transition(`/invoices/${invoice.id}/cancel`, auth);
     expect((await transition(`/card_orders/${order.id}/cancel`, auth)).state).toBe("cancelled");
-    expect(await get(`/invoices/${invoice.id}`, auth)).toStrictEqual({ ...cancelledInvoice, orders: [{ id: order.id, type: "card_order", state: "cancelled" }] });
+    expect(await get(`/invoices/${invoice.id}`, auth)).toStrictEqual({
+      ...cancelledInvoice,
+      orders: [{ id: order.id, type: "card_order", state: "cancelled" }],
+    });
   });
 
   it("from a state that forbids it answers invalid_state, whatever its invoices", async () => {
@@ -238,18 +324,36 @@ describe("cancelling an invoiced order (CONTRACT parts 10 and 12)", () => {
       const auth = await token();
       const order = await orderIn(auth, "submitted");
       const invoice = await createInvoice(auth, order.id);
-      const [pay, cancel] = await Promise.all([post(`/invoices/${invoice.id}/pay`, auth), post(`/card_orders/${order.id}/cancel`, auth)]);
+      const [pay, cancel] = await Promise.all([
+        post(`/invoices/${invoice.id}/pay`, auth),
+        post(`/card_orders/${order.id}/cancel`, auth),
+      ]);
       const statuses = [pay.status, cancel.status];
-      const after = { order: await get(`/card_orders/${order.id}`, auth), invoice: await get(`/invoices/${invoice.id}`, auth) };
+      const after = {
+        order: await get(`/card_orders/${order.id}`, auth),
+        invoice: await get(`/invoices/${invoice.id}`, auth),
+      };
       // Either the invoice was paid (and the order stays submitted), or both were cancelled.
-      if (pay.status === 200) expect({ statuses, order: after.order.state, invoice: after.invoice.state }).toStrictEqual({ statuses: [200, 409], order: "submitted", invoice: "paid" });
-      else expect({ statuses, order: after.order.state, invoice: after.invoice.state }).toStrictEqual({ statuses: [409, 200], order: "cancelled", invoice: "cancelled" });
+      if (pay.status === 200)
+        expect({ statuses, order: after.order.state, invoice: after.invoice.state }).toStrictEqual({
+          statuses: [200, 409],
+          order: "submitted",
+          invoice: "paid",
+        });
+      else
+        expect({ statuses, order: after.order.state, invoice: after.invoice.state }).toStrictEqual({
+          statuses: [409, 200],
+          order: "cancelled",
+          invoice: "cancelled",
+        });
     }
   });
 });
 
 describe("invoice numbers across the three kinds", () => {
-  it("stay gapless and distinct when production, shipping and voucher invoices are made at once", { timeout: 90_000 }, async () => {
+  it("stay gapless and distinct when production, shipping and voucher invoices are made at once", {
+    timeout: 90_000,
+  }, async () => {
     const auths = await Promise.all([1, 2, 3].map(() => token()));
     const forVoucher = [];
     const forProduction = [];
@@ -257,7 +361,10 @@ describe("invoice numbers across the three kinds", () => {
     for (const [i, auth] of auths.entries()) {
       forVoucher.push({ auth, id: (await orderIn(auth, "submitted")).id });
       forProduction.push({ auth, id: (await orderIn(auth, "submitted")).id });
-      forShipping.push({ auth, id: (await orderIn(auth, "in_production", { entries: [{ ...newEntry, voucher_owner_id: `o-${i}` }] })).id });
+      forShipping.push({
+        auth,
+        id: (await orderIn(auth, "in_production", { entries: [{ ...newEntry, voucher_owner_id: `o-${i}` }] })).id,
+      });
     }
     const before = await lastNumber("INV");
     const responses = await Promise.all([

@@ -1,7 +1,24 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { writeCursor, type Seek } from "../src/pagination/cursor";
-import { BASE, call, CARD_ORDER_FIELDS, createCardOrder, expectError, expectJson, follow, ISO_MS, listLink, newCardOrder, orderIn, send, singlePage, token, unique, UUID } from "./support/api";
+import {
+  BASE,
+  call,
+  CARD_ORDER_FIELDS,
+  createCardOrder,
+  expectError,
+  expectJson,
+  follow,
+  ISO_MS,
+  listLink,
+  newCardOrder,
+  orderIn,
+  send,
+  singlePage,
+  token,
+  unique,
+  UUID,
+} from "./support/api";
 
 const draftOrder = (customer: string, fields: Record<string, unknown> = {}) => ({
   id: expect.stringMatching(UUID),
@@ -65,8 +82,20 @@ describe("POST /card_orders", () => {
     const auth = await token();
     for (const voucher_category of ["mixed", "meal", "gift"]) {
       for (const payment_method of ["bank_transfer", "direct_debit"]) {
-        const order = await createCardOrder(auth, { voucher_category, payment_method, description: null, invoice_reference: null, cost_center: null });
-        expect(order).toMatchObject({ voucher_category, payment_method, description: null, invoice_reference: null, cost_center: null });
+        const order = await createCardOrder(auth, {
+          voucher_category,
+          payment_method,
+          description: null,
+          invoice_reference: null,
+          cost_center: null,
+        });
+        expect(order).toMatchObject({
+          voucher_category,
+          payment_method,
+          description: null,
+          invoice_reference: null,
+          cost_center: null,
+        });
       }
     }
   });
@@ -76,22 +105,48 @@ describe("POST /card_orders", () => {
     const order = await createCardOrder(auth, { ...newCardOrder, description: "😀".repeat(255) });
     expect(order.description).toBe("😀".repeat(255));
 
-    const response = await call("/card_orders", { token: auth, json: { ...newCardOrder, cost_center: "x".repeat(256) } });
-    await expectError(response, 422, { code: "validation_failed", source: { pointer: "/cost_center" }, detail: "cost_center must be at most 255 characters." });
+    const response = await call("/card_orders", {
+      token: auth,
+      json: { ...newCardOrder, cost_center: "x".repeat(256) },
+    });
+    await expectError(response, 422, {
+      code: "validation_failed",
+      source: { pointer: "/cost_center" },
+      detail: "cost_center must be at most 255 characters.",
+    });
   });
 
   it("answers 422 with one error per offending field, each with its pointer", async () => {
     const auth = await token();
     const response = await call("/card_orders", {
       token: auth,
-      json: { voucher_category: "platinum", description: 42, invoice_reference: ["x"], cost_center: "ok", nickname: "typo", "a/b~c": 1 },
+      json: {
+        voucher_category: "platinum",
+        description: 42,
+        invoice_reference: ["x"],
+        cost_center: "ok",
+        nickname: "typo",
+        "a/b~c": 1,
+      },
     });
     await expectError(
       response,
       422,
-      { code: "validation_failed", source: { pointer: "/voucher_category" }, detail: "voucher_category must be one of: mixed, meal, gift." },
-      { code: "validation_failed", source: { pointer: "/description" }, detail: "description must be a string or null." },
-      { code: "validation_failed", source: { pointer: "/invoice_reference" }, detail: "invoice_reference must be a string or null." },
+      {
+        code: "validation_failed",
+        source: { pointer: "/voucher_category" },
+        detail: "voucher_category must be one of: mixed, meal, gift.",
+      },
+      {
+        code: "validation_failed",
+        source: { pointer: "/description" },
+        detail: "description must be a string or null.",
+      },
+      {
+        code: "validation_failed",
+        source: { pointer: "/invoice_reference" },
+        detail: "invoice_reference must be a string or null.",
+      },
       { code: "validation_failed", source: { pointer: "/payment_method" }, detail: "payment_method is required." },
       { code: "validation_failed", source: { pointer: "/nickname" }, detail: '"nickname" is not a known field.' },
       { code: "validation_failed", source: { pointer: "/a~1b~0c" }, detail: '"a/b~c" is not a known field.' },
@@ -103,7 +158,11 @@ describe("POST /card_orders", () => {
     const response = await call("/card_orders", { token: await token(), json: { ...newCardOrder, ...junk } });
     const body = await expectJson(response, 422, { errors: expect.any(Array) });
     expect(body.errors).toHaveLength(20);
-    expect(body.errors[0]).toStrictEqual({ detail: '"field0" is not a known field.', code: "validation_failed", source: { pointer: "/field0" } });
+    expect(body.errors[0]).toStrictEqual({
+      detail: '"field0" is not a known field.',
+      code: "validation_failed",
+      source: { pointer: "/field0" },
+    });
   });
 
   it("reports each missing required field", async () => {
@@ -157,7 +216,9 @@ describe("GET /card_orders/{id}", () => {
     ["dots", ".."],
     ["upper-case uuid", crypto.randomUUID().toUpperCase()],
   ])("answers 404 for an id that matches nothing (%s)", async (_, id) => {
-    await expectError(await call(`/card_orders/${encodeURIComponent(id)}`, { token: await token() }), 404, { code: "not_found" });
+    await expectError(await call(`/card_orders/${encodeURIComponent(id)}`, { token: await token() }), 404, {
+      code: "not_found",
+    });
   });
 });
 
@@ -165,7 +226,8 @@ describe("GET /card_orders", () => {
   it("pages newest first with absolute links that keep the other query parameters", async () => {
     const auth = await token();
     const created = [];
-    for (let i = 0; i < 5; i++) created.push(await createCardOrder(auth, { ...newCardOrder, description: `order ${i}` }));
+    for (let i = 0; i < 5; i++)
+      created.push(await createCardOrder(auth, { ...newCardOrder, description: `order ${i}` }));
     const newestFirst = created.toReversed();
     const at = (page: number) => `/card_orders?tag=x+y&page_size=2&page=${page}`;
     // prev, next and last carry a cursor (CONTRACT part 4); page 1 never needs one.
@@ -173,13 +235,35 @@ describe("GET /card_orders", () => {
     const pageOf = (page: number, data: unknown[], prev: number | null, next: number | null) => ({
       meta: { total_pages: 3, current_page: page, page_size: 2, total_entries: 5 },
       data,
-      links: { self: BASE + at(page), first: BASE + at(1), last: link(3), prev: prev && link(prev), next: next && link(next) },
+      links: {
+        self: BASE + at(page),
+        first: BASE + at(1),
+        last: link(3),
+        prev: prev && link(prev),
+        next: next && link(next),
+      },
     });
-    await expectJson(await call("/card_orders?tag=x+y&page_size=2", { token: auth }), 200, pageOf(1, newestFirst.slice(0, 2), null, 2));
-    await expectJson(await call("/card_orders?tag=x+y&page_size=2&page=2", { token: auth }), 200, pageOf(2, newestFirst.slice(2, 4), 1, 3));
-    await expectJson(await call("/card_orders?tag=x+y&page_size=2&page=3", { token: auth }), 200, pageOf(3, newestFirst.slice(4), 2, null));
+    await expectJson(
+      await call("/card_orders?tag=x+y&page_size=2", { token: auth }),
+      200,
+      pageOf(1, newestFirst.slice(0, 2), null, 2),
+    );
+    await expectJson(
+      await call("/card_orders?tag=x+y&page_size=2&page=2", { token: auth }),
+      200,
+      pageOf(2, newestFirst.slice(2, 4), 1, 3),
+    );
+    await expectJson(
+      await call("/card_orders?tag=x+y&page_size=2&page=3", { token: auth }),
+      200,
+      pageOf(3, newestFirst.slice(4), 2, null),
+    );
     // Past the last page: 200, no entries, and prev leads back to the last page.
-    await expectJson(await call("/card_orders?tag=x+y&page_size=2&page=9", { token: auth }), 200, pageOf(9, [], 3, null));
+    await expectJson(
+      await call("/card_orders?tag=x+y&page_size=2&page=9", { token: auth }),
+      200,
+      pageOf(9, [], 3, null),
+    );
   });
 
   it("follows next and prev by cursor through every order once, and refuses a cursor that does not fit", async () => {
@@ -202,7 +286,10 @@ describe("GET /card_orders", () => {
     const back = await follow(pages[2].links.prev, auth);
     expect(back.data.map((order: { id: string }) => order.id)).toStrictEqual(newest.slice(3, 6));
     const last = await follow(pages[0].links.last, auth);
-    expect({ page: last.meta.current_page, ids: last.data.map((order: { id: string }) => order.id) }).toStrictEqual({ page: 3, ids: newest.slice(6) });
+    expect({ page: last.meta.current_page, ids: last.data.map((order: { id: string }) => order.id) }).toStrictEqual({
+      page: 3,
+      ids: newest.slice(6),
+    });
     // self keeps the cursor it was called with.
     expect(back.links.self).toBe(pages[2].links.prev);
 
@@ -217,72 +304,131 @@ describe("GET /card_orders", () => {
       `page_size=3&page=2&state=draft&cursor=${cursor}`, // another filter
       `page_size=3&page=2&cursor=not-a-cursor`,
     ]) {
-      await expectError(await call(`/card_orders?${query}`, { token: auth }), 400, { code: "invalid_parameter", source: { parameter: "cursor" } });
+      await expectError(await call(`/card_orders?${query}`, { token: auth }), 400, {
+        code: "invalid_parameter",
+        source: { parameter: "cursor" },
+      });
     }
-    await expectError(await call(`/invoices?page_size=3&page=2&cursor=${cursor}`, { token: auth }), 400, { code: "invalid_parameter", source: { parameter: "cursor" } });
+    await expectError(await call(`/invoices?page_size=3&page=2&cursor=${cursor}`, { token: auth }), 400, {
+      code: "invalid_parameter",
+      source: { parameter: "cursor" },
+    });
 
     // A cursor of the mode written before a full last page lost its next ("after" a row), signed as
     // it was then: refused with the same 400, never read as another mode.
     const [list, page, size, , key] = JSON.parse(atob(payload!.replace(/-/g, "+").replace(/_/g, "/")));
-    const after = await writeCursor(env.APP_SECRET, { list, page, size, seek: { mode: "after", key } as unknown as Seek });
-    await expectError(await call(`/card_orders?page_size=3&page=2&cursor=${after}`, { token: auth }), 400, { code: "invalid_parameter", source: { parameter: "cursor" } });
+    const after = await writeCursor(env.APP_SECRET, {
+      list,
+      page,
+      size,
+      seek: { mode: "after", key } as unknown as Seek,
+    });
+    await expectError(await call(`/card_orders?page_size=3&page=2&cursor=${after}`, { token: auth }), 400, {
+      code: "invalid_parameter",
+      source: { parameter: "cursor" },
+    });
   });
 
   it("signs cursors with APP_SECRET: each secret signs its own, and one signed under another is refused", async () => {
     const auth = await token();
     for (let i = 0; i < 3; i++) await createCardOrder(auth);
-    const page1 = (secret: string) => send(new Request(`${BASE}/card_orders?page_size=1`, { headers: { Authorization: `Bearer ${auth}` } }), { APP_SECRET: secret });
+    const page1 = (secret: string) =>
+      send(new Request(`${BASE}/card_orders?page_size=1`, { headers: { Authorization: `Bearer ${auth}` } }), {
+        APP_SECRET: secret,
+      });
     const [a, b]: any[] = [await (await page1("secret-a")).json(), await (await page1("secret-b")).json()];
     // Asked twice, the same secret signs the same links; another secret signs others.
     expect(((await (await page1("secret-a")).json()) as any).links).toStrictEqual(a.links);
     expect([a.links.next === b.links.next, a.links.last === b.links.last]).toStrictEqual([false, false]);
-    const followed = await send(new Request(a.links.next, { headers: { Authorization: `Bearer ${auth}` } }), { APP_SECRET: "secret-b" });
+    const followed = await send(new Request(a.links.next, { headers: { Authorization: `Bearer ${auth}` } }), {
+      APP_SECRET: "secret-b",
+    });
     await expectError(followed, 400, { code: "invalid_parameter", source: { parameter: "cursor" } });
-    expect((await send(new Request(a.links.next, { headers: { Authorization: `Bearer ${auth}` } }), { APP_SECRET: "secret-a" })).status).toBe(200);
+    expect(
+      (
+        await send(new Request(a.links.next, { headers: { Authorization: `Bearer ${auth}` } }), {
+          APP_SECRET: "secret-a",
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it("accepts a cursor signed under a secret listed in APP_SECRETS_PREVIOUS, and signs new links with APP_SECRET alone", async () => {
     const auth = await token();
     for (let i = 0; i < 3; i++) await createCardOrder(auth);
-    const get = (url: string, bindings: { APP_SECRET: string; APP_SECRETS_PREVIOUS?: string }) => send(new Request(url, { headers: { Authorization: `Bearer ${auth}` } }), bindings);
+    const get = (url: string, bindings: { APP_SECRET: string; APP_SECRETS_PREVIOUS?: string }) =>
+      send(new Request(url, { headers: { Authorization: `Bearer ${auth}` } }), bindings);
     const before: any = await (await get(`${BASE}/card_orders?page_size=1`, { APP_SECRET: "secret-a" })).json();
     const rotated = { APP_SECRET: "secret-b", APP_SECRETS_PREVIOUS: "secret-older, secret-a" };
     const followed: any = await expectJson(await get(before.links.next, rotated), 200, expect.anything());
     expect(followed.meta.current_page).toBe(2);
     // Links are signed with the new secret only: they work once the old one is dropped.
     expect((await get(followed.links.next, { APP_SECRET: "secret-b" })).status).toBe(200);
-    await expectError(await get(before.links.next, { APP_SECRET: "secret-b" }), 400, { code: "invalid_parameter", source: { parameter: "cursor" } });
-    await expectError(await get(before.links.next, { APP_SECRET: "secret-b", APP_SECRETS_PREVIOUS: "secret-older" }), 400, { code: "invalid_parameter", source: { parameter: "cursor" } });
+    await expectError(await get(before.links.next, { APP_SECRET: "secret-b" }), 400, {
+      code: "invalid_parameter",
+      source: { parameter: "cursor" },
+    });
+    await expectError(
+      await get(before.links.next, { APP_SECRET: "secret-b", APP_SECRETS_PREVIOUS: "secret-older" }),
+      400,
+      { code: "invalid_parameter", source: { parameter: "cursor" } },
+    );
   });
 
   it("following next while orders are created: every order once, and a short page is the last (no empty page after it)", async () => {
     const auth = await token();
     const created = [];
     for (let i = 0; i < 5; i++) created.push((await createCardOrder(auth)).id);
-    const first: any = await expectJson(await call("/card_orders?page_size=2", { token: auth }), 200, expect.anything());
+    const first: any = await expectJson(
+      await call("/card_orders?page_size=2", { token: auth }),
+      200,
+      expect.anything(),
+    );
     // Two newer orders arrive: the count grows to 4 pages, the rows after the cursor stay 3.
     for (let i = 0; i < 2; i++) await createCardOrder(auth);
     const second: any = await follow(first.links.next, auth);
     const third: any = await follow(second.links.next, auth);
-    expect([first, second, third].flatMap((page) => page.data.map((order: { id: string }) => order.id))).toStrictEqual(created.toReversed());
-    expect({ page: third.meta.current_page, of: third.meta.total_pages, rows: third.data.length, next: third.links.next }).toStrictEqual({ page: 3, of: 4, rows: 1, next: null });
+    expect([first, second, third].flatMap((page) => page.data.map((order: { id: string }) => order.id))).toStrictEqual(
+      created.toReversed(),
+    );
+    expect({
+      page: third.meta.current_page,
+      of: third.meta.total_pages,
+      rows: third.data.length,
+      next: third.links.next,
+    }).toStrictEqual({ page: 3, of: 4, rows: 1, next: null });
   });
 
-  it.each([1, 2, 3])("following next through exactly %i full pages ends on the last, with next null (no empty page past it)", async (fullPages) => {
-    const auth = await token();
-    const created = [];
-    for (let i = 0; i < fullPages * 2; i++) created.push((await createCardOrder(auth)).id);
-    const pages: any[] = [await follow(`${BASE}/card_orders?page_size=2`, auth)];
-    while (pages.at(-1).links.next) pages.push(await follow(pages.at(-1).links.next, auth));
-    expect(pages.map((page) => [page.meta.current_page, page.meta.total_pages, page.data.length, page.links.next === null])).toStrictEqual(
-      Array.from({ length: fullPages }, (_, i) => [i + 1, fullPages, 2, i === fullPages - 1]),
-    );
-    expect(pages.flatMap((page) => page.data.map((order: { id: string }) => order.id))).toStrictEqual(created.toReversed());
-    // By number too, and by last: the full last page has no next.
-    const byNumber = await follow(`${BASE}/card_orders?page_size=2&page=${fullPages}`, auth);
-    const last = await follow(pages[0].links.last, auth);
-    expect([byNumber.data, byNumber.links.next, last.data, last.links.next]).toStrictEqual([pages.at(-1).data, null, pages.at(-1).data, null]);
-  });
+  it.each([1, 2, 3])(
+    "following next through exactly %i full pages ends on the last, with next null (no empty page past it)",
+    async (fullPages) => {
+      const auth = await token();
+      const created = [];
+      for (let i = 0; i < fullPages * 2; i++) created.push((await createCardOrder(auth)).id);
+      const pages: any[] = [await follow(`${BASE}/card_orders?page_size=2`, auth)];
+      while (pages.at(-1).links.next) pages.push(await follow(pages.at(-1).links.next, auth));
+      expect(
+        pages.map((page) => [
+          page.meta.current_page,
+          page.meta.total_pages,
+          page.data.length,
+          page.links.next === null,
+        ]),
+      ).toStrictEqual(Array.from({ length: fullPages }, (_, i) => [i + 1, fullPages, 2, i === fullPages - 1]));
+      expect(pages.flatMap((page) => page.data.map((order: { id: string }) => order.id))).toStrictEqual(
+        created.toReversed(),
+      );
+      // By number too, and by last: the full last page has no next.
+      const byNumber = await follow(`${BASE}/card_orders?page_size=2&page=${fullPages}`, auth);
+      const last = await follow(pages[0].links.last, auth);
+      expect([byNumber.data, byNumber.links.next, last.data, last.links.next]).toStrictEqual([
+        pages.at(-1).data,
+        null,
+        pages.at(-1).data,
+        null,
+      ]);
+    },
+  );
 
   it("defaults to page 1 of 25 and answers an empty list with one page", async () => {
     const link = `${BASE}/card_orders?page=1&page_size=25`;
@@ -298,7 +444,11 @@ describe("GET /card_orders", () => {
     const [a, b] = [await orderIn(auth, "draft"), await createCardOrder(auth)];
     expect((await call(`/card_orders/${a.id}/submit`, { token: auth, method: "POST" })).status).toBe(200);
 
-    const submitted = await expectJson(await call("/card_orders?state=submitted", { token: auth }), 200, expect.anything());
+    const submitted = await expectJson(
+      await call("/card_orders?state=submitted", { token: auth }),
+      200,
+      expect.anything(),
+    );
     expect(submitted.meta.total_entries).toBe(1);
     expect(submitted.data.map((o: any) => [o.id, o.state])).toStrictEqual([[a.id, "submitted"]]);
     const drafts = await expectJson(await call("/card_orders?state=draft", { token: auth }), 200, expect.anything());
@@ -330,6 +480,9 @@ describe("GET /card_orders", () => {
     ["state=shipped", "state"],
     ["state=draft&state=submitted", "state"],
   ])("answers 400 invalid_parameter for %s", async (query, parameter) => {
-    await expectError(await call(`/card_orders?${query}`, { token: await token() }), 400, { code: "invalid_parameter", source: { parameter } });
+    await expectError(await call(`/card_orders?${query}`, { token: await token() }), 400, {
+      code: "invalid_parameter",
+      source: { parameter },
+    });
   });
 });

@@ -1,6 +1,17 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { BASE, call, createCardOrder, createInvoice, newCardOrder, newEntry, orderIn, token, unique, type CallOptions } from "./support/api";
+import {
+  BASE,
+  call,
+  createCardOrder,
+  createInvoice,
+  newCardOrder,
+  newEntry,
+  orderIn,
+  token,
+  unique,
+  type CallOptions,
+} from "./support/api";
 
 // D1 bills rows read, not rows returned: a COUNT(*) or a deep OFFSET pays for every row it passes.
 // These budgets hold with 5,000 card orders (and 1,500 invoices) stored for one customer.
@@ -37,7 +48,9 @@ let seeds = 0;
 async function seedCustomer(customer: string) {
   const tag = ++seeds;
   const last = async (series: string) =>
-    (await env.DB.prepare("SELECT last FROM number_sequences WHERE series = ? AND year = ?").bind(series, SEED_YEAR).first<number>("last")) ?? 0;
+    (await env.DB.prepare("SELECT last FROM number_sequences WHERE series = ? AND year = ?")
+      .bind(series, SEED_YEAR)
+      .first<number>("last")) ?? 0;
   const [invoiceBase, cancellationBase] = [await last("INV"), await last("CN")];
   const invoices = SEEDED_INVOICES.open + SEEDED_INVOICES.paid + SEEDED_INVOICES.cancelled;
   const stamp = (states: string) => `CASE WHEN state IN (${states}) THEN created END`;
@@ -80,7 +93,10 @@ async function seedCustomer(customer: string) {
   ]);
   const pad = (n: number) => String(n).padStart(12, "0");
   const prefix = String(tag).padStart(7, "0");
-  return { orderId: (i: number) => `c${prefix}-0000-4000-8000-${pad(i)}`, invoiceId: (i: number) => `e${prefix}-0000-4000-8000-${pad(i)}` };
+  return {
+    orderId: (i: number) => `c${prefix}-0000-4000-8000-${pad(i)}`,
+    invoiceId: (i: number) => `e${prefix}-0000-4000-8000-${pad(i)}`,
+  };
 }
 
 interface Usage {
@@ -90,7 +106,10 @@ interface Usage {
 }
 
 /** Calls the Worker and reads the D1 usage from the one log line of that request. */
-async function measure(path: string, options: CallOptions = {}): Promise<{ response: Response; body: any; usage: Usage }> {
+async function measure(
+  path: string,
+  options: CallOptions = {},
+): Promise<{ response: Response; body: any; usage: Usage }> {
   const lines: unknown[] = [];
   const spy = vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(line));
   let response: Response;
@@ -118,7 +137,10 @@ async function measure(path: string, options: CallOptions = {}): Promise<{ respo
 async function withinBudget(budget: number, status: number, path: string, options: CallOptions = {}) {
   const result = await measure(path, options);
   expect({ path, status: result.response.status }).toStrictEqual({ path, status });
-  expect(result.usage.rowsRead, `rows read by ${options.method ?? (options.json ? "POST" : "GET")} ${path}`).toBeLessThanOrEqual(budget);
+  expect(
+    result.usage.rowsRead,
+    `rows read by ${options.method ?? (options.json ? "POST" : "GET")} ${path}`,
+  ).toBeLessThanOrEqual(budget);
   return result;
 }
 
@@ -167,7 +189,9 @@ describe("metering", () => {
     const customer = unique("customer");
     const auth = await token({ customer_id: customer });
     const order = await createCardOrder(auth);
-    const direct = await env.DB.prepare("SELECT * FROM card_orders WHERE id = ? AND customer_id = ?").bind(order.id, customer).all();
+    const direct = await env.DB.prepare("SELECT * FROM card_orders WHERE id = ? AND customer_id = ?")
+      .bind(order.id, customer)
+      .all();
     expect(direct.meta.rows_read).toBeGreaterThan(0);
 
     const { usage } = await measure(`/card_orders/${order.id}`, { token: auth });
@@ -188,11 +212,15 @@ async function followNext(path: string, auth: string, pageSize: number, firstPag
   let first: any;
   let pages = 0;
   while (url) {
-    const { body } = await withinBudget(pageBudget(pageSize) + (pages === 0 ? firstPageExtra : 0), 200, url, { token: auth });
+    const { body } = await withinBudget(pageBudget(pageSize) + (pages === 0 ? firstPageExtra : 0), 200, url, {
+      token: auth,
+    });
     first ??= body;
     pages += 1;
     expect(body.meta.current_page).toBe(pages);
-    ids.push(...body.data.map((item: { id?: string; device_identifier?: string }) => item.id ?? item.device_identifier));
+    ids.push(
+      ...body.data.map((item: { id?: string; device_identifier?: string }) => item.id ?? item.device_identifier),
+    );
     url = body.links.next?.slice(BASE.length) ?? null;
   }
   // The walk ends on the last page, full or not: each page reads one row ahead (CONTRACT part 4).
@@ -200,7 +228,9 @@ async function followNext(path: string, auth: string, pageSize: number, firstPag
   expect(pages).toBe(totalPages);
   expect(ids).toHaveLength(total);
   const last = await withinBudget(pageBudget(pageSize), 200, first.links.last.slice(BASE.length), { token: auth });
-  expect(last.body.data.map((item: { id?: string; device_identifier?: string }) => item.id ?? item.device_identifier)).toStrictEqual(ids.slice((totalPages - 1) * pageSize));
+  expect(
+    last.body.data.map((item: { id?: string; device_identifier?: string }) => item.id ?? item.device_identifier),
+  ).toStrictEqual(ids.slice((totalPages - 1) * pageSize));
   return ids;
 }
 
@@ -216,7 +246,9 @@ describe("reads, with 5,000 card orders and 1,500 invoices of one customer", () 
 
   it("the seed went through the count triggers and links each invoice from its order", async () => {
     const counts = async (list: string) => {
-      const { results } = await env.DB.prepare("SELECT filter, total FROM list_counts WHERE list = ? AND scope = ?").bind(list, customer).all<{ filter: string; total: number }>();
+      const { results } = await env.DB.prepare("SELECT filter, total FROM list_counts WHERE list = ? AND scope = ?")
+        .bind(list, customer)
+        .all<{ filter: string; total: number }>();
       return Object.fromEntries(results.map((row) => [row.filter || "all", row.total]));
     };
     expect(await counts("card_orders")).toStrictEqual({ all: ORDERS, ...SEEDED_ORDERS });
@@ -238,14 +270,20 @@ describe("reads, with 5,000 card orders and 1,500 invoices of one customer", () 
     expect(body.data[24].id).toBe(ids.orderId(4976));
   });
 
-  it("GET /card_orders: following next reads a page per page to the end, all 5,000 once, in order", { timeout: 120_000 }, async () => {
+  it("GET /card_orders: following next reads a page per page to the end, all 5,000 once, in order", {
+    timeout: 120_000,
+  }, async () => {
     const seen = await followNext("/card_orders", auth, 25);
     expect(seen).toStrictEqual(Array.from({ length: ORDERS }, (_, i) => ids.orderId(ORDERS - i)));
   });
 
-  it.each(Object.entries(SEEDED_ORDERS))("GET /card_orders?state=%s: following next reads a page per page (%i orders)", { timeout: 60_000 }, async (state, total) => {
-    expect(await followNext(`/card_orders?state=${state}`, auth, 100)).toHaveLength(total);
-  });
+  it.each(Object.entries(SEEDED_ORDERS))(
+    "GET /card_orders?state=%s: following next reads a page per page (%i orders)",
+    { timeout: 60_000 },
+    async (state, total) => {
+      expect(await followNext(`/card_orders?state=${state}`, auth, 100)).toHaveLength(total);
+    },
+  );
 
   it("GET /card_orders: a page past the end reads 2 rows, and its prev leads to the last page by cursor", async () => {
     const { body } = await withinBudget(2, 200, "/card_orders?page=9999&page_size=25", { token: auth });
@@ -257,25 +295,34 @@ describe("reads, with 5,000 card orders and 1,500 invoices of one customer", () 
   // Before cursors, page 200 by number walked the 4,975 rows before it; it still does when a client
   // asks by number alone (page numbers imply it), but following links never does.
   it("GET /card_orders: page 200 by number alone pays for the rows it skips, once", async () => {
-    const { body, usage } = await withinBudget(ORDERS + pageBudget(25), 200, "/card_orders?page=200&page_size=25", { token: auth });
+    const { body, usage } = await withinBudget(ORDERS + pageBudget(25), 200, "/card_orders?page=200&page_size=25", {
+      token: auth,
+    });
     expect(body.data.at(-1).id).toBe(ids.orderId(1));
     expect(usage.rowsRead).toBeGreaterThan(ORDERS - 25);
   });
 
   it("GET /card_orders/{id} reads at most 5 rows", async () => {
     const { body } = await withinBudget(5, 200, `/card_orders/${ids.orderId(2507)}`, { token: auth });
-    expect(body.data).toMatchObject({ id: ids.orderId(2507), state: "delivered", invoice: { id: ids.invoiceId(2507), type: "invoice" } });
+    expect(body.data).toMatchObject({
+      id: ids.orderId(2507),
+      state: "delivered",
+      invoice: { id: ids.invoiceId(2507), type: "invoice" },
+    });
   });
 
   it("GET /card_orders/{id} of an id that does not exist reads at most 5 rows", async () => {
     await withinBudget(5, 404, `/card_orders/${ids.orderId(ORDERS + 1)}`, { token: auth });
   });
 
-  it("GET /invoices: following next reads a page per page, all 1,500 once; each state too", { timeout: 120_000 }, async () => {
+  it("GET /invoices: following next reads a page per page, all 1,500 once; each state too", {
+    timeout: 120_000,
+  }, async () => {
     const all = await followNext("/invoices", auth, 25);
     expect(all).toHaveLength(sum(SEEDED_INVOICES));
     expect(all[0]).toBe(ids.invoiceId(4998));
-    for (const [state, total] of Object.entries(SEEDED_INVOICES)) expect(await followNext(`/invoices?state=${state}`, auth, 100)).toHaveLength(total);
+    for (const [state, total] of Object.entries(SEEDED_INVOICES))
+      expect(await followNext(`/invoices?state=${state}`, auth, 100)).toHaveLength(total);
   });
 
   // An order's invoices are a handful: its own index, its kept count and the check that the order is
@@ -291,7 +338,9 @@ describe("reads, with 5,000 card orders and 1,500 invoices of one customer", () 
     expect(body.data).toHaveLength(total);
   });
 
-  it("GET /card_orders/{id}/entries: following next through 500 entries reads a page per page, counted by the order", { timeout: 60_000 }, async () => {
+  it("GET /card_orders/{id}/entries: following next through 500 entries reads a page per page, counted by the order", {
+    timeout: 60_000,
+  }, async () => {
     const order = ids.orderId(3);
     await add499Entries(order, "a");
     // Page 1 also reads the order row, to see the order is the customer's; the cursors after it were
@@ -308,12 +357,18 @@ describe("reads, with 5,000 card orders and 1,500 invoices of one customer", () 
 
   it("GET /invoices/{id} reads at most 5 rows", async () => {
     const { body } = await withinBudget(5, 200, `/invoices/${ids.invoiceId(4998)}`, { token: auth });
-    expect(body.data).toMatchObject({ id: ids.invoiceId(4998), state: "open", orders: [{ id: ids.orderId(4998), state: "delivered" }] });
+    expect(body.data).toMatchObject({
+      id: ids.invoiceId(4998),
+      state: "open",
+      orders: [{ id: ids.orderId(4998), state: "delivered" }],
+    });
   });
 });
 
 describe("reads of the other lists at their largest", () => {
-  it("GET /events: following next through 5,000 events reads a page per page; by type too; past the end 2 rows", { timeout: 120_000 }, async () => {
+  it("GET /events: following next through 5,000 events reads a page per page; by type too; past the end 2 rows", {
+    timeout: 120_000,
+  }, async () => {
     const customer = unique("events-customer");
     const auth = await token({ customer_id: customer });
     // One real event (a submitted order), then 4,999 more with its data, through the count triggers.
@@ -338,11 +393,27 @@ describe("reads of the other lists at their largest", () => {
   it("GET notification devices (20 at most) and webhook endpoints (10 at most): a page per page", async () => {
     const owner = await token({ sub: unique("owner") });
     for (let i = 0; i < 20; i++) {
-      expect((await call("/voucher_owners/me/notification_tokens", { token: owner, method: "PUT", json: { value: unique("v"), device_identifier: `d-${i}` } })).status).toBe(204);
+      expect(
+        (
+          await call("/voucher_owners/me/notification_tokens", {
+            token: owner,
+            method: "PUT",
+            json: { value: unique("v"), device_identifier: `d-${i}` },
+          })
+        ).status,
+      ).toBe(204);
     }
     expect(await followNext("/voucher_owners/me/notification_tokens", owner, 3)).toHaveLength(20);
     const auth = await token();
-    for (let i = 0; i < 10; i++) expect((await call("/webhook_endpoints", { token: auth, json: { url: `https://hooks.example/${i}`, event_types: ["*"] } })).status).toBe(201);
+    for (let i = 0; i < 10; i++)
+      expect(
+        (
+          await call("/webhook_endpoints", {
+            token: auth,
+            json: { url: `https://hooks.example/${i}`, event_types: ["*"] },
+          })
+        ).status,
+      ).toBe(201);
     expect(await followNext("/webhook_endpoints", auth, 3)).toHaveLength(10);
   });
 });
@@ -379,14 +450,27 @@ describe("writes, with 5,000 card orders and 1,500 invoices of one customer", ()
     ["cancel", "submitted", "cancelled", 5, 12],
     ["start_production", "submitted", "in_production", 4, 24],
     ["deliver", "in_production", "delivered", 16, 24],
-  ])("POST /card_orders/{id}/%s (from %s to %s) reads at most its budget of rows", async (action, _from, to, i, budget) => {
-    const { body, usage } = await withinBudget(budget as number, 200, `/card_orders/${ids.orderId(i as number)}/${action}`, post());
-    expect(body.data).toMatchObject({ id: ids.orderId(i as number), state: to });
-    expect(usage.rowsWritten).toBeGreaterThan(0);
-  });
+  ])(
+    "POST /card_orders/{id}/%s (from %s to %s) reads at most its budget of rows",
+    async (action, _from, to, i, budget) => {
+      const { body, usage } = await withinBudget(
+        budget as number,
+        200,
+        `/card_orders/${ids.orderId(i as number)}/${action}`,
+        post(),
+      );
+      expect(body.data).toMatchObject({ id: ids.orderId(i as number), state: to });
+      expect(usage.rowsWritten).toBeGreaterThan(0);
+    },
+  );
 
   it("a transition with an Idempotency-Key reads at most 10 rows", async () => {
-    await withinBudget(10, 200, `/card_orders/${ids.orderId(11)}/submit`, post({ headers: { "Idempotency-Key": unique("key") } }));
+    await withinBudget(
+      10,
+      200,
+      `/card_orders/${ids.orderId(11)}/submit`,
+      post({ headers: { "Idempotency-Key": unique("key") } }),
+    );
   });
 
   it("a transition refused from the wrong state reads at most 10 rows", async () => {
@@ -424,7 +508,13 @@ describe("writes, with 5,000 card orders and 1,500 invoices of one customer", ()
     // cancelled. Plus a submitted order and its invoice here.
     const extra = await orderIn(auth, "submitted");
     await createInvoice(auth, extra.id);
-    const orders = { draft: 2000 + 2 - 2, submitted: 1000 + 2 + 1 - 2, in_production: 500 + 1 - 1, delivered: 1000 + 1, cancelled: 500 + 1 };
+    const orders = {
+      draft: 2000 + 2 - 2,
+      submitted: 1000 + 2 + 1 - 2,
+      in_production: 500 + 1 - 1,
+      delivered: 1000 + 1,
+      cancelled: 500 + 1,
+    };
     const invoices = { open: 750 + 1 + 1 + 2 + 1 - 2, paid: 500 + 1, cancelled: 250 + 1 };
     for (const [state, total] of Object.entries(orders)) {
       const { body } = await withinBudget(35, 200, `/card_orders?state=${state}`, { token: auth });
@@ -449,7 +539,10 @@ describe("writes, with 5,000 card orders and 1,500 invoices of one customer", ()
     // The 501st: the order is full.
     const full = await withinBudget(10, 409, `/card_orders/${order}/entries`, { token: auth, json: newEntry });
     expect(full.body.errors[0].code).toBe("conflict");
-    await withinBudget(10, 204, `/card_orders/${order}/entries/${added.body.data[0].id}`, { token: auth, method: "DELETE" });
+    await withinBudget(10, 204, `/card_orders/${order}/entries/${added.body.data[0].id}`, {
+      token: auth,
+      method: "DELETE",
+    });
   });
 
   // The budget of start_production and deliver: cancelling the invoice draws a cancellation number
@@ -460,7 +553,10 @@ describe("writes, with 5,000 card orders and 1,500 invoices of one customer", ()
     const { body } = await withinBudget(24, 200, `/card_orders/${order.id}/cancel`, post());
     expect(body.data).toMatchObject({ id: order.id, state: "cancelled" });
     const { body: after } = await measure(`/invoices/${invoice.id}`, { token: auth });
-    expect(after.data).toMatchObject({ state: "cancelled", cancellation_number: expect.stringMatching(/^CN-\d{4}-\d{6}$/) });
+    expect(after.data).toMatchObject({
+      state: "cancelled",
+      cancellation_number: expect.stringMatching(/^CN-\d{4}-\d{6}$/),
+    });
   });
 });
 

@@ -4,9 +4,25 @@ import { describe, expect, it } from "vitest";
 import { findCardOrder, insertCardOrder, listCardOrders } from "../src/db/card-orders";
 import { RequestDatabase, updateIfUnchanged, type Database } from "../src/db/client";
 import { isWriteConflict } from "../src/errors";
-import { deleteExpiredIdempotencyKeys, deleteExpiredKey, storedResponse, storeResponse } from "../src/db/idempotency-keys";
-import { findInvoice, insertInvoice, listInvoices, numberOf, setInvoiceOrderState, takeNumber } from "../src/db/invoices";
-import { deleteNotificationToken, listNotificationTokens, registerNotificationToken } from "../src/db/notification-tokens";
+import {
+  deleteExpiredIdempotencyKeys,
+  deleteExpiredKey,
+  storedResponse,
+  storeResponse,
+} from "../src/db/idempotency-keys";
+import {
+  findInvoice,
+  insertInvoice,
+  listInvoices,
+  numberOf,
+  setInvoiceOrderState,
+  takeNumber,
+} from "../src/db/invoices";
+import {
+  deleteNotificationToken,
+  listNotificationTokens,
+  registerNotificationToken,
+} from "../src/db/notification-tokens";
 import { cardOrders, invoices, type CardOrderRow, type InvoiceRow } from "../src/db/schema";
 import { unique } from "./support/api";
 
@@ -49,22 +65,35 @@ async function insertOrders(orm: Database, rows: CardOrderRow[]): Promise<CardOr
 
 /** The kept totals of a list (list_counts): "all" is the unfiltered one, the others by filter. */
 async function countsOf(list: "card_orders" | "invoices", scope: string): Promise<Record<string, number>> {
-  const { results } = await env.DB.prepare("SELECT filter, total FROM list_counts WHERE list = ? AND scope = ? ORDER BY filter").bind(list, scope).all<{ filter: string; total: number }>();
+  const { results } = await env.DB.prepare(
+    "SELECT filter, total FROM list_counts WHERE list = ? AND scope = ? ORDER BY filter",
+  )
+    .bind(list, scope)
+    .all<{ filter: string; total: number }>();
   return Object.fromEntries(results.map(({ filter, total }) => [filter || "all", total]));
 }
 
 async function sequenceLast(series: string, year: number): Promise<number | null> {
-  return env.DB.prepare("SELECT last FROM number_sequences WHERE series = ? AND year = ?").bind(series, year).first<number>("last");
+  return env.DB.prepare("SELECT last FROM number_sequences WHERE series = ? AND year = ?")
+    .bind(series, year)
+    .first<number>("last");
 }
 
 /** Takes the next number in a batch and reads it back, as the handlers do. */
 async function nextNumber(orm: Database, series: string, year: number): Promise<string> {
-  const [, rows] = await orm.batch([takeNumber(orm, series, year), orm.select({ number: numberOf(series, year) }).from(sql`(SELECT 1)`)]);
+  const [, rows] = await orm.batch([
+    takeNumber(orm, series, year),
+    orm.select({ number: numberOf(series, year) }).from(sql`(SELECT 1)`),
+  ]);
   return (rows as { number: string }[])[0]!.number;
 }
 
 /** Invoices an order the way POST /invoices does: number, invoice and link in one batch. */
-async function invoiceOrder(orm: Database, order: CardOrderRow, fields: { state?: InvoiceRow["state"]; createdAt?: string; year?: number } = {}) {
+async function invoiceOrder(
+  orm: Database,
+  order: CardOrderRow,
+  fields: { state?: InvoiceRow["state"]; createdAt?: string; year?: number } = {},
+) {
   const year = fields.year ?? 2040;
   const id = crypto.randomUUID();
   const createdAt = fields.createdAt ?? order.createdAt;
@@ -105,8 +134,13 @@ describe("listCardOrders", () => {
   it("pages newest first, ties on created_at broken by id descending", async () => {
     const { orm } = database();
     const customer = unique("customer");
-    const rows = await insertOrders(orm, [0, 5, 5, 5, 9, 2, 7].map((minute) => orderRow(customer, { createdAt: at(minute) })));
-    const expected = [...rows].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id)).map((row) => row.id);
+    const rows = await insertOrders(
+      orm,
+      [0, 5, 5, 5, 9, 2, 7].map((minute) => orderRow(customer, { createdAt: at(minute) })),
+    );
+    const expected = [...rows]
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id))
+      .map((row) => row.id);
 
     const pages = [];
     for (const n of [1, 2, 3]) pages.push(await listCardOrders(database(), customer, undefined, page(n, 3)));
@@ -152,7 +186,12 @@ describe("count triggers", () => {
   it("count each insert under its customer and state", async () => {
     const { orm } = database();
     const [customer, other] = [unique("customer"), unique("customer")];
-    await insertOrders(orm, [orderRow(customer), orderRow(customer), orderRow(customer, { state: "submitted" }), orderRow(other)]);
+    await insertOrders(orm, [
+      orderRow(customer),
+      orderRow(customer),
+      orderRow(customer, { state: "submitted" }),
+      orderRow(other),
+    ]);
     expect(await countsOf("card_orders", customer)).toStrictEqual({ all: 3, draft: 2, submitted: 1 });
     expect(await countsOf("card_orders", other)).toStrictEqual({ all: 1, draft: 1 });
   });
@@ -165,7 +204,11 @@ describe("count triggers", () => {
     expect(await countsOf("card_orders", customer)).toStrictEqual({ all: 2, draft: 1, submitted: 1 });
 
     // Setting the same state again, or other columns, changes no count.
-    await orm.update(cardOrders).set({ state: "submitted", description: "x" }).where(sql`${cardOrders.id} = ${order!.id}`).run();
+    await orm
+      .update(cardOrders)
+      .set({ state: "submitted", description: "x" })
+      .where(sql`${cardOrders.id} = ${order!.id}`)
+      .run();
     await orm.update(cardOrders).set({ costCenter: "CC-9" }).where(sql`${cardOrders.customerId} = ${customer}`).run();
     expect(await countsOf("card_orders", customer)).toStrictEqual({ all: 2, draft: 1, submitted: 1 });
 
@@ -181,7 +224,10 @@ describe("count triggers", () => {
     const [order] = await insertOrders(orm, [orderRow(customer), orderRow(customer, { state: "delivered" })]);
     await orm.delete(cardOrders).where(sql`${cardOrders.id} = ${order!.id}`).run();
     expect(await countsOf("card_orders", customer)).toStrictEqual({ all: 1, delivered: 1, draft: 0 });
-    expect(await listCardOrders(database(), customer, undefined, page(1, 25))).toMatchObject({ total: 1, rows: [{ state: "delivered" }] });
+    expect(await listCardOrders(database(), customer, undefined, page(1, 25))).toMatchObject({
+      total: 1,
+      rows: [{ state: "delivered" }],
+    });
   });
 
   it("count nothing of a batch that rolled back", async () => {
@@ -189,7 +235,9 @@ describe("count triggers", () => {
     const customer = unique("customer");
     const [order] = await insertOrders(orm, [orderRow(customer)]);
     // The second insert repeats the first one's id: the whole batch fails.
-    await expect(orm.batch([insertCardOrder(orm, orderRow(customer, { state: "submitted" })), insertCardOrder(orm, order!)])).rejects.toThrow();
+    await expect(
+      orm.batch([insertCardOrder(orm, orderRow(customer, { state: "submitted" })), insertCardOrder(orm, order!)]),
+    ).rejects.toThrow();
     expect(await countsOf("card_orders", customer)).toStrictEqual({ all: 1, draft: 1 });
   });
 
@@ -215,11 +263,11 @@ describe("count triggers", () => {
 describe("takeNumber and numberOf", () => {
   it("give consecutive numbers per series and year, formatted SERIES-YYYY-NNNNNN", async () => {
     const { orm } = database();
-    expect([await nextNumber(orm, "INV", 2031), await nextNumber(orm, "INV", 2031), await nextNumber(orm, "INV", 2031)]).toStrictEqual([
-      "INV-2031-000001",
-      "INV-2031-000002",
-      "INV-2031-000003",
-    ]);
+    expect([
+      await nextNumber(orm, "INV", 2031),
+      await nextNumber(orm, "INV", 2031),
+      await nextNumber(orm, "INV", 2031),
+    ]).toStrictEqual(["INV-2031-000001", "INV-2031-000002", "INV-2031-000003"]);
     expect(await nextNumber(orm, "CN", 2031)).toBe("CN-2031-000001");
     expect(await nextNumber(orm, "INV", 2032)).toBe("INV-2032-000001");
     expect(await nextNumber(orm, "CN", 2031)).toBe("CN-2031-000002");
@@ -248,8 +296,16 @@ describe("takeNumber and numberOf", () => {
     const before = (await sequenceLast("INV", 2034)) ?? 0;
     const id = await invoiceOrder(orm, order!, { year: 2034 });
     const expected = `INV-2034-${String(before + 1).padStart(6, "0")}`;
-    expect(await findInvoice(database(), customer, id)).toMatchObject({ id, number: expected, orderId: order!.id, orderState: "draft" });
-    expect(await findCardOrder(database(), customer, order!.id)).toMatchObject({ invoiceId: id, invoiceNumber: expected });
+    expect(await findInvoice(database(), customer, id)).toMatchObject({
+      id,
+      number: expected,
+      orderId: order!.id,
+      orderState: "draft",
+    });
+    expect(await findCardOrder(database(), customer, order!.id)).toMatchObject({
+      invoiceId: id,
+      invoiceNumber: expected,
+    });
   });
 });
 
@@ -258,8 +314,17 @@ describe("updateIfUnchanged", () => {
     const { orm } = database();
     const customer = unique("customer");
     const [order] = await insertOrders(orm, [orderRow(customer)]);
-    await updateIfUnchanged(orm, cardOrders, order!, { state: "submitted", submittedAt: at(5), updatedAt: at(5) }).run();
-    expect(await findCardOrder(database(), customer, order!.id)).toStrictEqual({ ...order, state: "submitted", submittedAt: at(5), updatedAt: at(5) });
+    await updateIfUnchanged(orm, cardOrders, order!, {
+      state: "submitted",
+      submittedAt: at(5),
+      updatedAt: at(5),
+    }).run();
+    expect(await findCardOrder(database(), customer, order!.id)).toStrictEqual({
+      ...order,
+      state: "submitted",
+      submittedAt: at(5),
+      updatedAt: at(5),
+    });
   });
 
   it("rolls back the whole batch with a WriteConflict when the row changed in between", async () => {
@@ -273,7 +338,11 @@ describe("updateIfUnchanged", () => {
     const other = orderRow(customer);
 
     const error = await orm
-      .batch([insertCardOrder(orm, other), takeNumber(orm, "INV", 2035), updateIfUnchanged(orm, cardOrders, stale, { state: "submitted", updatedAt: at(8) })])
+      .batch([
+        insertCardOrder(orm, other),
+        takeNumber(orm, "INV", 2035),
+        updateIfUnchanged(orm, cardOrders, stale, { state: "submitted", updatedAt: at(8) }),
+      ])
       .then(
         () => undefined,
         (e: unknown) => e,
@@ -294,10 +363,15 @@ describe("updateIfUnchanged", () => {
     const id = await invoiceOrder(orm, order!);
     const invoice = (await findInvoice(database(), customer, id))!;
     await updateIfUnchanged(orm, invoices, invoice, { state: "paid", paidAt: at(9), updatedAt: at(9) }).run();
-    await expect(updateIfUnchanged(orm, invoices, invoice, { state: "cancelled", cancelledAt: at(10), updatedAt: at(10) }).run()).rejects.toSatisfy(
-      isWriteConflict,
-    );
-    expect(await findInvoice(database(), customer, id)).toMatchObject({ state: "paid", paidAt: at(9), cancelledAt: null, updatedAt: at(9) });
+    await expect(
+      updateIfUnchanged(orm, invoices, invoice, { state: "cancelled", cancelledAt: at(10), updatedAt: at(10) }).run(),
+    ).rejects.toSatisfy(isWriteConflict);
+    expect(await findInvoice(database(), customer, id)).toMatchObject({
+      state: "paid",
+      paidAt: at(9),
+      cancelledAt: null,
+      updatedAt: at(9),
+    });
   });
 
   it("is told apart from other constraint failures, which are bugs rather than races", async () => {
@@ -326,27 +400,46 @@ describe("listInvoices", () => {
   it("totals from the counts without order_id, from the order's one invoice with it", async () => {
     const { orm } = database();
     const [customer, other] = [unique("customer"), unique("customer")];
-    const orders = await insertOrders(orm, [1, 2, 3, 4].map((minute) => orderRow(customer, { createdAt: at(minute) })));
+    const orders = await insertOrders(
+      orm,
+      [1, 2, 3, 4].map((minute) => orderRow(customer, { createdAt: at(minute) })),
+    );
     const ids = [];
-    for (const [i, order] of orders.entries()) ids.push(await invoiceOrder(orm, order, { state: i === 0 ? "paid" : "open" }));
+    for (const [i, order] of orders.entries())
+      ids.push(await invoiceOrder(orm, order, { state: i === 0 ? "paid" : "open" }));
     const [theirs] = await insertOrders(orm, [orderRow(other)]);
     await invoiceOrder(orm, theirs!);
 
     const all = await listInvoices(database(), customer, {}, page(1, 3));
     expect(all.total).toBe(4);
     expect(all.rows.map((row) => row.id)).toStrictEqual([ids[3], ids[2], ids[1]]);
-    expect((await listInvoices(database(), customer, {}, page(2, 3))).rows.map((row) => row.id)).toStrictEqual([ids[0]]);
+    expect((await listInvoices(database(), customer, {}, page(2, 3))).rows.map((row) => row.id)).toStrictEqual([
+      ids[0],
+    ]);
     expect((await listInvoices(database(), customer, { state: "open" }, page(1, 25))).total).toBe(3);
-    expect((await listInvoices(database(), customer, { state: "paid" }, page(1, 25))).rows.map((row) => row.id)).toStrictEqual([ids[0]]);
+    expect(
+      (await listInvoices(database(), customer, { state: "paid" }, page(1, 25))).rows.map((row) => row.id),
+    ).toStrictEqual([ids[0]]);
 
     const byOrder = await listInvoices(database(), customer, { orderId: orders[1]!.id }, page(1, 25));
     expect(byOrder).toMatchObject({ total: 1, rows: [{ id: ids[1], orderId: orders[1]!.id, orderState: "draft" }] });
-    expect(await listInvoices(database(), customer, { orderId: orders[1]!.id, state: "paid" }, page(1, 25))).toMatchObject({ rows: [], total: 0 });
-    expect(await listInvoices(database(), customer, { orderId: orders[1]!.id }, page(2, 25))).toMatchObject({ rows: [], total: 1 });
+    expect(
+      await listInvoices(database(), customer, { orderId: orders[1]!.id, state: "paid" }, page(1, 25)),
+    ).toMatchObject({ rows: [], total: 0 });
+    expect(await listInvoices(database(), customer, { orderId: orders[1]!.id }, page(2, 25))).toMatchObject({
+      rows: [],
+      total: 1,
+    });
     // Another customer's order, and an order without an invoice.
-    expect(await listInvoices(database(), customer, { orderId: theirs!.id }, page(1, 25))).toMatchObject({ rows: [], total: 0 });
+    expect(await listInvoices(database(), customer, { orderId: theirs!.id }, page(1, 25))).toMatchObject({
+      rows: [],
+      total: 0,
+    });
     const [uninvoiced] = await insertOrders(orm, [orderRow(customer)]);
-    expect(await listInvoices(database(), customer, { orderId: uninvoiced!.id }, page(1, 25))).toMatchObject({ rows: [], total: 0 });
+    expect(await listInvoices(database(), customer, { orderId: uninvoiced!.id }, page(1, 25))).toMatchObject({
+      rows: [],
+      total: 0,
+    });
   });
 
   it("shows the order's state that the order's transition batch set on the invoice", async () => {
@@ -359,14 +452,18 @@ describe("listInvoices", () => {
       updateIfUnchanged(orm, cardOrders, invoiced, { state: "submitted", updatedAt: at(2000) }),
       setInvoiceOrderState(orm, order!.id, "submitted"),
     ]);
-    expect((await listInvoices(database(), customer, {}, page(1, 25))).rows).toMatchObject([{ id, orderState: "submitted" }]);
+    expect((await listInvoices(database(), customer, {}, page(1, 25))).rows).toMatchObject([
+      { id, orderState: "submitted" },
+    ]);
     expect(await findInvoice(database(), customer, id)).toMatchObject({ id, orderState: "submitted" });
   });
 });
 
 describe("notification token statements", () => {
   const register = async (orm: Database, ownerId: string, deviceIdentifier: string, value: string, when: string) =>
-    orm.batch(registerNotificationToken(orm, { ownerId, deviceIdentifier, value, createdAt: when, updatedAt: when }, 20));
+    orm.batch(
+      registerNotificationToken(orm, { ownerId, deviceIdentifier, value, createdAt: when, updatedAt: when }, 20),
+    );
 
   const rowsWithValue = async (value: string) =>
     (
@@ -428,9 +525,16 @@ describe("notification token statements", () => {
 
     await deleteNotificationToken(orm, owner, "phone").run();
     await deleteNotificationToken(orm, owner, "unknown").run();
-    expect(await listNotificationTokens(database(), owner, page(1, 1))).toMatchObject({ rows: [{ deviceIdentifier: "watch", createdAt: at(3), updatedAt: at(3) }], total: 2 });
-    expect((await listNotificationTokens(database(), owner, page(2, 1))).rows.map((row) => row.deviceIdentifier)).toStrictEqual(["tablet"]);
-    expect((await listNotificationTokens(database(), other, page(1, 25))).rows).toStrictEqual([{ deviceIdentifier: "phone", createdAt: at(1), updatedAt: at(1) }]);
+    expect(await listNotificationTokens(database(), owner, page(1, 1))).toMatchObject({
+      rows: [{ deviceIdentifier: "watch", createdAt: at(3), updatedAt: at(3) }],
+      total: 2,
+    });
+    expect(
+      (await listNotificationTokens(database(), owner, page(2, 1))).rows.map((row) => row.deviceIdentifier),
+    ).toStrictEqual(["tablet"]);
+    expect((await listNotificationTokens(database(), other, page(1, 25))).rows).toStrictEqual([
+      { deviceIdentifier: "phone", createdAt: at(1), updatedAt: at(1) },
+    ]);
   });
 });
 
@@ -441,7 +545,12 @@ describe("idempotency key statements", () => {
     const row = { principal, key: "k", requestHash: "h", status: 201, expiresAt: at(100) };
     const [stored] = await storeResponse(orm, row, sql`json_set('{"a":1}', '$.b', 2)`);
     expect(stored).toStrictEqual({ body: '{"a":1,"b":2}' });
-    expect((await database().read(storedResponse(), { principal, key: "k" }))[0]).toStrictEqual({ requestHash: "h", status: 201, body: '{"a":1,"b":2}', expiresAt: at(100) });
+    expect((await database().read(storedResponse(), { principal, key: "k" }))[0]).toStrictEqual({
+      requestHash: "h",
+      status: 201,
+      body: '{"a":1,"b":2}',
+      expiresAt: at(100),
+    });
     await expect(storeResponse(orm, row, sql`'{}'`)).rejects.toSatisfy(isWriteConflict);
 
     // Not yet expired at minute 99: kept. Expired at minute 100: freed.
@@ -461,12 +570,18 @@ describe("idempotency key statements", () => {
     )
       .bind(principal, new Date(now.getTime() - 1).toISOString())
       .run();
-    await env.DB.prepare("INSERT INTO idempotency_keys VALUES (?1, 'live', 'h', 201, '{}', ?2)").bind(principal, new Date(now.getTime() + 1).toISOString()).run();
-    const expired = await env.DB.prepare("SELECT count(*) AS n FROM idempotency_keys WHERE expires_at <= ?").bind(now.toISOString()).first<number>("n");
+    await env.DB.prepare("INSERT INTO idempotency_keys VALUES (?1, 'live', 'h', 201, '{}', ?2)")
+      .bind(principal, new Date(now.getTime() + 1).toISOString())
+      .run();
+    const expired = await env.DB.prepare("SELECT count(*) AS n FROM idempotency_keys WHERE expires_at <= ?")
+      .bind(now.toISOString())
+      .first<number>("n");
     expect(expired).toBeGreaterThanOrEqual(1203);
 
     expect(await deleteExpiredIdempotencyKeys(env.DB, now)).toBe(expired);
-    const left = await env.DB.prepare("SELECT key FROM idempotency_keys WHERE principal = ?").bind(principal).all<{ key: string }>();
+    const left = await env.DB.prepare("SELECT key FROM idempotency_keys WHERE principal = ?")
+      .bind(principal)
+      .all<{ key: string }>();
     expect(left.results).toStrictEqual([{ key: "live" }]);
   });
 });
@@ -474,13 +589,19 @@ describe("idempotency key statements", () => {
 describe("RequestDatabase.usage", () => {
   it("starts at zero and adds up each query's rows read and written as D1 reports them", async () => {
     const customer = unique("customer");
-    const rows = [orderRow(customer, { createdAt: at(1) }), orderRow(customer, { createdAt: at(2) }), orderRow(customer, { createdAt: at(3) })];
+    const rows = [
+      orderRow(customer, { createdAt: at(1) }),
+      orderRow(customer, { createdAt: at(2) }),
+      orderRow(customer, { createdAt: at(3) }),
+    ];
     await insertOrders(database().orm, rows);
 
     const db = database();
     expect(db.usage).toStrictEqual({ queries: 0, rowsRead: 0, rowsWritten: 0 });
 
-    const direct = await env.DB.prepare("SELECT * FROM card_orders WHERE id = ? AND customer_id = ?").bind(rows[0]!.id, customer).all();
+    const direct = await env.DB.prepare("SELECT * FROM card_orders WHERE id = ? AND customer_id = ?")
+      .bind(rows[0]!.id, customer)
+      .all();
     await findCardOrder(db, customer, rows[0]!.id);
     expect(db.usage).toStrictEqual({ queries: 1, rowsRead: direct.meta.rows_read, rowsWritten: 0 });
     expect(db.usage.rowsRead).toBeGreaterThan(0);

@@ -5,9 +5,11 @@ import { BASE, call, UUID } from "./support/api";
 // What /docs needs besides the Worker comes from the static assets, which the Worker's fetch does
 // not reach: they are read through env.ASSETS, as the asset layer serves them. The browser test
 // (test/browser/docs.browser.mjs) loads the page itself in Chromium.
-const CSP = "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-const scriptsOf = (html: string) => [...html.matchAll(/<script\b([^>]*)>/g)].map(([, attributes]) => attributes!.match(/\bsrc="([^"]*)"/)?.[1]);
+const scriptsOf = (html: string) =>
+  [...html.matchAll(/<script\b([^>]*)>/g)].map(([, attributes]) => attributes!.match(/\bsrc="([^"]*)"/)?.[1]);
 
 describe("GET /docs", () => {
   it("is HTML with a strict Content-Security-Policy: scripts of this origin only, never framed", async () => {

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { BASE, call, createCardOrder, expectError, expectJson, newCardOrder, orderIn, send, token } from "./support/api";
+import {
+  BASE,
+  call,
+  createCardOrder,
+  expectError,
+  expectJson,
+  newCardOrder,
+  orderIn,
+  send,
+  token,
+} from "./support/api";
 
 const KIB = 1024;
 const LIMIT = 64 * KIB;
@@ -7,7 +17,11 @@ const LIMIT = 64 * KIB;
 /** Calls the Worker module directly (no service binding in between) with these variables on top. */
 
 /** POST /card_orders with this raw body and Content-Type: application/json. */
-async function postRaw(body: BodyInit, auth?: string, contentType: string | null = "application/json"): Promise<Response> {
+async function postRaw(
+  body: BodyInit,
+  auth?: string,
+  contentType: string | null = "application/json",
+): Promise<Response> {
   const headers: Record<string, string> = {};
   if (contentType !== null) headers["Content-Type"] = contentType;
   return call("/card_orders", { method: "POST", token: auth ?? (await token()), body, headers });
@@ -41,7 +55,9 @@ describe("400 invalid_json", () => {
   });
 
   it("answers bytes that are not UTF-8", async () => {
-    const prefix = new TextEncoder().encode('{"voucher_category":"mixed","payment_method":"bank_transfer","description":"');
+    const prefix = new TextEncoder().encode(
+      '{"voucher_category":"mixed","payment_method":"bank_transfer","description":"',
+    );
     const bytes = new Uint8Array([...prefix, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x7d]);
     await expectError(await postRaw(bytes), 400, { code: "invalid_json", source: {} });
   });
@@ -57,7 +73,10 @@ describe("400 invalid_json", () => {
     ["10,000 levels of [", "[".repeat(10_000) + "]".repeat(10_000)],
     ["10,000 unclosed [", "[".repeat(10_000)],
     ["10,000 levels of objects", '{"a":'.repeat(10_000) + "1" + "}".repeat(10_000)],
-    ["deep nesting inside a field of a valid object", `{"voucher_category":"mixed","payment_method":"bank_transfer","description":${"[".repeat(5_000)}${"]".repeat(5_000)}}`],
+    [
+      "deep nesting inside a field of a valid object",
+      `{"voucher_category":"mixed","payment_method":"bank_transfer","description":${"[".repeat(5_000)}${"]".repeat(5_000)}}`,
+    ],
   ])(
     "answers JSON nested deeper than the limit (%s), never 500",
     async (_, body) => {
@@ -68,7 +87,9 @@ describe("400 invalid_json", () => {
 
   it("does not count brackets inside strings as nesting", async () => {
     const description = '\\"' + "[{".repeat(100);
-    const response = await postRaw(`{"voucher_category":"mixed","payment_method":"bank_transfer","description":"${description}"}`);
+    const response = await postRaw(
+      `{"voucher_category":"mixed","payment_method":"bank_transfer","description":"${description}"}`,
+    );
     const body = await expectJson(response, 201, expect.anything());
     expect(body.data[0].description).toBe('"' + "[{".repeat(100));
   });
@@ -113,7 +134,11 @@ describe("404 not_found for unknown routes", () => {
 });
 
 describe("405 method_not_allowed with Allow", () => {
-  const allowOf = (response: Response) => (response.headers.get("Allow") ?? "").split(",").map((m) => m.trim()).sort();
+  const allowOf = (response: Response) =>
+    (response.headers.get("Allow") ?? "")
+      .split(",")
+      .map((m) => m.trim())
+      .sort();
 
   it.each([
     ["DELETE", "/card_orders", ["GET", "HEAD", "POST"]],
@@ -136,8 +161,16 @@ describe("405 method_not_allowed with Allow", () => {
   it("answers the same whether or not the id exists", async () => {
     const auth = await token();
     const order = await createCardOrder(auth);
-    const existing = await call(`/card_orders/${order.id}`, { method: "PATCH", token: auth, json: { description: "x" } });
-    const missing = await call(`/card_orders/${crypto.randomUUID()}`, { method: "PATCH", token: auth, json: { description: "x" } });
+    const existing = await call(`/card_orders/${order.id}`, {
+      method: "PATCH",
+      token: auth,
+      json: { description: "x" },
+    });
+    const missing = await call(`/card_orders/${crypto.randomUUID()}`, {
+      method: "PATCH",
+      token: auth,
+      json: { description: "x" },
+    });
     const body = await expectError(existing, 405, { code: "method_not_allowed", source: {} });
     expect(missing.status).toBe(405);
     expect(await missing.json()).toStrictEqual(body);
@@ -172,7 +205,11 @@ describe("413 payload_too_large", { timeout: 30_000 }, () => {
         else controller.close();
       },
     });
-    const request = { method: "POST", body, headers: { Authorization: `Bearer ${await token()}`, "Content-Type": "application/json" } };
+    const request = {
+      method: "POST",
+      body,
+      headers: { Authorization: `Bearer ${await token()}`, "Content-Type": "application/json" },
+    };
     const response = await send(new Request(BASE + "/card_orders", request));
     await expectError(response, 413, { code: "payload_too_large", source: {} });
     // The Worker reads a clone of the body (request-body.ts): what it holds is bounded all the same.
@@ -188,12 +225,20 @@ describe("413 payload_too_large", { timeout: 30_000 }, () => {
     const bytes = new TextEncoder().encode(bodyOfSize(LIMIT - 100));
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
-        for (let offset = 0; offset < bytes.length; offset += 4 * KIB) controller.enqueue(bytes.slice(offset, offset + 4 * KIB));
+        for (let offset = 0; offset < bytes.length; offset += 4 * KIB)
+          controller.enqueue(bytes.slice(offset, offset + 4 * KIB));
         controller.close();
       },
     });
-    const request = { method: "POST", body, headers: { Authorization: `Bearer ${await token()}`, "Content-Type": "application/json" } };
-    await expectError(await send(new Request(BASE + "/card_orders", request)), 422, { code: "validation_failed", source: { pointer: "/description" } });
+    const request = {
+      method: "POST",
+      body,
+      headers: { Authorization: `Bearer ${await token()}`, "Content-Type": "application/json" },
+    };
+    await expectError(await send(new Request(BASE + "/card_orders", request)), 422, {
+      code: "validation_failed",
+      source: { pointer: "/description" },
+    });
   });
 });
 
@@ -210,7 +255,10 @@ describe("415 unsupported_media_type", () => {
     ["a lookalike type", "application/jsonp"],
     ["an empty value", ""],
   ])("refuses a JSON body sent as %s", async (_, contentType) => {
-    await expectError(await postRaw(valid, undefined, contentType), 415, { code: "unsupported_media_type", source: { header: "Content-Type" } });
+    await expectError(await postRaw(valid, undefined, contentType), 415, {
+      code: "unsupported_media_type",
+      source: { header: "Content-Type" },
+    });
   });
 
   it("refuses a body without Content-Type", async () => {
@@ -230,12 +278,15 @@ describe("415 unsupported_media_type", () => {
     await expectError(response, 415, { code: "unsupported_media_type", source: { header: "Content-Type" } });
   });
 
-  it.each(["application/json", "application/json; charset=utf-8", "application/json;charset=UTF-8", 'application/json; charset="utf-8"', "Application/JSON"])(
-    "accepts %s",
-    async (contentType) => {
-      expect((await postRaw(valid, undefined, contentType)).status).toBe(201);
-    },
-  );
+  it.each([
+    "application/json",
+    "application/json; charset=utf-8",
+    "application/json;charset=UTF-8",
+    'application/json; charset="utf-8"',
+    "Application/JSON",
+  ])("accepts %s", async (contentType) => {
+    expect((await postRaw(valid, undefined, contentType)).status).toBe(201);
+  });
 
   it("lets a transition POST go without Content-Type and without body", async () => {
     const auth = await token();
@@ -248,9 +299,12 @@ describe("415 unsupported_media_type", () => {
 
 describe("500 internal_error", () => {
   it("discloses nothing when the Worker is misconfigured (no JWT_SECRET, no JWT_JWKS_URL)", async () => {
-    const response = await send(new Request(BASE + "/card_orders", {
-      headers: { Authorization: `Bearer ${await token()}` },
-    }), { JWT_SECRET: undefined, JWT_JWKS_URL: undefined });
+    const response = await send(
+      new Request(BASE + "/card_orders", {
+        headers: { Authorization: `Bearer ${await token()}` },
+      }),
+      { JWT_SECRET: undefined, JWT_JWKS_URL: undefined },
+    );
     const text = await response.clone().text();
     await expectError(response, 500, { code: "internal_error", source: {} });
     expect(text).not.toMatch(/Error|JWT_|stack|\bat \w|\.ts\b|\.js\b|\/work\/|node_modules|src\//);
@@ -272,23 +326,43 @@ describe("order of the checks", { timeout: 30_000 }, () => {
   });
 
   it.each(badBodies)("answers 401 for a rejected token before a body with %s", async (_, body, contentType) => {
-    const response = await call("/card_orders", { method: "POST", body, headers: { "Content-Type": contentType, Authorization: "Bearer not.a.token" } });
+    const response = await call("/card_orders", {
+      method: "POST",
+      body,
+      headers: { "Content-Type": contentType, Authorization: "Bearer not.a.token" },
+    });
     await expectError(response, 401, { code: "unauthorized", source: { header: "Authorization" } });
   });
 
   it.each(badBodies)("answers 403 for a missing scope before a body with %s", async (_, body, contentType) => {
-    const response = await call("/card_orders", { method: "POST", token: await token({ scope: "card_orders:read" }), body, headers: { "Content-Type": contentType } });
+    const response = await call("/card_orders", {
+      method: "POST",
+      token: await token({ scope: "card_orders:read" }),
+      body,
+      headers: { "Content-Type": contentType },
+    });
     await expectError(response, 403, { code: "forbidden", source: { header: "Authorization" } });
   });
 
   it.each(badBodies)("answers 403 for a missing customer_id before a body with %s", async (_, body, contentType) => {
-    const response = await call("/card_orders", { method: "POST", token: await token({ customer_id: undefined }), body, headers: { "Content-Type": contentType } });
+    const response = await call("/card_orders", {
+      method: "POST",
+      token: await token({ customer_id: undefined }),
+      body,
+      headers: { "Content-Type": contentType },
+    });
     await expectError(response, 403, { code: "forbidden", source: { header: "Authorization" } });
   });
 
   it("answers 415 before reading the body", async () => {
-    await expectError(await postRaw("{", undefined, "text/plain"), 415, { code: "unsupported_media_type", source: { header: "Content-Type" } });
-    await expectError(await postRaw(bodyOfSize(LIMIT * 2), undefined, "text/plain"), 415, { code: "unsupported_media_type", source: { header: "Content-Type" } });
+    await expectError(await postRaw("{", undefined, "text/plain"), 415, {
+      code: "unsupported_media_type",
+      source: { header: "Content-Type" },
+    });
+    await expectError(await postRaw(bodyOfSize(LIMIT * 2), undefined, "text/plain"), 415, {
+      code: "unsupported_media_type",
+      source: { header: "Content-Type" },
+    });
   });
 
   it("answers 413 before parsing", async () => {

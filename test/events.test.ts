@@ -2,7 +2,20 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
-import { BASE, call, createCardOrder, createInvoice, expectError, expectJson, ISO_MS, orderIn, token, unique, UUID, listLink } from "./support/api";
+import {
+  BASE,
+  call,
+  createCardOrder,
+  createInvoice,
+  expectError,
+  expectJson,
+  ISO_MS,
+  orderIn,
+  token,
+  unique,
+  UUID,
+  listLink,
+} from "./support/api";
 import { FaultyD1 } from "./support/faulty-d1";
 import { drain, queued } from "./support/queue";
 
@@ -21,7 +34,11 @@ async function data(path: string, auth: string): Promise<any> {
 const eventsOf = (auth: string, query = "") => data(`/events${query}`, auth);
 
 async function storedEvents(customer: string) {
-  const { results } = await env.DB.prepare("SELECT id, type, created_at, dispatched_at FROM events WHERE customer_id = ? ORDER BY created_at, id").bind(customer).all();
+  const { results } = await env.DB.prepare(
+    "SELECT id, type, created_at, dispatched_at FROM events WHERE customer_id = ? ORDER BY created_at, id",
+  )
+    .bind(customer)
+    .all();
   return results as { id: string; type: string; created_at: string; dispatched_at: string | null }[];
 }
 
@@ -34,10 +51,20 @@ describe("the outbox: each change writes its event, the resource as GET then sho
     const order = await createCardOrder(auth);
     expect(await eventsOf(auth)).toStrictEqual([]); // creating a draft and adding entries are no events
 
-    await call(`/card_orders/${order.id}/entries`, { token: auth, json: { voucher_owner_id: "o", card_holder_name: "Ada", amount: "10.00" } });
-    const submitted = await data(`/card_orders/${order.id}`, auth).then(() => post(`/card_orders/${order.id}/submit`, auth)).then((r) => r.json() as Promise<any>);
+    await call(`/card_orders/${order.id}/entries`, {
+      token: auth,
+      json: { voucher_owner_id: "o", card_holder_name: "Ada", amount: "10.00" },
+    });
+    const submitted = await data(`/card_orders/${order.id}`, auth)
+      .then(() => post(`/card_orders/${order.id}/submit`, auth))
+      .then((r) => r.json() as Promise<any>);
     const [submittedEvent] = await eventsOf(auth);
-    expect(submittedEvent).toStrictEqual({ id: expect.stringMatching(UUID), type: "card_order.submitted", created_at: expect.stringMatching(ISO_MS), data: submitted.data });
+    expect(submittedEvent).toStrictEqual({
+      id: expect.stringMatching(UUID),
+      type: "card_order.submitted",
+      created_at: expect.stringMatching(ISO_MS),
+      data: submitted.data,
+    });
 
     const invoice = await createInvoice(auth, order.id);
     expect((await eventsOf(auth))[0]).toMatchObject({ type: "invoice.created", data: invoice });
@@ -59,7 +86,17 @@ describe("the outbox: each change writes its event, the resource as GET then sho
     // Earlier events keep the resource as it was then: the voucher invoice was paid after it was created.
     expect((await eventsOf(auth)).map((event: any) => [event.type, event.data])).toStrictEqual([
       ["invoice.cancelled", cancelled],
-      ["invoice.created", { ...shipping, state: "open", updated_at: shipping.created_at, cancelled_at: null, cancellation_number: "", orders: [{ ...shipping.orders[0], state: "delivered" }] }],
+      [
+        "invoice.created",
+        {
+          ...shipping,
+          state: "open",
+          updated_at: shipping.created_at,
+          cancelled_at: null,
+          cancellation_number: "",
+          orders: [{ ...shipping.orders[0], state: "delivered" }],
+        },
+      ],
       ["card_order.delivered", delivered],
       ["invoice.paid", { ...paid, orders: [{ ...paid.orders[0], state: "in_production" }] }],
       ["invoice.created", production],
@@ -90,7 +127,10 @@ describe("the outbox: each change writes its event, the resource as GET then sho
     const before = await storedEvents(customer);
     await expectError(await post(`/card_orders/${order.id}/submit`, auth), 409, { code: "invalid_state" });
     await expectError(await post(`/card_orders/${order.id}/deliver`, auth), 409, { code: "invalid_state" });
-    await expectError(await call("/invoices", { token: auth, json: { order_id: crypto.randomUUID() } }), 422, { code: "validation_failed", source: { pointer: "/order_id" } });
+    await expectError(await call("/invoices", { token: auth, json: { order_id: crypto.randomUUID() } }), 422, {
+      code: "validation_failed",
+      source: { pointer: "/order_id" },
+    });
     expect(await storedEvents(customer)).toStrictEqual(before);
   });
 });
@@ -128,15 +168,29 @@ describe("a write whose answer was lost (CONTRACT part 11: the first attempt wit
     const auth = await token();
     // A clean run of the same request counts its calls.
     const probe = new FaultyD1(env.DB);
-    expect((await call(`/card_orders/${(await orderIn(auth, "draft")).id}/submit`, { token: auth, method: "POST", env: { DB: probe.binding } })).status).toBe(200);
+    expect(
+      (
+        await call(`/card_orders/${(await orderIn(auth, "draft")).id}/submit`, {
+          token: auth,
+          method: "POST",
+          env: { DB: probe.binding },
+        })
+      ).status,
+    ).toBe(200);
 
     const order = await orderIn(auth, "draft");
     queued.take();
     const faulty = new FaultyD1(env.DB).failCall(probe.count, mode);
-    await expectError(await call(`/card_orders/${order.id}/submit`, { token: auth, method: "POST", env: { DB: faulty.binding } }), 503, { code: "unavailable", source: {} });
+    await expectError(
+      await call(`/card_orders/${order.id}/submit`, { token: auth, method: "POST", env: { DB: faulty.binding } }),
+      503,
+      { code: "unavailable", source: {} },
+    );
     expect(faulty.calls[probe.count - 1]).toMatchObject({ kind: "batch", failed: true });
     const sent = queued.take();
-    const events = (await eventsOf(auth, "?type=card_order.submitted")).filter((event: any) => event.data.id === order.id);
+    const events = (await eventsOf(auth, "?type=card_order.submitted")).filter(
+      (event: any) => event.data.id === order.id,
+    );
     return { sent, events };
   }
 
@@ -160,7 +214,9 @@ describe("the consumer, when its own D1 call fails", () => {
     vi.spyOn(console, "error").mockImplementation(() => undefined);
     await orderIn(await token(), "submitted");
     const outcomes = await drain({ DB: new FaultyD1(env.DB).failCall(1).binding });
-    expect(outcomes.map((o) => [o.body.kind, o.acked, o.retried])).toStrictEqual([["event", false, { delaySeconds: 2 }]]);
+    expect(outcomes.map((o) => [o.body.kind, o.acked, o.retried])).toStrictEqual([
+      ["event", false, { delaySeconds: 2 }],
+    ]);
   });
 });
 
@@ -169,7 +225,11 @@ describe("the Cron Trigger sends again what the queue never got (at least once)"
 
   async function cron(at: number, cron = "* * * * *") {
     const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ scheduledTime: at, cron }), { ...env, EVENTS: queued.binding }, ctx);
+    await worker.scheduled(
+      createScheduledController({ scheduledTime: at, cron }),
+      { ...env, EVENTS: queued.binding },
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
   }
 
@@ -179,8 +239,15 @@ describe("the Cron Trigger sends again what the queue never got (at least once)"
     const auth = await token({ customer_id: customer });
     const order = await orderIn(auth, "draft");
     // The queue is down when the request hands its event over: the change stands, the event waits.
-    const lost = { send: () => Promise.reject(new Error("queue down")), sendBatch: () => Promise.reject(new Error("queue down")) } as unknown as Queue;
-    const response = await call(`/card_orders/${order.id}/submit`, { token: auth, method: "POST", env: { EVENTS: lost } });
+    const lost = {
+      send: () => Promise.reject(new Error("queue down")),
+      sendBatch: () => Promise.reject(new Error("queue down")),
+    } as unknown as Queue;
+    const response = await call(`/card_orders/${order.id}/submit`, {
+      token: auth,
+      method: "POST",
+      env: { EVENTS: lost },
+    });
     expect(response.status).toBe(200);
     const [stored] = await storedEvents(customer);
     expect(stored).toMatchObject({ type: "card_order.submitted", dispatched_at: null });
@@ -188,16 +255,26 @@ describe("the Cron Trigger sends again what the queue never got (at least once)"
     // Within the minute it is not sent again (the send may just be under way)...
     queued.take();
     await cron(Date.now());
-    expect(queued.take().filter((message) => message.kind === "event" && message.event.id === stored!.id)).toStrictEqual([]);
+    expect(
+      queued.take().filter((message) => message.kind === "event" && message.event.id === stored!.id),
+    ).toStrictEqual([]);
     // ...after it, it is; and once the consumer has it, never again.
-    await env.DB.prepare("UPDATE events SET created_at = ? WHERE id = ?").bind(new Date(Date.now() - 61_000).toISOString(), stored!.id).run();
+    await env.DB.prepare("UPDATE events SET created_at = ? WHERE id = ?")
+      .bind(new Date(Date.now() - 61_000).toISOString(), stored!.id)
+      .run();
     await cron(Date.now());
     const resent = queued.messages.filter((message) => message.kind === "event" && message.event.id === stored!.id);
     expect(resent).toHaveLength(1);
-    expect(resent[0]).toMatchObject({ kind: "event", customerId: customer, event: { id: stored!.id, type: "card_order.submitted" } });
+    expect(resent[0]).toMatchObject({
+      kind: "event",
+      customerId: customer,
+      event: { id: stored!.id, type: "card_order.submitted" },
+    });
     await drain();
     await cron(Date.now());
-    expect(queued.take().filter((message) => message.kind === "event" && message.event.id === stored!.id)).toStrictEqual([]);
+    expect(
+      queued.take().filter((message) => message.kind === "event" && message.event.id === stored!.id),
+    ).toStrictEqual([]);
   });
 
   it("sweeps events older than 30 days every hour, and their counts with them", async () => {
@@ -206,7 +283,9 @@ describe("the Cron Trigger sends again what the queue never got (at least once)"
     await orderIn(auth, "submitted");
     await orderIn(auth, "submitted");
     const [old] = await storedEvents(customer);
-    await env.DB.prepare("UPDATE events SET created_at = ? WHERE id = ?").bind(new Date(Date.now() - 31 * 86_400_000).toISOString(), old!.id).run();
+    await env.DB.prepare("UPDATE events SET created_at = ? WHERE id = ?")
+      .bind(new Date(Date.now() - 31 * 86_400_000).toISOString(), old!.id)
+      .run();
     await cron(Date.now(), "17 * * * *");
     expect((await storedEvents(customer)).map((event) => event.id)).not.toContain(old!.id);
     const page = await expectJson(await call("/events", { token: auth }), 200, expect.anything());
@@ -220,7 +299,12 @@ describe("GET /events", () => {
     for (let i = 0; i < 3; i++) await orderIn(auth, "submitted");
     await orderIn(auth, "cancelled");
     const all = await eventsOf(auth);
-    expect(all.map((event: any) => event.type)).toStrictEqual(["card_order.cancelled", "card_order.submitted", "card_order.submitted", "card_order.submitted"]);
+    expect(all.map((event: any) => event.type)).toStrictEqual([
+      "card_order.cancelled",
+      "card_order.submitted",
+      "card_order.submitted",
+      "card_order.submitted",
+    ]);
     const at = (page: number) => `/events?type=card_order.submitted&page_size=2&page=${page}`;
     const link = (page: number) => listLink(at(page), page > 1);
     await expectJson(await call("/events?type=card_order.submitted&page_size=2", { token: auth }), 200, {
@@ -232,8 +316,17 @@ describe("GET /events", () => {
   });
 
   it("refuses an unknown type (400 on the parameter), a token without events:read (403), or without a customer (403)", async () => {
-    await expectError(await call("/events?type=card_order.created", { token: await token() }), 400, { code: "invalid_parameter", source: { parameter: "type" } });
-    await expectError(await call("/events", { token: await token({ scope: "card_orders:read" }) }), 403, { code: "forbidden", source: { header: "Authorization" } });
-    await expectError(await call("/events", { token: await token({ customer_id: undefined }) }), 403, { code: "forbidden", source: { header: "Authorization" } });
+    await expectError(await call("/events?type=card_order.created", { token: await token() }), 400, {
+      code: "invalid_parameter",
+      source: { parameter: "type" },
+    });
+    await expectError(await call("/events", { token: await token({ scope: "card_orders:read" }) }), 403, {
+      code: "forbidden",
+      source: { header: "Authorization" },
+    });
+    await expectError(await call("/events", { token: await token({ customer_id: undefined }) }), 403, {
+      code: "forbidden",
+      source: { header: "Authorization" },
+    });
   });
 });

@@ -51,7 +51,8 @@ function effects(before: Snapshot, after: Snapshot): unknown[] {
         const was = previous[column];
         if (was === value) continue;
         // Counters and sequences: how far they moved is the effect, not where they stand.
-        changes[column] = typeof was === "number" && typeof value === "number" ? { delta: value - was } : { from: was, to: value };
+        changes[column] =
+          typeof was === "number" && typeof value === "number" ? { delta: value - was } : { from: was, to: value };
       }
       if (Object.keys(changes).length > 0) found.push({ table, key, changes });
     }
@@ -86,7 +87,8 @@ interface Prepared {
 }
 
 /** Sends a prepared request to the Worker with `db` as its D1 binding. */
-const sendWith = ({ method, path, headers, body }: Prepared, db: D1Database): Promise<Response> => send(new Request(BASE + path, { method, headers, body }), { DB: db });
+const sendWith = ({ method, path, headers, body }: Prepared, db: D1Database): Promise<Response> =>
+  send(new Request(BASE + path, { method, headers, body }), { DB: db });
 
 const withAuth = (auth: string, extra: Record<string, string> = {}) => ({ Authorization: `Bearer ${auth}`, ...extra });
 const jsonRequest = (method: string, path: string, auth: string, json: object): Prepared => ({
@@ -109,8 +111,15 @@ const ENTRY = { voucher_owner_id: "owner-1", card_holder_name: "Grace Hopper", a
 
 /** A card order with two entries, led through `actions`. */
 async function orderIn(auth: string, ...actions: string[]): Promise<{ id: string }> {
-  const order = (await setUp("POST", "/card_orders", auth, { voucher_category: "meal", payment_method: "direct_debit", cost_center: "CC-1" })).data[0];
-  for (const amount of ["40.00", "12.34"]) await setUp("POST", `/card_orders/${order.id}/entries`, auth, { ...ENTRY, amount });
+  const order = (
+    await setUp("POST", "/card_orders", auth, {
+      voucher_category: "meal",
+      payment_method: "direct_debit",
+      cost_center: "CC-1",
+    })
+  ).data[0];
+  for (const amount of ["40.00", "12.34"])
+    await setUp("POST", `/card_orders/${order.id}/entries`, auth, { ...ENTRY, amount });
   for (const action of actions) await setUp("POST", `/card_orders/${order.id}/${action}`, auth);
   return order;
 }
@@ -132,11 +141,13 @@ interface WriteCase {
   prepare: () => Promise<Prepared>;
 }
 
-const transition = (action: string, ...before: string[]) => async () => {
-  const auth = await principal();
-  const order = await orderIn(auth, ...before);
-  return bodyless("POST", `/card_orders/${order.id}/${action}`, auth);
-};
+const transition =
+  (action: string, ...before: string[]) =>
+  async () => {
+    const auth = await principal();
+    const order = await orderIn(auth, ...before);
+    return bodyless("POST", `/card_orders/${order.id}/${action}`, auth);
+  };
 
 const invoiceTransition = (action: string) => async () => {
   const auth = await principal();
@@ -203,7 +214,11 @@ const WRITES: WriteCase[] = [
   {
     name: "PUT /voucher_owners/me/notification_tokens (new registration)",
     status: 204,
-    prepare: async () => jsonRequest("PUT", "/voucher_owners/me/notification_tokens", await principal(), { value: fresh("value"), device_identifier: "phone" }),
+    prepare: async () =>
+      jsonRequest("PUT", "/voucher_owners/me/notification_tokens", await principal(), {
+        value: fresh("value"),
+        device_identifier: "phone",
+      }),
   },
   {
     name: "PUT /voucher_owners/me/notification_tokens (replacement)",
@@ -211,7 +226,10 @@ const WRITES: WriteCase[] = [
     prepare: async () => {
       const auth = await principal();
       await registerToken(auth, fresh("value"), "phone");
-      return jsonRequest("PUT", "/voucher_owners/me/notification_tokens", auth, { value: fresh("value"), device_identifier: "phone" });
+      return jsonRequest("PUT", "/voucher_owners/me/notification_tokens", auth, {
+        value: fresh("value"),
+        device_identifier: "phone",
+      });
     },
   },
   {
@@ -220,7 +238,10 @@ const WRITES: WriteCase[] = [
     prepare: async () => {
       const value = fresh("value");
       await registerToken(await token({ sub: fresh("other") }), value, "tablet");
-      return jsonRequest("PUT", "/voucher_owners/me/notification_tokens", await principal(), { value, device_identifier: "phone" });
+      return jsonRequest("PUT", "/voucher_owners/me/notification_tokens", await principal(), {
+        value,
+        device_identifier: "phone",
+      });
     },
   },
   {
@@ -229,7 +250,10 @@ const WRITES: WriteCase[] = [
     prepare: async () => {
       const auth = await principal();
       for (let i = 0; i < 20; i++) await registerToken(auth, fresh("value"), `device-${i}`);
-      return jsonRequest("PUT", "/voucher_owners/me/notification_tokens", auth, { value: fresh("value"), device_identifier: "device-new" });
+      return jsonRequest("PUT", "/voucher_owners/me/notification_tokens", auth, {
+        value: fresh("value"),
+        device_identifier: "device-new",
+      });
     },
   },
   {
@@ -273,7 +297,9 @@ async function cleanRun(write: WriteCase, withKey: boolean): Promise<CleanRun> {
   expect(clean.calls).toBeGreaterThan(0);
   expect(clean.effects.length).toBeGreaterThan(0);
   // CONTRACT part 7: all of a request's writes go in one batch, its last database call.
-  const writing = db.calls.filter((c) => c.sql.some((statement) => /^\s*(insert|update|delete|replace)\b/i.test(statement)));
+  const writing = db.calls.filter((c) =>
+    c.sql.some((statement) => /^\s*(insert|update|delete|replace)\b/i.test(statement)),
+  );
   expect(writing.map((c) => [c.number, c.kind])).toStrictEqual([[db.count, "batch"]]);
   return clean;
 }
@@ -285,7 +311,11 @@ async function expectUnavailable(response: Response) {
 
 /** Numbers of both series are 1..last of their year, each once: no gap, no duplicate. */
 async function expectGaplessNumbers() {
-  const { results: sequences } = await env.DB.prepare("SELECT series, year, last FROM number_sequences").all<{ series: string; year: number; last: number }>();
+  const { results: sequences } = await env.DB.prepare("SELECT series, year, last FROM number_sequences").all<{
+    series: string;
+    year: number;
+    last: number;
+  }>();
   const { results: taken } = await env.DB.prepare(
     "SELECT number AS n FROM invoices UNION ALL SELECT cancellation_number AS n FROM invoices WHERE cancellation_number IS NOT NULL",
   ).all<{ n: string }>();
@@ -322,13 +352,21 @@ describe.each(WRITES)("$name", (write) => {
         const failed = await sendWith(request, faulty.binding);
         expect(faulty.injected, `call ${k} of ${clean.calls} was made and failed`).toBe(1);
         await expectUnavailable(failed);
-        expect(normalizedEffects(before, await snapshot()), `effects after call ${k} of ${clean.calls} failed`).toStrictEqual([]);
+        expect(
+          normalizedEffects(before, await snapshot()),
+          `effects after call ${k} of ${clean.calls} failed`,
+        ).toStrictEqual([]);
 
         const retry = await sendWith(request, new FaultyD1(env.DB).binding);
         const body = await retry.text();
-        expect({ status: retry.status, body: normalize(body) }, `retry after call ${k} failed`).toStrictEqual({ status: write.status, body: clean.body });
+        expect({ status: retry.status, body: normalize(body) }, `retry after call ${k} failed`).toStrictEqual({
+          status: write.status,
+          body: clean.body,
+        });
         expect(retry.headers.has("Idempotent-Replayed"), "a retry after a failure is not a replay").toBe(false);
-        expect(normalizedEffects(before, await snapshot()), `effects after the retry of call ${k}`).toStrictEqual(clean.effects);
+        expect(normalizedEffects(before, await snapshot()), `effects after the retry of call ${k}`).toStrictEqual(
+          clean.effects,
+        );
         await expectGaplessNumbers();
       }
     },
@@ -340,7 +378,11 @@ describe.each(WRITES)("$name", (write) => {
 // cannot know; a batch that ran must have run whole, and the retry must not do it twice. Only an
 // Idempotency-Key makes a retried POST safe; PUT and DELETE are idempotent by themselves.
 const LOST_ANSWER_CASES = WRITES.flatMap((write) =>
-  KEY_VARIANTS.filter(([, withKey]) => withKey || !write.name.startsWith("POST")).map(([variant, withKey]) => ({ write, variant, withKey })),
+  KEY_VARIANTS.filter(([, withKey]) => withKey || !write.name.startsWith("POST")).map(([variant, withKey]) => ({
+    write,
+    variant,
+    withKey,
+  })),
 );
 
 describe.each(LOST_ANSWER_CASES)("$write.name, $variant, the answer of a database call lost", ({ write, withKey }) => {
@@ -358,18 +400,27 @@ describe.each(LOST_ANSWER_CASES)("$write.name, $variant, the answer of a databas
         expect(faulty.injected).toBe(1);
         // Only the last call writes (one batch); a lost read leaves nothing behind.
         const stored = normalizedEffects(before, await snapshot());
-        expect(stored, `effects after the answer of call ${k} of ${clean.calls} was lost`).toStrictEqual(k === clean.calls ? clean.effects : []);
+        expect(stored, `effects after the answer of call ${k} of ${clean.calls} was lost`).toStrictEqual(
+          k === clean.calls ? clean.effects : [],
+        );
 
         const retry = await sendWith(request, new FaultyD1(env.DB).binding);
         if (write.repeated && k === clean.calls) {
           await expectError(retry, write.repeated, { code: "not_found" });
         } else {
           const body = await retry.text();
-          expect({ status: retry.status, body: normalize(body) }, `retry after call ${k} lost its answer`).toStrictEqual({ status: write.status, body: clean.body });
+          expect(
+            { status: retry.status, body: normalize(body) },
+            `retry after call ${k} lost its answer`,
+          ).toStrictEqual({ status: write.status, body: clean.body });
         }
         const replayed = withKey && write.name.startsWith("POST") && k === clean.calls;
-        expect(retry.headers.get("Idempotent-Replayed"), "the stored response is replayed").toBe(replayed ? "true" : null);
-        expect(normalizedEffects(before, await snapshot()), `effects after the retry of call ${k}`).toStrictEqual(clean.effects);
+        expect(retry.headers.get("Idempotent-Replayed"), "the stored response is replayed").toBe(
+          replayed ? "true" : null,
+        );
+        expect(normalizedEffects(before, await snapshot()), `effects after the retry of call ${k}`).toStrictEqual(
+          clean.effects,
+        );
         await expectGaplessNumbers();
       }
     },

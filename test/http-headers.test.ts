@@ -1,28 +1,56 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { BASE, call, createCardOrder, expectError, expectJson, JSON_TYPE, newCardOrder, newEntry, orderIn, send, token, unique, UUID } from "./support/api";
+import {
+  BASE,
+  call,
+  createCardOrder,
+  expectError,
+  expectJson,
+  JSON_TYPE,
+  newCardOrder,
+  newEntry,
+  orderIn,
+  send,
+  token,
+  unique,
+  UUID,
+} from "./support/api";
 
 const BOOKMARK = "x-d1-bookmark";
 
 /** Calls the Worker module with these variables on top of the test environment. */
 
-const accessControlHeaders = (response: Response) => [...response.headers.keys()].filter((name) => name.toLowerCase().startsWith("access-control-"));
+const accessControlHeaders = (response: Response) =>
+  [...response.headers.keys()].filter((name) => name.toLowerCase().startsWith("access-control-"));
 
 // One request of each kind a client meets; each returns the response and the status it must have.
 const kinds: [name: string, status: number, send: () => Promise<Response>][] = [
   ["a success (GET /card_orders)", 200, async () => call("/card_orders", { token: await token() })],
-  ["a creation (POST /card_orders)", 201, async () => call("/card_orders", { token: await token(), json: newCardOrder })],
+  [
+    "a creation (POST /card_orders)",
+    201,
+    async () => call("/card_orders", { token: await token(), json: newCardOrder }),
+  ],
   [
     "a 204 (PUT notification token)",
     204,
-    async () => call("/voucher_owners/me/notification_tokens", { method: "PUT", token: await token(), json: { value: unique("v"), device_identifier: "d" } }),
+    async () =>
+      call("/voucher_owners/me/notification_tokens", {
+        method: "PUT",
+        token: await token(),
+        json: { value: unique("v"), device_identifier: "d" },
+      }),
   ],
   ["a 401", 401, async () => call("/card_orders")],
   ["a 403", 403, async () => call("/card_orders", { token: await token({ scope: "invoices:read" }) })],
   ["a 404 resource", 404, async () => call(`/card_orders/${crypto.randomUUID()}`, { token: await token() })],
   ["a 404 unknown route", 404, async () => call("/no/such/route")],
   ["a 405", 405, async () => call("/card_orders", { method: "DELETE", token: await token() })],
-  ["a 415", 415, async () => call("/card_orders", { token: await token(), body: "{}", headers: { "Content-Type": "text/plain" } })],
+  [
+    "a 415",
+    415,
+    async () => call("/card_orders", { token: await token(), body: "{}", headers: { "Content-Type": "text/plain" } }),
+  ],
   ["a 422", 422, async () => call("/card_orders", { token: await token(), json: {} })],
   ["GET /health", 200, async () => call("/health")],
   ["GET /openapi.json", 200, async () => call("/openapi.json")],
@@ -43,12 +71,15 @@ describe("headers on every response", () => {
     expect(ids.size).toBe(5);
   });
 
-  it.each(["req-123", "a".repeat(128), "abc_DEF.1:2@host-x", crypto.randomUUID()])("echoes a sane client X-Request-Id (%s)", async (id) => {
-    expect((await call("/health", { headers: { "X-Request-Id": id } })).headers.get("X-Request-Id")).toBe(id);
-    const failed = await call("/card_orders", { headers: { "X-Request-Id": id } });
-    expect(failed.status).toBe(401);
-    expect(failed.headers.get("X-Request-Id")).toBe(id);
-  });
+  it.each(["req-123", "a".repeat(128), "abc_DEF.1:2@host-x", crypto.randomUUID()])(
+    "echoes a sane client X-Request-Id (%s)",
+    async (id) => {
+      expect((await call("/health", { headers: { "X-Request-Id": id } })).headers.get("X-Request-Id")).toBe(id);
+      const failed = await call("/card_orders", { headers: { "X-Request-Id": id } });
+      expect(failed.status).toBe(401);
+      expect(failed.headers.get("X-Request-Id")).toBe(id);
+    },
+  );
 
   it.each([
     ["too long", "a".repeat(129)],
@@ -64,11 +95,14 @@ describe("headers on every response", () => {
     expect(response.headers.get("X-Request-Id")).toMatch(UUID);
   });
 
-  it.each(kinds.filter(([name]) => !/health|openapi|docs|unknown route/.test(name)))("%s carries Cache-Control: no-store", async (_, status, send) => {
-    const response = await send();
-    expect(response.status).toBe(status);
-    expect(response.headers.get("Cache-Control")).toBe("no-store");
-  });
+  it.each(kinds.filter(([name]) => !/health|openapi|docs|unknown route/.test(name)))(
+    "%s carries Cache-Control: no-store",
+    async (_, status, send) => {
+      const response = await send();
+      expect(response.status).toBe(status);
+      expect(response.headers.get("Cache-Control")).toBe("no-store");
+    },
+  );
 
   it.each(kinds.filter(([name, status]) => status !== 204 && !name.includes("docs")))(
     "%s is JSON with Content-Type exactly application/json; charset=utf-8",
@@ -82,7 +116,11 @@ describe("headers on every response", () => {
 
   it("answers 204 without a body or a Content-Type", async () => {
     const auth = await token();
-    const put = await call("/voucher_owners/me/notification_tokens", { method: "PUT", token: auth, json: { value: unique("v"), device_identifier: "phone" } });
+    const put = await call("/voucher_owners/me/notification_tokens", {
+      method: "PUT",
+      token: auth,
+      json: { value: unique("v"), device_identifier: "phone" },
+    });
     const del = await call("/voucher_owners/me/notification_tokens/phone", { method: "DELETE", token: auth });
     for (const response of [put, del]) {
       expect(response.status).toBe(204);
@@ -115,7 +153,14 @@ describe("x-d1-bookmark", () => {
       ["submit again (409)", await call(`/card_orders/${order.id}/submit`, { method: "POST", token: auth })],
       ["create invoice", await call("/invoices", { token: auth, json: { order_id: order.id } })],
       ["list invoices", await call("/invoices", { token: auth })],
-      ["put token", await call("/voucher_owners/me/notification_tokens", { method: "PUT", token: auth, json: { value: unique("v"), device_identifier: "d" } })],
+      [
+        "put token",
+        await call("/voucher_owners/me/notification_tokens", {
+          method: "PUT",
+          token: auth,
+          json: { value: unique("v"), device_identifier: "d" },
+        }),
+      ],
       ["list tokens", await call("/voucher_owners/me/notification_tokens", { token: auth })],
       ["delete token", await call("/voucher_owners/me/notification_tokens/d", { method: "DELETE", token: auth })],
     ];
@@ -137,7 +182,9 @@ describe("x-d1-bookmark", () => {
         return {
           prepare: (query: string) => session.prepare(query),
           async batch(statements: D1PreparedStatement[]) {
-            await env.DB.prepare("UPDATE card_orders SET updated_at = ? WHERE id = ?").bind(new Date().toISOString(), order.id).run();
+            await env.DB.prepare("UPDATE card_orders SET updated_at = ? WHERE id = ?")
+              .bind(new Date().toISOString(), order.id)
+              .run();
             return session.batch(statements);
           },
           getBookmark: () => session.getBookmark(),
@@ -145,7 +192,13 @@ describe("x-d1-bookmark", () => {
       },
     } as unknown as D1Database;
 
-    const response = await send(new Request(BASE + `/card_orders/${order.id}/submit`, { method: "POST", headers: { Authorization: `Bearer ${auth}` } }), { DB });
+    const response = await send(
+      new Request(BASE + `/card_orders/${order.id}/submit`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${auth}` },
+      }),
+      { DB },
+    );
     await expectError(response, 409, { code: "conflict" });
     expect(opened).toStrictEqual(["first-primary", "first-primary"]);
     expect(response.headers.get(BOOKMARK)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/);
@@ -153,19 +206,36 @@ describe("x-d1-bookmark", () => {
 
   it("opens each request's D1 session where the contract says: reads at a replica or the client's bookmark, writes at the primary", async () => {
     const opened: string[] = [];
-    const DB = { withSession: (start: string) => (opened.push(start), env.DB.withSession(start as never)) } as unknown as D1Database;
+    const DB = {
+      withSession: (start: string) => (opened.push(start), env.DB.withSession(start as never)),
+    } as unknown as D1Database;
     const auth = await token();
     const order = await orderIn(auth, "draft");
     const bookmark = "00000000-00000005-00000000-00000000000000000000000000000000";
 
-    const read = await send(new Request(BASE + `/card_orders/${order.id}`, { headers: { Authorization: `Bearer ${auth}` } }), { DB });
-    const readAgain = await send(new Request(BASE + `/card_orders/${order.id}`, { headers: { Authorization: `Bearer ${auth}`, [BOOKMARK]: bookmark } }), { DB });
-    const write = await send(new Request(BASE + `/card_orders/${order.id}/submit`, { method: "POST", headers: { Authorization: `Bearer ${auth}`, [BOOKMARK]: bookmark } }), { DB });
+    const read = await send(
+      new Request(BASE + `/card_orders/${order.id}`, { headers: { Authorization: `Bearer ${auth}` } }),
+      { DB },
+    );
+    const readAgain = await send(
+      new Request(BASE + `/card_orders/${order.id}`, {
+        headers: { Authorization: `Bearer ${auth}`, [BOOKMARK]: bookmark },
+      }),
+      { DB },
+    );
+    const write = await send(
+      new Request(BASE + `/card_orders/${order.id}/submit`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${auth}`, [BOOKMARK]: bookmark },
+      }),
+      { DB },
+    );
 
     expect([read.status, readAgain.status, write.status]).toStrictEqual([200, 200, 200]);
     expect(opened).toStrictEqual(["first-unconstrained", bookmark, "first-primary"]);
     // Each answer carries the session's own latest bookmark, not the one the client sent.
-    for (const response of [read, readAgain, write]) expect(response.headers.get(BOOKMARK)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/);
+    for (const response of [read, readAgain, write])
+      expect(response.headers.get(BOOKMARK)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/);
   });
 
   it.each([
@@ -181,7 +251,10 @@ describe("x-d1-bookmark", () => {
 
   it("sent back on a read, shows that read the write it came from", async () => {
     const auth = await token();
-    const created = await call("/card_orders", { token: auth, json: { ...newCardOrder, description: "read your writes" } });
+    const created = await call("/card_orders", {
+      token: auth,
+      json: { ...newCardOrder, description: "read your writes" },
+    });
     expect(created.status).toBe(201);
     const bookmark = created.headers.get(BOOKMARK)!;
     const order = ((await created.json()) as any).data[0];
@@ -190,11 +263,18 @@ describe("x-d1-bookmark", () => {
     await expectJson(read, 200, { data: order });
     expect(read.headers.get(BOOKMARK)).toMatch(/\S/);
 
-    const list = await expectJson(await call("/card_orders", { token: auth, headers: { [BOOKMARK]: bookmark } }), 200, expect.anything());
+    const list = await expectJson(
+      await call("/card_orders", { token: auth, headers: { [BOOKMARK]: bookmark } }),
+      200,
+      expect.anything(),
+    );
     expect(list.data).toStrictEqual([order]);
 
     const cancelled = await call(`/card_orders/${order.id}/cancel`, { method: "POST", token: auth });
-    const after = await call(`/card_orders/${order.id}`, { token: auth, headers: { [BOOKMARK]: cancelled.headers.get(BOOKMARK)! } });
+    const after = await call(`/card_orders/${order.id}`, {
+      token: auth,
+      headers: { [BOOKMARK]: cancelled.headers.get(BOOKMARK)! },
+    });
     expect(((await after.json()) as any).data.state).toBe("cancelled");
   });
 });
@@ -204,7 +284,11 @@ describe("CORS", () => {
   const vars = { CORS_ALLOWED_ORIGINS: `${ALLOWED}, https://admin.example` };
   const preflight = (origin: string) => ({
     method: "OPTIONS",
-    headers: { Origin: origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, content-type, idempotency-key" },
+    headers: {
+      Origin: origin,
+      "Access-Control-Request-Method": "POST",
+      "Access-Control-Request-Headers": "authorization, content-type, idempotency-key",
+    },
   });
   const listed = (value: string | null) => (value ?? "").split(",").map((v) => v.trim().toLowerCase());
 
@@ -225,13 +309,20 @@ describe("CORS", () => {
     expect(response.status).toBe(204);
     expect(await response.text()).toBe("");
     expect(response.headers.get("Access-Control-Allow-Origin")).toBe(ALLOWED);
-    expect(listed(response.headers.get("Access-Control-Allow-Headers"))).toEqual(expect.arrayContaining(["authorization", "content-type", "idempotency-key"]));
-    expect(listed(response.headers.get("Access-Control-Allow-Methods"))).toEqual(expect.arrayContaining(["get", "post", "put", "delete"]));
+    expect(listed(response.headers.get("Access-Control-Allow-Headers"))).toEqual(
+      expect.arrayContaining(["authorization", "content-type", "idempotency-key"]),
+    );
+    expect(listed(response.headers.get("Access-Control-Allow-Methods"))).toEqual(
+      expect.arrayContaining(["get", "post", "put", "delete"]),
+    );
     expect(listed(response.headers.get("Vary"))).toContain("origin");
   });
 
   it("allows each listed origin", async () => {
-    const response = await send(new Request(BASE + "/voucher_owners/me/notification_tokens", preflight("https://admin.example")), vars);
+    const response = await send(
+      new Request(BASE + "/voucher_owners/me/notification_tokens", preflight("https://admin.example")),
+      vars,
+    );
     expect(response.status).toBe(204);
     expect(response.headers.get("Access-Control-Allow-Origin")).toBe("https://admin.example");
   });
@@ -240,16 +331,24 @@ describe("CORS", () => {
     for (const origin of ["https://evil.example", "https://app.example.evil.example", "http://app.example", "null"]) {
       const response = await send(new Request(BASE + "/card_orders", preflight(origin)), vars);
       expect(response.headers.get("Access-Control-Allow-Origin"), origin).toBeNull();
-      const actual = await send(new Request(BASE + "/card_orders", { headers: { Origin: origin, Authorization: `Bearer ${await token()}` } }), vars);
+      const actual = await send(
+        new Request(BASE + "/card_orders", { headers: { Origin: origin, Authorization: `Bearer ${await token()}` } }),
+        vars,
+      );
       expect(actual.headers.get("Access-Control-Allow-Origin"), origin).toBeNull();
     }
   });
 
   it("lets an allowed origin read the response and its headers, errors included", async () => {
-    const ok = await send(new Request(BASE + "/card_orders", { headers: { Origin: ALLOWED, Authorization: `Bearer ${await token()}` } }), vars);
+    const ok = await send(
+      new Request(BASE + "/card_orders", { headers: { Origin: ALLOWED, Authorization: `Bearer ${await token()}` } }),
+      vars,
+    );
     expect(ok.status).toBe(200);
     expect(ok.headers.get("Access-Control-Allow-Origin")).toBe(ALLOWED);
-    expect(listed(ok.headers.get("Access-Control-Expose-Headers"))).toEqual(expect.arrayContaining(["x-request-id", BOOKMARK]));
+    expect(listed(ok.headers.get("Access-Control-Expose-Headers"))).toEqual(
+      expect.arrayContaining(["x-request-id", BOOKMARK]),
+    );
     expect(listed(ok.headers.get("Vary"))).toContain("origin");
 
     const refused = await send(new Request(BASE + "/card_orders", { headers: { Origin: ALLOWED } }), vars);
@@ -270,12 +369,24 @@ describe("the request log", () => {
     const others = ["error", "warn", "info", "debug"].map((level) => vi.spyOn(console, level as "error"));
     const response = await send();
     const lines = log.mock.calls.map((args) => args.map(String).join(" "));
-    const everything = [...log.mock.calls, ...others.flatMap((spy) => spy.mock.calls)].map((args) => args.map(String).join(" ")).join("\n");
+    const everything = [...log.mock.calls, ...others.flatMap((spy) => spy.mock.calls)]
+      .map((args) => args.map(String).join(" "))
+      .join("\n");
     vi.restoreAllMocks();
     return { response, lines, everything };
   }
 
-  const FIELDS = ["request_id", "method", "route", "status", "duration_ms", "sub", "d1_queries", "d1_rows_read", "d1_rows_written"];
+  const FIELDS = [
+    "request_id",
+    "method",
+    "route",
+    "status",
+    "duration_ms",
+    "sub",
+    "d1_queries",
+    "d1_rows_read",
+    "d1_rows_written",
+  ];
 
   it("writes exactly one JSON line per request, with the fields and the response's X-Request-Id", async () => {
     const sub = unique("user");
@@ -302,7 +413,9 @@ describe("the request log", () => {
 
   it("counts the rows a write wrote", async () => {
     const sub = unique("user");
-    const { response, lines } = await logged(async () => call("/card_orders", { token: await token({ sub }), json: newCardOrder }));
+    const { response, lines } = await logged(async () =>
+      call("/card_orders", { token: await token({ sub }), json: newCardOrder }),
+    );
     expect(response.status).toBe(201);
     expect(lines).toHaveLength(1);
     const line = JSON.parse(lines[0]!);
@@ -319,9 +432,21 @@ describe("the request log", () => {
 
   it.each([
     ["an unknown route", () => call("/nope"), { method: "GET", route: null, status: 404, sub: null, d1_queries: 0 }],
-    ["a wrong method", () => call("/card_orders", { method: "DELETE" }), { method: "DELETE", route: "/card_orders", status: 405, sub: null }],
-    ["a refused token", () => call("/card_orders", { headers: { Authorization: "Bearer x.y.z" } }), { route: "/card_orders", status: 401, sub: null, d1_queries: 0 }],
-    ["the health check", () => call("/health"), { route: "/health", status: 200, sub: null, d1_queries: 0, d1_rows_read: 0, d1_rows_written: 0 }],
+    [
+      "a wrong method",
+      () => call("/card_orders", { method: "DELETE" }),
+      { method: "DELETE", route: "/card_orders", status: 405, sub: null },
+    ],
+    [
+      "a refused token",
+      () => call("/card_orders", { headers: { Authorization: "Bearer x.y.z" } }),
+      { route: "/card_orders", status: 401, sub: null, d1_queries: 0 },
+    ],
+    [
+      "the health check",
+      () => call("/health"),
+      { route: "/health", status: 200, sub: null, d1_queries: 0, d1_rows_read: 0, d1_rows_written: 0 },
+    ],
   ])("writes one line for %s too", async (_, send, expected) => {
     const { response, lines } = await logged(send);
     expect(lines).toHaveLength(1);
@@ -336,9 +461,21 @@ describe("the request log", () => {
     const signature = auth.split(".")[2]!;
     const requests: (() => Promise<Response>)[] = [
       () => call("/card_orders", { token: auth, json: { ...newCardOrder, description: `body-${marker}` } }),
-      () => call("/card_orders", { token: auth, json: { ...newCardOrder, cost_center: `invalid-${marker}`.repeat(20) } }),
-      () => call("/voucher_owners/me/notification_tokens", { method: "PUT", token: auth, json: { value: `push-${marker}`, device_identifier: `device-${marker}` } }),
-      () => call("/voucher_owners/me/notification_tokens", { method: "PUT", token: auth, body: `{"value":"push-${marker}"`, headers: { "Content-Type": "application/json" } }),
+      () =>
+        call("/card_orders", { token: auth, json: { ...newCardOrder, cost_center: `invalid-${marker}`.repeat(20) } }),
+      () =>
+        call("/voucher_owners/me/notification_tokens", {
+          method: "PUT",
+          token: auth,
+          json: { value: `push-${marker}`, device_identifier: `device-${marker}` },
+        }),
+      () =>
+        call("/voucher_owners/me/notification_tokens", {
+          method: "PUT",
+          token: auth,
+          body: `{"value":"push-${marker}"`,
+          headers: { "Content-Type": "application/json" },
+        }),
       () => call("/card_orders", { headers: { Authorization: `Bearer rejected-${marker}.x.y` } }),
       () => call("/card_orders", { token: auth, headers: { "Idempotency-Key": `key-${marker}` }, json: newCardOrder }),
     ];
@@ -392,21 +529,33 @@ describe("documentation and health", () => {
   /** Follows a local `$ref` (RFC 6901 pointer into the document). */
   function resolve(doc: any, schema: any): any {
     if (!schema?.$ref) return schema;
-    const path = String(schema.$ref).replace(/^#\//, "").split("/").map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
-    return resolve(doc, path.reduce((node, key) => node?.[key], doc));
+    const path = String(schema.$ref)
+      .replace(/^#\//, "")
+      .split("/")
+      .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+    return resolve(
+      doc,
+      path.reduce((node, key) => node?.[key], doc),
+    );
   }
 
   it("serves an OpenAPI 3.1 document with exactly the routes of the contract", async () => {
     const doc = await openApi();
     const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
-      .flatMap(([path, item]) => Object.keys(item).filter((key) => HTTP_METHODS.includes(key)).map((method) => `${method} ${path}`))
+      .flatMap(([path, item]) =>
+        Object.keys(item)
+          .filter((key) => HTTP_METHODS.includes(key))
+          .map((method) => `${method} ${path}`),
+      )
       .sort();
     expect(documented).toStrictEqual(ROUTES.map(([method, path]) => `${method} ${path}`).sort());
   });
 
   it("declares bearer authentication and the scope of each secured operation", async () => {
     const doc = await openApi();
-    const schemes = Object.entries(doc.components.securitySchemes as Record<string, any>).filter(([, s]) => s.type === "http" && s.scheme === "bearer");
+    const schemes = Object.entries(doc.components.securitySchemes as Record<string, any>).filter(
+      ([, s]) => s.type === "http" && s.scheme === "bearer",
+    );
     expect(schemes).toHaveLength(1);
     const [name] = schemes[0]!;
     for (const [method, path, scope] of ROUTES) {
@@ -418,14 +567,21 @@ describe("documentation and health", () => {
 
   it("describes the request bodies", async () => {
     const doc = await openApi();
-    const bodyOf = (method: string, path: string) => resolve(doc, doc.paths[path][method].requestBody?.content?.["application/json"]?.schema);
+    const bodyOf = (method: string, path: string) =>
+      resolve(doc, doc.paths[path][method].requestBody?.content?.["application/json"]?.schema);
 
     const createOrder = bodyOf("post", "/card_orders");
     expect(createOrder.type).toBe("object");
     expect(createOrder.properties.voucher_category.enum).toStrictEqual(["mixed", "meal", "gift"]);
     expect(createOrder.properties.payment_method.enum).toStrictEqual(["bank_transfer", "direct_debit"]);
     expect([...createOrder.required].sort()).toStrictEqual(["payment_method", "voucher_category"]);
-    expect(Object.keys(createOrder.properties).sort()).toStrictEqual(["cost_center", "description", "invoice_reference", "payment_method", "voucher_category"]);
+    expect(Object.keys(createOrder.properties).sort()).toStrictEqual([
+      "cost_center",
+      "description",
+      "invoice_reference",
+      "payment_method",
+      "voucher_category",
+    ]);
     expect(createOrder.additionalProperties).toBe(false);
 
     const createInvoice = bodyOf("post", "/invoices");
@@ -444,7 +600,13 @@ describe("documentation and health", () => {
     expect(registerToken.properties.device_identifier).toMatchObject({ type: "string", minLength: 1, maxLength: 255 });
 
     for (const [method, path] of ROUTES) {
-      const hasBody = ["post /card_orders", "post /invoices", "put /voucher_owners/me/notification_tokens", "post /card_orders/{id}/entries", "post /webhook_endpoints"].includes(`${method} ${path}`);
+      const hasBody = [
+        "post /card_orders",
+        "post /invoices",
+        "put /voucher_owners/me/notification_tokens",
+        "post /card_orders/{id}/entries",
+        "post /webhook_endpoints",
+      ].includes(`${method} ${path}`);
       expect(doc.paths[path][method].requestBody !== undefined, `${method} ${path}`).toBe(hasBody);
     }
   });
@@ -463,7 +625,11 @@ describe("documentation and health", () => {
       for (const status of errorStatuses) {
         const schema = envelope(responses[status]);
         expect(schema?.properties?.errors?.type, `${method} ${path} ${status}`).toBe("array");
-        expect(Object.keys(resolve(doc, schema.properties.errors.items).properties).sort()).toStrictEqual(["code", "detail", "source"]);
+        expect(Object.keys(resolve(doc, schema.properties.errors.items).properties).sort()).toStrictEqual([
+          "code",
+          "detail",
+          "source",
+        ]);
       }
     }
   });
@@ -471,7 +637,10 @@ describe("documentation and health", () => {
   it("lists every error code of the contract in the envelope", async () => {
     const doc = await openApi();
     const responses = doc.paths["/card_orders"].post.responses;
-    const item = resolve(doc, resolve(doc, responses["400"].content["application/json"].schema).properties.errors.items);
+    const item = resolve(
+      doc,
+      resolve(doc, responses["400"].content["application/json"].schema).properties.errors.items,
+    );
     expect([...resolve(doc, item.properties.code).enum].sort()).toStrictEqual(
       [
         "invalid_json",

@@ -1,6 +1,20 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { BASE, type Bindings, call, createInvoice, newEntry, orderIn, expectError, expectJson, JSON_TYPE, newCardOrder, singlePage, token, unique } from "./support/api";
+import {
+  BASE,
+  type Bindings,
+  call,
+  createInvoice,
+  newEntry,
+  orderIn,
+  expectError,
+  expectJson,
+  JSON_TYPE,
+  newCardOrder,
+  singlePage,
+  token,
+  unique,
+} from "./support/api";
 
 const HEADER = "Idempotency-Key";
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -21,7 +35,15 @@ async function transition(auth: string, path: string): Promise<void> {
   expect((await call(path, { method: "POST", token: auth })).status).toBe(200);
 }
 
-const TABLES = ["card_orders", "card_order_entries", "invoices", "number_sequences", "list_counts", "events", "idempotency_keys"];
+const TABLES = [
+  "card_orders",
+  "card_order_entries",
+  "invoices",
+  "number_sequences",
+  "list_counts",
+  "events",
+  "idempotency_keys",
+];
 
 /** Every row a write could touch, so that "writes nothing" compares the whole database. */
 async function snapshot(): Promise<unknown[][]> {
@@ -30,18 +52,26 @@ async function snapshot(): Promise<unknown[][]> {
 }
 
 async function countOf(sql: string, ...values: unknown[]): Promise<number> {
-  return (await env.DB.prepare(`SELECT count(*) AS n FROM ${sql}`).bind(...values).first<number>("n"))!;
+  return (await env.DB.prepare(`SELECT count(*) AS n FROM ${sql}`)
+    .bind(...values)
+    .first<number>("n"))!;
 }
 
 function storedKey(sub: string, key: string) {
-  return env.DB.prepare("SELECT request_hash, status, body, expires_at FROM idempotency_keys WHERE principal = ? AND key = ?")
+  return env.DB.prepare(
+    "SELECT request_hash, status, body, expires_at FROM idempotency_keys WHERE principal = ? AND key = ?",
+  )
     .bind(sub, key)
     .first<{ request_hash: string; status: number; body: string; expires_at: string }>();
 }
 
 async function lastNumber(series: string): Promise<number> {
   const year = new Date().getUTCFullYear();
-  return (await env.DB.prepare("SELECT last FROM number_sequences WHERE series = ? AND year = ?").bind(series, year).first<number>("last")) ?? 0;
+  return (
+    (await env.DB.prepare("SELECT last FROM number_sequences WHERE series = ? AND year = ?")
+      .bind(series, year)
+      .first<number>("last")) ?? 0
+  );
 }
 
 interface Prepared {
@@ -58,13 +88,25 @@ interface Prepared {
 const ROUTES: { name: string; prepare: (auth: string) => Promise<Prepared> }[] = [
   {
     name: "POST /card_orders",
-    prepare: async () => ({ path: "/card_orders", json: newCardOrder, status: 201, other: { path: "/card_orders", json: { ...newCardOrder, description: "other" } }, rerun: { status: 201 } }),
+    prepare: async () => ({
+      path: "/card_orders",
+      json: newCardOrder,
+      status: 201,
+      other: { path: "/card_orders", json: { ...newCardOrder, description: "other" } },
+      rerun: { status: 201 },
+    }),
   },
   {
     name: "POST /invoices",
     prepare: async (auth) => {
       const order = await orderIn(auth, "submitted");
-      return { path: "/invoices", json: { order_id: order.id }, status: 201, other: { path: "/invoices", json: { order_id: order.id, reference: "other" } }, rerun: { status: 409, code: "conflict" } };
+      return {
+        path: "/invoices",
+        json: { order_id: order.id },
+        status: 201,
+        other: { path: "/invoices", json: { order_id: order.id, reference: "other" } },
+        rerun: { status: 409, code: "conflict" },
+      };
     },
   },
   {
@@ -72,21 +114,37 @@ const ROUTES: { name: string; prepare: (auth: string) => Promise<Prepared> }[] =
     prepare: async (auth) => {
       const order = await orderIn(auth, "draft");
       const path = `/card_orders/${order.id}/entries`;
-      return { path, json: newEntry, status: 201, other: { path, json: { ...newEntry, amount: "1.00" } }, rerun: { status: 201 } };
+      return {
+        path,
+        json: newEntry,
+        status: 201,
+        other: { path, json: { ...newEntry, amount: "1.00" } },
+        rerun: { status: 201 },
+      };
     },
   },
   {
     name: "POST /card_orders/{id}/submit",
     prepare: async (auth) => {
       const order = await orderIn(auth, "draft");
-      return { path: `/card_orders/${order.id}/submit`, status: 200, other: { path: `/card_orders/${order.id}/cancel` }, rerun: { status: 409, code: "invalid_state" } };
+      return {
+        path: `/card_orders/${order.id}/submit`,
+        status: 200,
+        other: { path: `/card_orders/${order.id}/cancel` },
+        rerun: { status: 409, code: "invalid_state" },
+      };
     },
   },
   {
     name: "POST /card_orders/{id}/cancel",
     prepare: async (auth) => {
       const order = await orderIn(auth, "draft");
-      return { path: `/card_orders/${order.id}/cancel`, status: 200, other: { path: `/card_orders/${order.id}/submit` }, rerun: { status: 409, code: "invalid_state" } };
+      return {
+        path: `/card_orders/${order.id}/cancel`,
+        status: 200,
+        other: { path: `/card_orders/${order.id}/submit` },
+        rerun: { status: 409, code: "invalid_state" },
+      };
     },
   },
   {
@@ -94,7 +152,12 @@ const ROUTES: { name: string; prepare: (auth: string) => Promise<Prepared> }[] =
     prepare: async (auth) => {
       const order = await orderIn(auth, "draft");
       await transition(auth, `/card_orders/${order.id}/submit`);
-      return { path: `/card_orders/${order.id}/start_production`, status: 200, other: { path: `/card_orders/${order.id}/cancel` }, rerun: { status: 409, code: "invalid_state" } };
+      return {
+        path: `/card_orders/${order.id}/start_production`,
+        status: 200,
+        other: { path: `/card_orders/${order.id}/cancel` },
+        rerun: { status: 409, code: "invalid_state" },
+      };
     },
   },
   {
@@ -105,21 +168,36 @@ const ROUTES: { name: string; prepare: (auth: string) => Promise<Prepared> }[] =
         await transition(auth, `/card_orders/${id}/submit`);
         await transition(auth, `/card_orders/${id}/start_production`);
       }
-      return { path: `/card_orders/${order.id}/deliver`, status: 200, other: { path: `/card_orders/${another.id}/deliver` }, rerun: { status: 409, code: "invalid_state" } };
+      return {
+        path: `/card_orders/${order.id}/deliver`,
+        status: 200,
+        other: { path: `/card_orders/${another.id}/deliver` },
+        rerun: { status: 409, code: "invalid_state" },
+      };
     },
   },
   {
     name: "POST /invoices/{id}/pay",
     prepare: async (auth) => {
       const invoice = await createInvoice(auth, (await orderIn(auth, "submitted")).id);
-      return { path: `/invoices/${invoice.id}/pay`, status: 200, other: { path: `/invoices/${invoice.id}/cancel` }, rerun: { status: 409, code: "invalid_state" } };
+      return {
+        path: `/invoices/${invoice.id}/pay`,
+        status: 200,
+        other: { path: `/invoices/${invoice.id}/cancel` },
+        rerun: { status: 409, code: "invalid_state" },
+      };
     },
   },
   {
     name: "POST /invoices/{id}/cancel",
     prepare: async (auth) => {
       const invoice = await createInvoice(auth, (await orderIn(auth, "submitted")).id);
-      return { path: `/invoices/${invoice.id}/cancel`, status: 200, other: { path: `/invoices/${invoice.id}/pay` }, rerun: { status: 409, code: "invalid_state" } };
+      return {
+        path: `/invoices/${invoice.id}/cancel`,
+        status: 200,
+        other: { path: `/invoices/${invoice.id}/pay` },
+        rerun: { status: 409, code: "invalid_state" },
+      };
     },
   },
 ];
@@ -156,7 +234,10 @@ describe.each(ROUTES)("Idempotency-Key on $name", ({ prepare }) => {
     expect((await post(auth, request.path, key, request.json)).status).toBe(request.status);
 
     const before = await snapshot();
-    await expectError(await post(auth, request.other.path, key, request.other.json), 422, { code: "idempotency_key_reused", source: { header: HEADER } });
+    await expectError(await post(auth, request.other.path, key, request.other.json), 422, {
+      code: "idempotency_key_reused",
+      source: { header: HEADER },
+    });
     expect(await snapshot()).toStrictEqual(before);
   });
 
@@ -193,7 +274,10 @@ describe.each(ROUTES)("Idempotency-Key on $name", ({ prepare }) => {
     const { auth } = await principal();
     const request = await prepare(auth);
     const before = await snapshot();
-    await expectError(await post(auth, request.path, key, request.json), 400, { code: "invalid_parameter", source: { header: HEADER } });
+    await expectError(await post(auth, request.path, key, request.json), 400, {
+      code: "invalid_parameter",
+      source: { header: HEADER },
+    });
     expect(await snapshot()).toStrictEqual(before);
   });
 });
@@ -201,7 +285,12 @@ describe.each(ROUTES)("Idempotency-Key on $name", ({ prepare }) => {
 describe("Idempotency-Key", () => {
   it("accepts 1 to 255 visible ASCII characters as a key", async () => {
     const { sub, auth } = await principal();
-    for (const key of ["k", "~".repeat(255), "!#$%&'()*+,-./:;<=>?@[\\]^_`{|}\"", "8e0f7a2c-6b7d-4f2e-9c1a-0d3b5e6f7a8b"]) {
+    for (const key of [
+      "k",
+      "~".repeat(255),
+      "!#$%&'()*+,-./:;<=>?@[\\]^_`{|}\"",
+      "8e0f7a2c-6b7d-4f2e-9c1a-0d3b5e6f7a8b",
+    ]) {
       const response = await post(auth, "/card_orders", key, newCardOrder);
       expect(response.status).toBe(201);
       expect(await storedKey(sub, key)).toMatchObject({ body: await response.text() });
@@ -215,7 +304,10 @@ describe("Idempotency-Key", () => {
     const order = ((await first.json()) as any).data[0];
 
     const before = await snapshot();
-    await expectError(await post(auth, "/invoices", key, { order_id: order.id }), 422, { code: "idempotency_key_reused", source: { header: HEADER } });
+    await expectError(await post(auth, "/invoices", key, { order_id: order.id }), 422, {
+      code: "idempotency_key_reused",
+      source: { header: HEADER },
+    });
     expect(await snapshot()).toStrictEqual(before);
   });
 
@@ -226,7 +318,10 @@ describe("Idempotency-Key", () => {
 
     const otherTenant = await token({ sub, customer_id: unique("customer") });
     const before = await snapshot();
-    await expectError(await post(otherTenant, "/card_orders", key, newCardOrder), 422, { code: "idempotency_key_reused", source: { header: HEADER } });
+    await expectError(await post(otherTenant, "/card_orders", key, newCardOrder), 422, {
+      code: "idempotency_key_reused",
+      source: { header: HEADER },
+    });
     expect(await snapshot()).toStrictEqual(before);
   });
 
@@ -254,7 +349,10 @@ describe("Idempotency-Key", () => {
     const taken = await lastNumber("INV");
     expect(invoice.number).toBe(`INV-${new Date().getUTCFullYear()}-${String(taken).padStart(6, "0")}`);
 
-    for (let i = 0; i < 3; i++) expect((await post(auth, "/invoices", key, { order_id: order.id })).headers.get("Idempotent-Replayed")).toBe("true");
+    for (let i = 0; i < 3; i++)
+      expect((await post(auth, "/invoices", key, { order_id: order.id })).headers.get("Idempotent-Replayed")).toBe(
+        "true",
+      );
     expect(await lastNumber("INV")).toBe(taken);
     expect(await countOf("invoices WHERE customer_id = ?", customer)).toBe(1);
   });
@@ -306,14 +404,35 @@ describe("Idempotency-Key", () => {
 describe("the request a key stands for", () => {
   /** A keyed POST of exactly this body text. */
   const postText = (auth: string, path: string, key: string, text: string) =>
-    call(path, { method: "POST", token: auth, body: text, headers: { "Content-Type": "application/json", [HEADER]: key } });
+    call(path, {
+      method: "POST",
+      token: auth,
+      body: text,
+      headers: { "Content-Type": "application/json", [HEADER]: key },
+    });
 
-  const order = { voucher_category: "mixed", payment_method: "bank_transfer", description: "Team vouchers", cost_center: null };
+  const order = {
+    voucher_category: "mixed",
+    payment_method: "bank_transfer",
+    description: "Team vouchers",
+    cost_center: null,
+  };
 
   it.each([
     ["pretty-printed", JSON.stringify(order, null, 2)],
-    ["with its keys in another order", JSON.stringify({ cost_center: null, description: "Team vouchers", payment_method: "bank_transfer", voucher_category: "mixed" })],
-    ["with escapes and spaces", ' {"voucher_category" :"mi\\u0078ed","payment_method":"bank_transfer",\r\n"description":"Team\\u0020vouchers","cost_center":null}\n'],
+    [
+      "with its keys in another order",
+      JSON.stringify({
+        cost_center: null,
+        description: "Team vouchers",
+        payment_method: "bank_transfer",
+        voucher_category: "mixed",
+      }),
+    ],
+    [
+      "with escapes and spaces",
+      ' {"voucher_category" :"mi\\u0078ed","payment_method":"bank_transfer",\r\n"description":"Team\\u0020vouchers","cost_center":null}\n',
+    ],
   ])("is the same for the same body %s: replayed, nothing written", async (_, text) => {
     const { auth } = await principal();
     const key = unique("key");
@@ -339,7 +458,10 @@ describe("the request a key stands for", () => {
     expect((await post(auth, "/card_orders", key, order)).status).toBe(201);
 
     const before = await snapshot();
-    await expectError(await post(auth, "/card_orders", key, other), 422, { code: "idempotency_key_reused", source: { header: HEADER } });
+    await expectError(await post(auth, "/card_orders", key, other), 422, {
+      code: "idempotency_key_reused",
+      source: { header: HEADER },
+    });
     expect(await snapshot()).toStrictEqual(before);
   });
 
@@ -355,7 +477,10 @@ describe("the request a key stands for", () => {
     expect((await created.json()) as any).toMatchObject({ links: { self: `${BASE}/card_orders${first}` } });
 
     const before = await snapshot();
-    await expectError(await post(auth, `/card_orders${second}`, key, order), 422, { code: "idempotency_key_reused", source: { header: HEADER } });
+    await expectError(await post(auth, `/card_orders${second}`, key, order), 422, {
+      code: "idempotency_key_reused",
+      source: { header: HEADER },
+    });
     expect(await snapshot()).toStrictEqual(before);
     // The same query string is the same request.
     const replay = await post(auth, `/card_orders${first}`, key, order);
@@ -395,12 +520,18 @@ describe("an expired stored response", () => {
   it("does not make a different request a reuse: a row inserted directly with a past expiry gives way", async () => {
     const { sub, customer, auth } = await principal();
     const key = unique("key");
-    await env.DB.prepare("INSERT INTO idempotency_keys (principal, key, request_hash, status, body, expires_at) VALUES (?, ?, ?, ?, ?, ?)")
+    await env.DB.prepare(
+      "INSERT INTO idempotency_keys (principal, key, request_hash, status, body, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+    )
       .bind(sub, key, "0".repeat(64), 201, '{"stale":true}', "2020-01-01T00:00:00.000Z")
       .run();
 
     const response = await post(auth, "/card_orders", key, { ...newCardOrder, description: "fresh" });
-    const body = await expectJson(response, 201, singlePage("/card_orders", [expect.objectContaining({ customer, description: "fresh" })]));
+    const body = await expectJson(
+      response,
+      201,
+      singlePage("/card_orders", [expect.objectContaining({ customer, description: "fresh" })]),
+    );
     expect(response.headers.get("Idempotent-Replayed")).toBeNull();
     expect(await countOf("card_orders WHERE customer_id = ?", customer)).toBe(1);
     expect(await countOf("idempotency_keys WHERE principal = ?", sub)).toBe(1);
@@ -421,13 +552,18 @@ describe("an expired stored response", () => {
 /** A keyed POST, answered as status, replay header and body text, for requests fired together. */
 async function fetchWorker(auth: string, path: string, key: string, json: unknown, bindings: Bindings = {}) {
   const response = await call(path, { method: "POST", token: auth, json, headers: { [HEADER]: key }, env: bindings });
-  return { status: response.status, replayed: response.headers.get("Idempotent-Replayed"), text: await response.text() };
+  return {
+    status: response.status,
+    replayed: response.headers.get("Idempotent-Replayed"),
+    text: await response.text(),
+  };
 }
 
 type Answer = Awaited<ReturnType<typeof fetchWorker>>;
 
 describe("concurrent requests with the same key", () => {
-  const race = (auth: string, path: string, key: string, json: unknown) => Promise.all(Array.from({ length: 10 }, () => fetchWorker(auth, path, key, json)));
+  const race = (auth: string, path: string, key: string, json: unknown) =>
+    Promise.all(Array.from({ length: 10 }, () => fetchWorker(auth, path, key, json)));
 
   /** One response sent fresh; every other answer is that response replayed, or a 409 conflict. */
   function expectOneOutcome(answers: Answer[], stored: string) {
@@ -436,10 +572,11 @@ describe("concurrent requests with the same key", () => {
     expect(fresh[0]!.text).toBe(stored);
     for (const answer of answers) {
       if (answer.status === 201) expect(answer.text).toBe(stored);
-      else expect({ status: answer.status, body: JSON.parse(answer.text) }).toStrictEqual({
-        status: 409,
-        body: { errors: [{ detail: expect.stringMatching(/\S/), code: "conflict", source: {} }] },
-      });
+      else
+        expect({ status: answer.status, body: JSON.parse(answer.text) }).toStrictEqual({
+          status: 409,
+          body: { errors: [{ detail: expect.stringMatching(/\S/), code: "conflict", source: {} }] },
+        });
     }
   }
 
@@ -453,7 +590,9 @@ describe("concurrent requests with the same key", () => {
     expectOneOutcome(answers, (await storedKey(sub, key))!.body);
   });
 
-  it("create exactly one invoice and take exactly one number, keeping the sequence gapless", { timeout: 60_000 }, async () => {
+  it("create exactly one invoice and take exactly one number, keeping the sequence gapless", {
+    timeout: 60_000,
+  }, async () => {
     const { sub, customer, auth } = await principal();
     const order = await orderIn(auth, "submitted");
     const before = await lastNumber("INV");
@@ -463,7 +602,9 @@ describe("concurrent requests with the same key", () => {
     expect(await countOf("invoices WHERE customer_id = ?", customer)).toBe(1);
     expect(await lastNumber("INV")).toBe(before + 1);
     const stored = (await storedKey(sub, key))!.body;
-    expect(JSON.parse(stored).data[0].number).toBe(`INV-${new Date().getUTCFullYear()}-${String(before + 1).padStart(6, "0")}`);
+    expect(JSON.parse(stored).data[0].number).toBe(
+      `INV-${new Date().getUTCFullYear()}-${String(before + 1).padStart(6, "0")}`,
+    );
     expectOneOutcome(answers, stored);
   });
 });
@@ -531,7 +672,9 @@ describe("a duplicate that arrives while the first request is in flight", () => 
     const order = await orderIn(auth, "submitted");
     const key = unique("key");
     const { DB, opened } = inFlightDuplicateDb();
-    const answers = await Promise.all([0, 1].map(() => fetchWorker(auth, "/invoices", key, { order_id: order.id }, { DB })));
+    const answers = await Promise.all(
+      [0, 1].map(() => fetchWorker(auth, "/invoices", key, { order_id: order.id }, { DB })),
+    );
     // The loser reads the winner's response from a session of its own at the primary, which a
     // replica may not have caught up with yet.
     expect(opened).toStrictEqual(["first-primary", "first-primary", "first-primary"]);
@@ -545,12 +688,16 @@ describe("a duplicate that arrives while the first request is in flight", () => 
     expect(answers.map((a) => a.replayed).sort()).toStrictEqual([null, "true"]);
   });
 
-  it("POST /card_orders/{id}/submit: gets the first response replayed, not 409 invalid_state", { timeout: 60_000 }, async () => {
+  it("POST /card_orders/{id}/submit: gets the first response replayed, not 409 invalid_state", {
+    timeout: 60_000,
+  }, async () => {
     const { sub, auth } = await principal();
     const order = await orderIn(auth, "draft");
     const key = unique("key");
     const { DB } = inFlightDuplicateDb();
-    const answers = await Promise.all([0, 1].map(() => fetchWorker(auth, `/card_orders/${order.id}/submit`, key, undefined, { DB })));
+    const answers = await Promise.all(
+      [0, 1].map(() => fetchWorker(auth, `/card_orders/${order.id}/submit`, key, undefined, { DB })),
+    );
 
     const stored = (await storedKey(sub, key))!.body;
     expect(JSON.parse(stored).data.state).toBe("submitted");

@@ -31,22 +31,29 @@ const sequenceOf = (number: string): number => {
 };
 
 const isoDay = (at: Date) => at.toISOString().slice(0, 10);
-const plusDays = (day: string, days: number) => isoDay(new Date(Date.parse(`${day}T00:00:00.000Z`) + days * 86_400_000));
+const plusDays = (day: string, days: number) =>
+  isoDay(new Date(Date.parse(`${day}T00:00:00.000Z`) + days * 86_400_000));
 
 /** Invoices stored for a customer, straight from D1. */
 async function storedInvoices(customer: string) {
-  const { results } = await env.DB.prepare("SELECT id, number, order_id, state FROM invoices WHERE customer_id = ? ORDER BY number").bind(customer).all<{
-    id: string;
-    number: string;
-    order_id: string;
-    state: string;
-  }>();
+  const { results } = await env.DB.prepare(
+    "SELECT id, number, order_id, state FROM invoices WHERE customer_id = ? ORDER BY number",
+  )
+    .bind(customer)
+    .all<{
+      id: string;
+      number: string;
+      order_id: string;
+      state: string;
+    }>();
   return results;
 }
 
 /** Newest first (created_at descending, then id descending): the list order CONTRACT part 4 fixes. */
 const newestFirst = <T extends { created_at: string; id: string }>(items: T[]) =>
-  items.toSorted((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1));
+  items.toSorted((a, b) =>
+    a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1,
+  );
 
 describe("POST /invoices", () => {
   it("invoices a card order: 201 with the single-page envelope holding the open invoice, fields in the seed's order", async () => {
@@ -101,11 +108,17 @@ describe("POST /invoices", () => {
 
     // The order now links the invoice, and its updated_at moved on.
     const linked = await expectJson(await call(`/card_orders/${order.id}`, { token: auth }), 200, {
-      data: { ...order, updated_at: expect.stringMatching(ISO_MS), invoice: { id: invoice.id, type: "invoice", number: invoice.number } },
+      data: {
+        ...order,
+        updated_at: expect.stringMatching(ISO_MS),
+        invoice: { id: invoice.id, type: "invoice", number: invoice.number },
+      },
     });
     expect(linked.data.updated_at > order.updated_at).toBe(true);
 
-    expect(await storedInvoices(customer)).toStrictEqual([{ id: invoice.id, number: invoice.number, order_id: order.id, state: "open" }]);
+    expect(await storedInvoices(customer)).toStrictEqual([
+      { id: invoice.id, number: invoice.number, order_id: order.id, state: "open" },
+    ]);
   });
 
   it("answers reference null when none is given, and copies a null cost center", async () => {
@@ -136,7 +149,9 @@ describe("POST /invoices", () => {
     const customer = unique("customer");
     const auth = await token({ customer_id: customer });
     const draft = await orderIn(auth, "draft");
-    const body = await expectError(await call("/invoices", { token: auth, json: { order_id: draft.id } }), 409, { code: "invalid_state" });
+    const body = await expectError(await call("/invoices", { token: auth, json: { order_id: draft.id } }), 409, {
+      code: "invalid_state",
+    });
     expect(body.errors[0].detail).toMatch(/draft.*submitted/);
     expect(await storedInvoices(customer)).toStrictEqual([]);
     await expectJson(await call(`/card_orders/${draft.id}`, { token: auth }), 200, { data: draft });
@@ -149,9 +164,13 @@ describe("POST /invoices", () => {
     const first = await createInvoice(auth, order.id);
     const linkedOrder = (await (await call(`/card_orders/${order.id}`, { token: auth })).json()) as any;
 
-    await expectError(await call("/invoices", { token: auth, json: { order_id: order.id } }), 409, { code: "conflict" });
+    await expectError(await call("/invoices", { token: auth, json: { order_id: order.id } }), 409, {
+      code: "conflict",
+    });
 
-    expect(await storedInvoices(customer)).toStrictEqual([{ id: first.id, number: first.number, order_id: order.id, state: "open" }]);
+    expect(await storedInvoices(customer)).toStrictEqual([
+      { id: first.id, number: first.number, order_id: order.id, state: "open" },
+    ]);
     await expectJson(await call(`/card_orders/${order.id}`, { token: auth }), 200, linkedOrder);
   });
 
@@ -161,7 +180,9 @@ describe("POST /invoices", () => {
     const order = await createCardOrder(auth);
     const cancelled = (await (await post(`/card_orders/${order.id}/cancel`, auth)).json()) as any;
 
-    await expectError(await call("/invoices", { token: auth, json: { order_id: order.id } }), 409, { code: "invalid_state" });
+    await expectError(await call("/invoices", { token: auth, json: { order_id: order.id } }), 409, {
+      code: "invalid_state",
+    });
 
     expect(await storedInvoices(customer)).toStrictEqual([]);
     await expectJson(await call(`/card_orders/${order.id}`, { token: auth }), 200, cancelled);
@@ -187,11 +208,17 @@ describe("POST /invoices", () => {
     const intruder = unique("customer");
     const intruderAuth = await token({ customer_id: intruder });
 
-    const foreign = await expectError(await call("/invoices", { token: intruderAuth, json: { order_id: order.id } }), 422, {
-      code: "validation_failed",
-      source: { pointer: "/order_id" },
-    });
-    const unknown = await (await call("/invoices", { token: intruderAuth, json: { order_id: crypto.randomUUID() } })).json();
+    const foreign = await expectError(
+      await call("/invoices", { token: intruderAuth, json: { order_id: order.id } }),
+      422,
+      {
+        code: "validation_failed",
+        source: { pointer: "/order_id" },
+      },
+    );
+    const unknown = await (
+      await call("/invoices", { token: intruderAuth, json: { order_id: crypto.randomUUID() } })
+    ).json();
     expect(unknown).toStrictEqual(foreign);
 
     expect(await storedInvoices(intruder)).toStrictEqual([]);
@@ -203,9 +230,17 @@ describe("POST /invoices", () => {
     ["order_id a number", { order_id: 42 }, [{ pointer: "/order_id" }]],
     ["order_id null", { order_id: null }, [{ pointer: "/order_id" }]],
     ["order_id an array", { order_id: ["x"] }, [{ pointer: "/order_id" }]],
-    ["reference too long", { order_id: "ORDER", reference: "r".repeat(256) }, [{ pointer: "/reference", detail: "reference must be at most 255 characters." }]],
+    [
+      "reference too long",
+      { order_id: "ORDER", reference: "r".repeat(256) },
+      [{ pointer: "/reference", detail: "reference must be at most 255 characters." }],
+    ],
     ["reference a number", { order_id: "ORDER", reference: 7 }, [{ pointer: "/reference" }]],
-    ["an unknown field", { order_id: "ORDER", amount: "10.00" }, [{ pointer: "/amount", detail: '"amount" is not a known field.' }]],
+    [
+      "an unknown field",
+      { order_id: "ORDER", amount: "10.00" },
+      [{ pointer: "/amount", detail: '"amount" is not a known field.' }],
+    ],
   ])("answers 422 validation_failed with pointers when %s, and stores nothing", async (_, json, errors) => {
     const customer = unique("customer");
     const auth = await token({ customer_id: customer });
@@ -213,7 +248,11 @@ describe("POST /invoices", () => {
     const body = JSON.parse(JSON.stringify(json).replace('"ORDER"', JSON.stringify(order.id)));
 
     const response = await call("/invoices", { token: auth, json: body });
-    await expectError(response, 422, ...errors.map(({ pointer, detail }) => ({ code: "validation_failed", source: { pointer }, detail })));
+    await expectError(
+      response,
+      422,
+      ...errors.map(({ pointer, detail }) => ({ code: "validation_failed", source: { pointer }, detail })),
+    );
 
     expect(await storedInvoices(customer)).toStrictEqual([]);
     await expectJson(await call(`/card_orders/${order.id}`, { token: auth }), 200, { data: order });
@@ -238,7 +277,10 @@ describe("invoice numbers", () => {
     const first = await createInvoice(a, (await orderIn(a, "submitted")).id);
     const second = await createInvoice(b, (await orderIn(b, "submitted")).id);
     const third = await createInvoice(a, (await orderIn(a, "submitted")).id);
-    expect([sequenceOf(second.number), sequenceOf(third.number)]).toStrictEqual([sequenceOf(first.number) + 1, sequenceOf(first.number) + 2]);
+    expect([sequenceOf(second.number), sequenceOf(third.number)]).toStrictEqual([
+      sequenceOf(first.number) + 1,
+      sequenceOf(first.number) + 2,
+    ]);
   });
 
   it("skip no number when creations fail in between", async () => {
@@ -256,77 +298,98 @@ describe("invoice numbers", () => {
     expect(sequenceOf(next.number)).toBe(sequenceOf(first.number) + 1);
   });
 
-  it(
-    "stay distinct and consecutive when 20 invoices of several customers are created at once",
-    async () => {
-      const customers = [unique("customer"), unique("customer"), unique("customer"), unique("customer")];
-      const auths = await Promise.all(customers.map((customer_id) => token({ customer_id })));
-      const orders: { auth: string; id: string }[] = [];
-      for (let i = 0; i < 20; i++) {
-        const auth = auths[i % auths.length]!;
-        orders.push({ auth, id: (await orderIn(auth, "submitted")).id });
-      }
-      const before = await createInvoice(auths[0]!, (await orderIn(auths[0]!, "submitted")).id);
+  it("stay distinct and consecutive when 20 invoices of several customers are created at once", async () => {
+    const customers = [unique("customer"), unique("customer"), unique("customer"), unique("customer")];
+    const auths = await Promise.all(customers.map((customer_id) => token({ customer_id })));
+    const orders: { auth: string; id: string }[] = [];
+    for (let i = 0; i < 20; i++) {
+      const auth = auths[i % auths.length]!;
+      orders.push({ auth, id: (await orderIn(auth, "submitted")).id });
+    }
+    const before = await createInvoice(auths[0]!, (await orderIn(auths[0]!, "submitted")).id);
 
-      const responses = await Promise.all(orders.map(({ auth, id }) => call("/invoices", { token: auth, json: { order_id: id } })));
-      const bodies = await Promise.all(responses.map(async (r) => ({ status: r.status, body: (await r.json()) as any })));
-      expect(bodies.map((b) => b.status)).toStrictEqual(Array(20).fill(201));
+    const responses = await Promise.all(
+      orders.map(({ auth, id }) => call("/invoices", { token: auth, json: { order_id: id } })),
+    );
+    const bodies = await Promise.all(responses.map(async (r) => ({ status: r.status, body: (await r.json()) as any })));
+    expect(bodies.map((b) => b.status)).toStrictEqual(Array(20).fill(201));
 
-      const invoices = bodies.map((b) => b.body.data[0]);
-      expect(invoices.map((invoice) => invoice.orders[0].id)).toStrictEqual(orders.map((o) => o.id));
-      const sequences = invoices.map((invoice) => sequenceOf(invoice.number)).toSorted((x, y) => x - y);
-      const start = sequenceOf(before.number) + 1;
-      expect(sequences).toStrictEqual(Array.from({ length: 20 }, (_, i) => start + i));
+    const invoices = bodies.map((b) => b.body.data[0]);
+    expect(invoices.map((invoice) => invoice.orders[0].id)).toStrictEqual(orders.map((o) => o.id));
+    const sequences = invoices.map((invoice) => sequenceOf(invoice.number)).toSorted((x, y) => x - y);
+    const start = sequenceOf(before.number) + 1;
+    expect(sequences).toStrictEqual(Array.from({ length: 20 }, (_, i) => start + i));
 
-      const stored = (await Promise.all(customers.map(storedInvoices))).flat();
-      expect(stored.filter((row) => row.id !== before.id)).toHaveLength(20);
-      expect(new Set(stored.map((row) => row.number)).size).toBe(21);
-      for (const invoice of invoices) {
-        expect(stored).toContainEqual({ id: invoice.id, number: invoice.number, order_id: invoice.orders[0].id, state: "open" });
-      }
-    },
-    60_000,
-  );
+    const stored = (await Promise.all(customers.map(storedInvoices))).flat();
+    expect(stored.filter((row) => row.id !== before.id)).toHaveLength(20);
+    expect(new Set(stored.map((row) => row.number)).size).toBe(21);
+    for (const invoice of invoices) {
+      expect(stored).toContainEqual({
+        id: invoice.id,
+        number: invoice.number,
+        order_id: invoice.orders[0].id,
+        state: "open",
+      });
+    }
+  }, 60_000);
 
-  it(
-    "are taken once when one order is invoiced by several requests at once: one 201, the rest 409 conflict",
-    async () => {
-      const customer = unique("customer");
-      const auth = await token({ customer_id: customer });
-      const before = await createInvoice(auth, (await orderIn(auth, "submitted")).id);
-      const order = await orderIn(auth, "submitted");
+  it("are taken once when one order is invoiced by several requests at once: one 201, the rest 409 conflict", async () => {
+    const customer = unique("customer");
+    const auth = await token({ customer_id: customer });
+    const before = await createInvoice(auth, (await orderIn(auth, "submitted")).id);
+    const order = await orderIn(auth, "submitted");
 
-      const responses = await Promise.all(Array.from({ length: 6 }, () => call("/invoices", { token: auth, json: { order_id: order.id } })));
-      const statuses = responses.map((r) => r.status).toSorted();
-      expect(statuses).toStrictEqual([201, 409, 409, 409, 409, 409]);
-      for (const response of responses.filter((r) => r.status === 409)) await expectError(response, 409, { code: "conflict" });
-      const created = ((await responses.find((r) => r.status === 201)!.json()) as any).data[0];
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, () => call("/invoices", { token: auth, json: { order_id: order.id } })),
+    );
+    const statuses = responses.map((r) => r.status).toSorted();
+    expect(statuses).toStrictEqual([201, 409, 409, 409, 409, 409]);
+    for (const response of responses.filter((r) => r.status === 409))
+      await expectError(response, 409, { code: "conflict" });
+    const created = ((await responses.find((r) => r.status === 201)!.json()) as any).data[0];
 
-      expect(sequenceOf(created.number)).toBe(sequenceOf(before.number) + 1);
-      expect((await storedInvoices(customer)).map((row) => row.id)).toStrictEqual([before.id, created.id]);
-      const next = await createInvoice(auth, (await orderIn(auth, "submitted")).id);
-      expect(sequenceOf(next.number)).toBe(sequenceOf(created.number) + 1);
-    },
-    60_000,
-  );
+    expect(sequenceOf(created.number)).toBe(sequenceOf(before.number) + 1);
+    expect((await storedInvoices(customer)).map((row) => row.id)).toStrictEqual([before.id, created.id]);
+    const next = await createInvoice(auth, (await orderIn(auth, "submitted")).id);
+    expect(sequenceOf(next.number)).toBe(sequenceOf(created.number) + 1);
+  }, 60_000);
 });
 
 describe("GET /invoices", () => {
   it("pages newest first with absolute links that keep the other query parameters", async () => {
     const auth = await token();
     const created = [];
-    for (let i = 0; i < 5; i++) created.push(await createInvoice(auth, (await orderIn(auth, "submitted")).id, `ref ${i}`));
+    for (let i = 0; i < 5; i++)
+      created.push(await createInvoice(auth, (await orderIn(auth, "submitted")).id, `ref ${i}`));
     const expected = newestFirst(created);
     const at = (page: number) => `/invoices?sort=x&page_size=2&page=${page}`;
     const link = (page: number) => listLink(at(page), page > 1);
     const pageOf = (page: number, data: unknown[], prev: number | null, next: number | null) => ({
       meta: { total_pages: 3, current_page: page, page_size: 2, total_entries: 5 },
       data,
-      links: { self: BASE + at(page), first: BASE + at(1), last: link(3), prev: prev && link(prev), next: next && link(next) },
+      links: {
+        self: BASE + at(page),
+        first: BASE + at(1),
+        last: link(3),
+        prev: prev && link(prev),
+        next: next && link(next),
+      },
     });
-    await expectJson(await call("/invoices?sort=x&page_size=2", { token: auth }), 200, pageOf(1, expected.slice(0, 2), null, 2));
-    await expectJson(await call("/invoices?sort=x&page_size=2&page=2", { token: auth }), 200, pageOf(2, expected.slice(2, 4), 1, 3));
-    await expectJson(await call("/invoices?sort=x&page_size=2&page=3", { token: auth }), 200, pageOf(3, expected.slice(4), 2, null));
+    await expectJson(
+      await call("/invoices?sort=x&page_size=2", { token: auth }),
+      200,
+      pageOf(1, expected.slice(0, 2), null, 2),
+    );
+    await expectJson(
+      await call("/invoices?sort=x&page_size=2&page=2", { token: auth }),
+      200,
+      pageOf(2, expected.slice(2, 4), 1, 3),
+    );
+    await expectJson(
+      await call("/invoices?sort=x&page_size=2&page=3", { token: auth }),
+      200,
+      pageOf(3, expected.slice(4), 2, null),
+    );
     await expectJson(await call("/invoices?sort=x&page_size=2&page=4", { token: auth }), 200, pageOf(4, [], 3, null));
   });
 
@@ -359,11 +422,23 @@ describe("GET /invoices", () => {
     };
     await expectJson(await call("/invoices?state=open", { token: auth }), 200, only("state=open", [open]));
     await expectJson(await call("/invoices?state=paid", { token: auth }), 200, only("state=paid", [paidNow]));
-    await expectJson(await call("/invoices?state=cancelled", { token: auth }), 200, only("state=cancelled", [cancelledNow]));
+    await expectJson(
+      await call("/invoices?state=cancelled", { token: auth }),
+      200,
+      only("state=cancelled", [cancelledNow]),
+    );
     const byOrder = `order_id=${paid.orders[0].id}`;
     await expectJson(await call(`/invoices?${byOrder}`, { token: auth }), 200, only(byOrder, [paidNow]));
-    await expectJson(await call(`/invoices?${byOrder}&state=paid`, { token: auth }), 200, only(`${byOrder}&state=paid`, [paidNow]));
-    await expectJson(await call(`/invoices?${byOrder}&state=open`, { token: auth }), 200, only(`${byOrder}&state=open`, []));
+    await expectJson(
+      await call(`/invoices?${byOrder}&state=paid`, { token: auth }),
+      200,
+      only(`${byOrder}&state=paid`, [paidNow]),
+    );
+    await expectJson(
+      await call(`/invoices?${byOrder}&state=open`, { token: auth }),
+      200,
+      only(`${byOrder}&state=open`, []),
+    );
     const unknownOrder = `order_id=${crypto.randomUUID()}`;
     await expectJson(await call(`/invoices?${unknownOrder}`, { token: auth }), 200, only(unknownOrder, []));
   });
@@ -377,7 +452,10 @@ describe("GET /invoices", () => {
     ["page=0", "page"],
     ["page_size=101", "page_size"],
   ])("answers 400 invalid_parameter for %s", async (query, parameter) => {
-    await expectError(await call(`/invoices?${query}`, { token: await token() }), 400, { code: "invalid_parameter", source: { parameter } });
+    await expectError(await call(`/invoices?${query}`, { token: await token() }), 400, {
+      code: "invalid_parameter",
+      source: { parameter },
+    });
   });
 
   it("never lists another customer's invoices, not even filtered by that customer's order", async () => {
@@ -389,7 +467,11 @@ describe("GET /invoices", () => {
     const all = await expectJson(await call("/invoices", { token: mine }), 200, expect.anything());
     expect(all.data).toStrictEqual([own]);
     expect(all.meta.total_entries).toBe(1);
-    const filtered = await expectJson(await call(`/invoices?order_id=${foreign.orders[0].id}`, { token: mine }), 200, expect.anything());
+    const filtered = await expectJson(
+      await call(`/invoices?order_id=${foreign.orders[0].id}`, { token: mine }),
+      200,
+      expect.anything(),
+    );
     expect(filtered.data).toStrictEqual([]);
     expect(filtered.meta.total_entries).toBe(0);
   });
@@ -406,7 +488,9 @@ describe("GET /invoices/{id}", () => {
     const owner = await token();
     const invoice = await createInvoice(owner, (await orderIn(owner, "submitted")).id);
     const other = await token();
-    const foreign = await expectError(await call(`/invoices/${invoice.id}`, { token: other }), 404, { code: "not_found" });
+    const foreign = await expectError(await call(`/invoices/${invoice.id}`, { token: other }), 404, {
+      code: "not_found",
+    });
     const missing = await call(`/invoices/${crypto.randomUUID()}`, { token: other });
     expect(await missing.json()).toStrictEqual(foreign);
   });
@@ -425,7 +509,9 @@ describe("GET /invoices/{id}", () => {
     ["percent", "%"],
     ["upper-case uuid", crypto.randomUUID().toUpperCase()],
   ])("answers 404 for an id that matches nothing (%s)", async (_, id) => {
-    await expectError(await call(`/invoices/${encodeURIComponent(id)}`, { token: await token() }), 404, { code: "not_found" });
+    await expectError(await call(`/invoices/${encodeURIComponent(id)}`, { token: await token() }), 404, {
+      code: "not_found",
+    });
   });
 
   it("shows the card order's current state in orders[].state of each of its invoices as the order moves on", async () => {
@@ -439,10 +525,16 @@ describe("GET /invoices/{id}", () => {
       expect((await post(`/card_orders/${order.id}/${action}`, auth)).status).toBe(200);
       const expected = { ...invoice, orders: [{ id: order.id, type: "card_order", state }] };
       await expectJson(await call(`/invoices/${invoice.id}`, { token: auth }), 200, { data: expected });
-      const list = await expectJson(await call(`/invoices?order_id=${order.id}`, { token: auth }), 200, expect.anything());
+      const list = await expectJson(
+        await call(`/invoices?order_id=${order.id}`, { token: auth }),
+        200,
+        expect.anything(),
+      );
       expect(list.data).toHaveLength(count);
       expect(list.data).toContainEqual(expected);
-      expect(list.data.map((listed: any) => listed.orders)).toStrictEqual(Array(count).fill([{ id: order.id, type: "card_order", state }]));
+      expect(list.data.map((listed: any) => listed.orders)).toStrictEqual(
+        Array(count).fill([{ id: order.id, type: "card_order", state }]),
+      );
     }
   });
 

@@ -24,13 +24,34 @@ describe("money: parse and format", () => {
   });
 
   it("formats with two places and no leading zeros", () => {
-    expect([0, 5, 50, 100, 123_450, 1_000_000].map(formatCents)).toStrictEqual(["0.00", "0.05", "0.50", "1.00", "1234.50", "10000.00"]);
+    expect([0, 5, 50, 100, 123_450, 1_000_000].map(formatCents)).toStrictEqual([
+      "0.00",
+      "0.05",
+      "0.50",
+      "1.00",
+      "1234.50",
+      "10000.00",
+    ]);
   });
 
-  it.each(["", "1", "1.0", "1.000", "01.00", "00.50", "+1.00", "-1.00", "1,00", " 1.00", "1.00 ", "1e2", "10000.01", "100000.00", "١.٠٠", "0x10.00"])(
-    "refuses %j",
-    (text) => expect(parseAmount(text)).toBeUndefined(),
-  );
+  it.each([
+    "",
+    "1",
+    "1.0",
+    "1.000",
+    "01.00",
+    "00.50",
+    "+1.00",
+    "-1.00",
+    "1,00",
+    " 1.00",
+    "1.00 ",
+    "1e2",
+    "10000.01",
+    "100000.00",
+    "١.٠٠",
+    "0x10.00",
+  ])("refuses %j", (text) => expect(parseAmount(text)).toBeUndefined());
 
   it("accepts exactly the contract's form: ^(0|[1-9][0-9]{0,4})\\.[0-9]{2}$ up to 10000.00", () => {
     const form = /^(0|[1-9][0-9]{0,4})\.[0-9]{2}$/;
@@ -58,8 +79,11 @@ describe("money: parse and format", () => {
 
 describe("money: VAT", () => {
   it("parses rates as the variables hold them", () => {
-    expect(["0", "19", "7", "7.5", "7.50", "16.25", "999.99"].map(parsePercent)).toStrictEqual([0, 1900, 700, 750, 750, 1625, 99_999]);
-    for (const bad of ["", "19%", "1000", "-7", "7.", ".5", "7.555", " 19", "19 ", "1e2", "٧"]) expect(parsePercent(bad), bad).toBeUndefined();
+    expect(["0", "19", "7", "7.5", "7.50", "16.25", "999.99"].map(parsePercent)).toStrictEqual([
+      0, 1900, 700, 750, 750, 1625, 99_999,
+    ]);
+    for (const bad of ["", "19%", "1000", "-7", "7.", ".5", "7.555", " 19", "19 ", "1e2", "٧"])
+      expect(parsePercent(bad), bad).toBeUndefined();
   });
 
   it("rounds half up once, agreeing with a BigInt reference for any amount an invoice can have", () => {
@@ -74,7 +98,13 @@ describe("money: VAT", () => {
 
   it("rounds the half cent up and anything below it down", () => {
     // 0.50 € at 19 %: 9.5 cents → 10; 0.52 € at 19 %: 9.88 → 10; 0.47 € at 19 %: 8.93 → 9; 0.02 € at 7.5 %: 0.15 → 0
-    expect([vatCents(50, 1900), vatCents(52, 1900), vatCents(47, 1900), vatCents(2, 750), vatCents(10, 5000)]).toStrictEqual([10, 10, 9, 0, 5]);
+    expect([
+      vatCents(50, 1900),
+      vatCents(52, 1900),
+      vatCents(47, 1900),
+      vatCents(2, 750),
+      vatCents(10, 5000),
+    ]).toStrictEqual([10, 10, 9, 0, 5]);
     expect(vatCents(990, 1900)).toBe(188); // shipping 9.90 € → 1.881 € VAT → 1.88 €
   });
 });

@@ -6,7 +6,8 @@ import { BASE, call, expectError, expectJson, follow, ISO_MS, listLink, token, u
 const PATH = "/voucher_owners/me/notification_tokens";
 
 const register = (auth: string, json: unknown) => call(PATH, { method: "PUT", token: auth, json });
-const remove = (auth: string, device: string) => call(`${PATH}/${encodeURIComponent(device)}`, { method: "DELETE", token: auth });
+const remove = (auth: string, device: string) =>
+  call(`${PATH}/${encodeURIComponent(device)}`, { method: "DELETE", token: auth });
 
 /** Registers a token and insists on 204 with no body. */
 async function registered(auth: string, device_identifier: string, value: string) {
@@ -30,12 +31,18 @@ interface StoredToken {
 }
 
 async function storedFor(owner: string): Promise<StoredToken[]> {
-  const { results } = await env.DB.prepare("SELECT * FROM notification_tokens WHERE owner_id = ? ORDER BY device_identifier").bind(owner).all<StoredToken>();
+  const { results } = await env.DB.prepare(
+    "SELECT * FROM notification_tokens WHERE owner_id = ? ORDER BY device_identifier",
+  )
+    .bind(owner)
+    .all<StoredToken>();
   return results;
 }
 
 async function storedWithValue(value: string): Promise<StoredToken[]> {
-  const { results } = await env.DB.prepare("SELECT * FROM notification_tokens WHERE value = ?").bind(value).all<StoredToken>();
+  const { results } = await env.DB.prepare("SELECT * FROM notification_tokens WHERE value = ?")
+    .bind(value)
+    .all<StoredToken>();
   return results;
 }
 
@@ -67,13 +74,27 @@ describe("PUT /voucher_owners/me/notification_tokens", () => {
     const body = await expectJson(
       list,
       200,
-      firstPage([{ device_identifier: "phone", created_at: expect.stringMatching(ISO_MS), updated_at: expect.stringMatching(ISO_MS) }]),
+      firstPage([
+        {
+          device_identifier: "phone",
+          created_at: expect.stringMatching(ISO_MS),
+          updated_at: expect.stringMatching(ISO_MS),
+        },
+      ]),
     );
     const [device] = body.data;
     expect(device.updated_at).toBe(device.created_at);
     expect(Date.now() - Date.parse(device.created_at)).toBeLessThan(60_000);
 
-    expect(await storedFor(sub)).toStrictEqual([{ owner_id: sub, device_identifier: "phone", value, created_at: device.created_at, updated_at: device.updated_at }]);
+    expect(await storedFor(sub)).toStrictEqual([
+      {
+        owner_id: sub,
+        device_identifier: "phone",
+        value,
+        created_at: device.created_at,
+        updated_at: device.updated_at,
+      },
+    ]);
   });
 
   it("replaces the value on a repeated PUT for the same device, keeping created_at and advancing updated_at", async () => {
@@ -84,7 +105,9 @@ describe("PUT /voucher_owners/me/notification_tokens", () => {
 
     await registered(auth, "phone", newValue);
     const after = await devices(auth);
-    expect(after).toStrictEqual([{ device_identifier: "phone", created_at: before!.created_at, updated_at: expect.stringMatching(ISO_MS) }]);
+    expect(after).toStrictEqual([
+      { device_identifier: "phone", created_at: before!.created_at, updated_at: expect.stringMatching(ISO_MS) },
+    ]);
     expect(Date.parse(after[0]!.updated_at)).toBeGreaterThan(Date.parse(before!.updated_at));
 
     expect((await storedFor(sub)).map((row) => row.value)).toStrictEqual([newValue]);
@@ -110,7 +133,9 @@ describe("PUT /voucher_owners/me/notification_tokens", () => {
 
     expect((await devices(first.auth)).map((d) => d.device_identifier)).toStrictEqual(["tablet"]);
     expect((await devices(second.auth)).map((d) => d.device_identifier)).toStrictEqual(["new-phone"]);
-    expect((await storedWithValue(value)).map((row) => [row.owner_id, row.device_identifier])).toStrictEqual([[second.sub, "new-phone"]]);
+    expect((await storedWithValue(value)).map((row) => [row.owner_id, row.device_identifier])).toStrictEqual([
+      [second.sub, "new-phone"],
+    ]);
   });
 
   it("moves a value to another device of the same owner", async () => {
@@ -120,7 +145,9 @@ describe("PUT /voucher_owners/me/notification_tokens", () => {
     await registered(auth, "new-phone", value);
 
     expect((await devices(auth)).map((d) => d.device_identifier)).toStrictEqual(["new-phone"]);
-    expect((await storedFor(sub)).map((row) => [row.device_identifier, row.value])).toStrictEqual([["new-phone", value]]);
+    expect((await storedFor(sub)).map((row) => [row.device_identifier, row.value])).toStrictEqual([
+      ["new-phone", value],
+    ]);
   });
 
   it("counts lengths in characters: a 4096-emoji value and a 255-emoji device identifier pass", async () => {
@@ -128,18 +155,43 @@ describe("PUT /voucher_owners/me/notification_tokens", () => {
     const value = "🔔".repeat(4096);
     const device = "📱".repeat(255);
     await registered(auth, device, value);
-    expect(await devices(auth)).toStrictEqual([{ device_identifier: device, created_at: expect.stringMatching(ISO_MS), updated_at: expect.stringMatching(ISO_MS) }]);
+    expect(await devices(auth)).toStrictEqual([
+      {
+        device_identifier: device,
+        created_at: expect.stringMatching(ISO_MS),
+        updated_at: expect.stringMatching(ISO_MS),
+      },
+    ]);
     expect((await storedFor(sub)).map((row) => [row.device_identifier, row.value])).toStrictEqual([[device, value]]);
   });
 
   it.each([
     ["value missing", { device_identifier: "d" }, [["/value", "value is required."]]],
     ["device_identifier missing", { value: "v" }, [["/device_identifier", "device_identifier is required."]]],
-    ["both missing", {}, [["/value", "value is required."], ["/device_identifier", "device_identifier is required."]]],
+    [
+      "both missing",
+      {},
+      [
+        ["/value", "value is required."],
+        ["/device_identifier", "device_identifier is required."],
+      ],
+    ],
     ["value empty", { value: "", device_identifier: "d" }, [["/value", "value must not be empty."]]],
-    ["device_identifier empty", { value: "v", device_identifier: "" }, [["/device_identifier", "device_identifier must not be empty."]]],
-    ["value of 4097 characters", { value: "x".repeat(4097), device_identifier: "d" }, [["/value", "value must be at most 4096 characters."]]],
-    ["value of 4097 emoji", { value: "🔔".repeat(4097), device_identifier: "d" }, [["/value", "value must be at most 4096 characters."]]],
+    [
+      "device_identifier empty",
+      { value: "v", device_identifier: "" },
+      [["/device_identifier", "device_identifier must not be empty."]],
+    ],
+    [
+      "value of 4097 characters",
+      { value: "x".repeat(4097), device_identifier: "d" },
+      [["/value", "value must be at most 4096 characters."]],
+    ],
+    [
+      "value of 4097 emoji",
+      { value: "🔔".repeat(4097), device_identifier: "d" },
+      [["/value", "value must be at most 4096 characters."]],
+    ],
     [
       "device_identifier of 256 characters",
       { value: "v", device_identifier: "d".repeat(256) },
@@ -147,13 +199,29 @@ describe("PUT /voucher_owners/me/notification_tokens", () => {
     ],
     ["value a number", { value: 42, device_identifier: "d" }, [["/value", "value must be a string."]]],
     ["value null", { value: null, device_identifier: "d" }, [["/value", "value must be a string."]]],
-    ["device_identifier an object", { value: "v", device_identifier: { id: 1 } }, [["/device_identifier", "device_identifier must be a string."]]],
-    ["device_identifier a boolean", { value: "v", device_identifier: true }, [["/device_identifier", "device_identifier must be a string."]]],
-    ["an unknown field", { value: "v", device_identifier: "d", platform: "ios" }, [["/platform", '"platform" is not a known field.']]],
+    [
+      "device_identifier an object",
+      { value: "v", device_identifier: { id: 1 } },
+      [["/device_identifier", "device_identifier must be a string."]],
+    ],
+    [
+      "device_identifier a boolean",
+      { value: "v", device_identifier: true },
+      [["/device_identifier", "device_identifier must be a string."]],
+    ],
+    [
+      "an unknown field",
+      { value: "v", device_identifier: "d", platform: "ios" },
+      [["/platform", '"platform" is not a known field.']],
+    ],
   ])("answers 422 with pointers when %s, and stores nothing", async (_, json, errors) => {
     const { sub, auth } = await owner();
     const response = await register(auth, json);
-    await expectError(response, 422, ...errors.map(([pointer, detail]) => ({ code: "validation_failed", source: { pointer: pointer! }, detail })));
+    await expectError(
+      response,
+      422,
+      ...errors.map(([pointer, detail]) => ({ code: "validation_failed", source: { pointer: pointer! }, detail })),
+    );
     expect(await storedFor(sub)).toStrictEqual([]);
   });
 
@@ -194,7 +262,9 @@ describe("at most 20 devices per voucher owner", () => {
 
   it("holds under concurrent registrations: 30 new devices at once leave 20", { timeout: 60_000 }, async () => {
     const { sub, auth } = await owner();
-    const responses = await Promise.all(Array.from({ length: 30 }, (_, i) => register(auth, { value: unique("v"), device_identifier: `racer-${i}` })));
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => register(auth, { value: unique("v"), device_identifier: `racer-${i}` })),
+    );
     expect(responses.map((r) => r.status)).toStrictEqual(Array(30).fill(204));
     expect(await storedFor(sub)).toHaveLength(20);
   });
@@ -211,7 +281,13 @@ describe("GET /voucher_owners/me/notification_tokens", () => {
     for (const [i, value] of values.entries()) await registered(auth, `device-${i}`, value);
     const all = await devices(auth);
     const ordered = all.toSorted((a, b) =>
-      a.created_at === b.created_at ? (a.device_identifier < b.device_identifier ? 1 : -1) : a.created_at < b.created_at ? 1 : -1,
+      a.created_at === b.created_at
+        ? a.device_identifier < b.device_identifier
+          ? 1
+          : -1
+        : a.created_at < b.created_at
+          ? 1
+          : -1,
     );
     expect(all).toStrictEqual(ordered);
     expect(all.map((d) => d.device_identifier).toSorted()).toStrictEqual(["device-0", "device-1", "device-2"]);
@@ -243,7 +319,8 @@ describe("GET /voucher_owners/me/notification_tokens", () => {
     for (let i = 0; i < 6; i++) await registered(auth, `d${i}`, unique("fcm"));
     return auth;
   };
-  const identifiers = (page: { data: { device_identifier: string }[] }) => page.data.map((device) => device.device_identifier);
+  const identifiers = (page: { data: { device_identifier: string }[] }) =>
+    page.data.map((device) => device.device_identifier);
 
   it("following next while devices already passed go: a page keeps its next though the count says it is the last, and the walk ends on the full last page", async () => {
     const auth = await sixDevices();
@@ -251,7 +328,9 @@ describe("GET /voucher_owners/me/notification_tokens", () => {
     // The two devices of page 1 go: the count now says 2 pages, but 4 devices follow page 1.
     for (const device of ["d5", "d4"]) expect((await remove(auth, device)).status).toBe(204);
     while (pages.at(-1).links.next) pages.push(await follow(pages.at(-1).links.next, auth));
-    expect(pages.map((page) => ({ page: page.meta.current_page, of: page.meta.total_pages, devices: identifiers(page) }))).toStrictEqual([
+    expect(
+      pages.map((page) => ({ page: page.meta.current_page, of: page.meta.total_pages, devices: identifiers(page) })),
+    ).toStrictEqual([
       { page: 1, of: 3, devices: ["d5", "d4"] },
       { page: 2, of: 2, devices: ["d3", "d2"] },
       // The row each page reads ahead says whether rows follow: none after d0, so no next.
@@ -271,7 +350,10 @@ describe("GET /voucher_owners/me/notification_tokens", () => {
   });
 
   it("answers 400 invalid_parameter for a bad page_size", async () => {
-    await expectError(await call(`${PATH}?page_size=0`, { token: (await owner()).auth }), 400, { code: "invalid_parameter", source: { parameter: "page_size" } });
+    await expectError(await call(`${PATH}?page_size=0`, { token: (await owner()).auth }), 400, {
+      code: "invalid_parameter",
+      source: { parameter: "page_size" },
+    });
   });
 });
 
@@ -352,7 +434,9 @@ describe("notification token access", () => {
   it("belongs to the voucher owner (sub), whatever customer the token names", async () => {
     const sub = unique("owner");
     await registered(await token({ sub, customer_id: "tenant-a" }), "phone", unique("v"));
-    expect((await devices(await token({ sub, customer_id: "tenant-b" }))).map((d) => d.device_identifier)).toStrictEqual(["phone"]);
+    expect(
+      (await devices(await token({ sub, customer_id: "tenant-b" }))).map((d) => d.device_identifier),
+    ).toStrictEqual(["phone"]);
   });
 
   it("works with a token that names no customer: PUT, GET and DELETE", async () => {
@@ -378,12 +462,18 @@ describe("notification token access", () => {
     ["PUT", PATH, { value: "v", device_identifier: "d" }],
     ["GET", PATH, undefined],
     ["DELETE", `${PATH}/phone`, undefined],
-  ])("%s %s answers 403 without the notification_tokens:write scope, and writes nothing", async (method, path, json) => {
-    const sub = unique("owner");
-    const auth = await token({ sub, scope: SCOPES.filter((s) => s !== "notification_tokens:write").join(" ") });
-    await expectError(await call(path, { method, token: auth, json }), 403, { code: "forbidden", source: { header: "Authorization" } });
-    expect(await storedFor(sub)).toStrictEqual([]);
-  });
+  ])(
+    "%s %s answers 403 without the notification_tokens:write scope, and writes nothing",
+    async (method, path, json) => {
+      const sub = unique("owner");
+      const auth = await token({ sub, scope: SCOPES.filter((s) => s !== "notification_tokens:write").join(" ") });
+      await expectError(await call(path, { method, token: auth, json }), 403, {
+        code: "forbidden",
+        source: { header: "Authorization" },
+      });
+      expect(await storedFor(sub)).toStrictEqual([]);
+    },
+  );
 
   it("answers 405 with the allowed methods for other methods on the collection and on a device", async () => {
     const { auth } = await owner();

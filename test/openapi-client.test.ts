@@ -9,25 +9,46 @@ import type { components, paths } from "./support/openapi";
 describe("a client generated from the OpenAPI document", () => {
   it("creates, lists, fills, submits and invoices a card order, pays the invoice and registers a device", async () => {
     const customer = unique("customer");
-    const user = await token({ customer_id: customer, scope: "card_orders:read card_orders:write invoices:read invoices:write" });
+    const user = await token({
+      customer_id: customer,
+      scope: "card_orders:read card_orders:write invoices:read invoices:write",
+    });
     const ops = await token({ customer_id: customer, scope: "card_orders:read invoices:read fulfilment" });
     const owner = await token({ sub: unique("owner"), customer_id: undefined, scope: "notification_tokens:write" });
-    const api = createClient<paths>({ baseUrl: BASE, fetch: (request) => send(request), headers: { Authorization: `Bearer ${user}` } });
+    const api = createClient<paths>({
+      baseUrl: BASE,
+      fetch: (request) => send(request),
+      headers: { Authorization: `Bearer ${user}` },
+    });
     const asOps = { headers: { Authorization: `Bearer ${ops}` } };
 
     // The README's lines for a client developer.
-    const { data: created } = await api.POST("/card_orders", { body: { voucher_category: "mixed", payment_method: "bank_transfer", cost_center: "CC-7" } });
+    const { data: created } = await api.POST("/card_orders", {
+      body: { voucher_category: "mixed", payment_method: "bank_transfer", cost_center: "CC-7" },
+    });
     const id = created!.data[0]!.id;
-    await api.POST("/card_orders/{id}/entries", { params: { path: { id } }, body: { voucher_owner_id: "owner-42", card_holder_name: "Ada Lovelace", amount: "25.00" } });
+    await api.POST("/card_orders/{id}/entries", {
+      params: { path: { id } },
+      body: { voucher_owner_id: "owner-42", card_holder_name: "Ada Lovelace", amount: "25.00" },
+    });
     await api.POST("/card_orders/{id}/submit", { params: { path: { id } } });
     const { data: invoiced, error } = await api.POST("/invoices", { body: { order_id: id, reference: "PO-4711" } });
     if (error) throw new Error(error.errors.map((e) => `${e.code}: ${e.detail}`).join("; "));
 
     const invoice: components["schemas"]["Invoice"] = invoiced.data[0]!;
-    expect(invoice).toMatchObject({ state: "open", net_amount: "25.00", gross_amount: "25.00", reference: "PO-4711", cost_center: "CC-7", orders: [{ id, state: "submitted" }] });
+    expect(invoice).toMatchObject({
+      state: "open",
+      net_amount: "25.00",
+      gross_amount: "25.00",
+      reference: "PO-4711",
+      cost_center: "CC-7",
+      orders: [{ id, state: "submitted" }],
+    });
 
     const listed = await api.GET("/card_orders", { params: { query: { state: "submitted", page_size: 10 } } });
-    expect(listed.data?.data.map((order) => [order.id, order.entries_count, order.invoice?.number])).toStrictEqual([[id, 1, invoice.number]]);
+    expect(listed.data?.data.map((order) => [order.id, order.entries_count, order.invoice?.number])).toStrictEqual([
+      [id, 1, invoice.number],
+    ]);
     expect(listed.data?.meta.total_entries).toBe(1);
 
     const paid = await api.POST("/invoices/{id}/pay", { params: { path: { id: invoice.id } }, ...asOps });
@@ -38,17 +59,30 @@ describe("a client generated from the OpenAPI document", () => {
       body: { value: unique("fcm"), device_identifier: "pixel-8" },
     });
     expect(registered.response.status).toBe(204);
-    const devices = await api.GET("/voucher_owners/me/notification_tokens", { headers: { Authorization: `Bearer ${owner}` } });
+    const devices = await api.GET("/voucher_owners/me/notification_tokens", {
+      headers: { Authorization: `Bearer ${owner}` },
+    });
     expect(devices.data?.data.map((device) => device.device_identifier)).toStrictEqual(["pixel-8"]);
   });
 
   it("gets the error envelope, typed, and the documented headers", async () => {
-    const api = createClient<paths>({ baseUrl: BASE, fetch: (request) => send(request), headers: { Authorization: `Bearer ${await token({ scope: "card_orders:read" })}` } });
-    const refused = await api.POST("/card_orders", { body: { voucher_category: "gift", payment_method: "direct_debit" }, params: { header: { "Idempotency-Key": "k-1" } } });
+    const api = createClient<paths>({
+      baseUrl: BASE,
+      fetch: (request) => send(request),
+      headers: { Authorization: `Bearer ${await token({ scope: "card_orders:read" })}` },
+    });
+    const refused = await api.POST("/card_orders", {
+      body: { voucher_category: "gift", payment_method: "direct_debit" },
+      params: { header: { "Idempotency-Key": "k-1" } },
+    });
     expect(refused.response.status).toBe(403);
-    expect(refused.error?.errors.map((e) => [e.code, e.source])).toStrictEqual([["forbidden", { header: "Authorization" }]]);
+    expect(refused.error?.errors.map((e) => [e.code, e.source])).toStrictEqual([
+      ["forbidden", { header: "Authorization" }],
+    ]);
 
-    const missing = await api.GET("/card_orders/{id}", { params: { path: { id: crypto.randomUUID() }, header: { "X-Request-Id": "client-42" } } });
+    const missing = await api.GET("/card_orders/{id}", {
+      params: { path: { id: crypto.randomUUID() }, header: { "X-Request-Id": "client-42" } },
+    });
     expect(missing.error?.errors[0]?.code).toBe("not_found");
     expect(missing.response.headers.get("X-Request-Id")).toBe("client-42");
   });
@@ -61,8 +95,11 @@ describe("a client generated from the OpenAPI document", () => {
       api.POST("/card_orders", { body: { voucher_category: "gift" } }),
       // @ts-expect-error an unknown field (additionalProperties: false)
       api.POST("/card_orders", { body: { voucher_category: "gift", payment_method: "direct_debit", colour: "red" } }),
-      // @ts-expect-error amounts are decimal strings, never numbers
-      api.POST("/card_orders/{id}/entries", { params: { path: { id: "x" } }, body: { voucher_owner_id: "o", card_holder_name: "A", amount: 25 } }),
+      api.POST("/card_orders/{id}/entries", {
+        params: { path: { id: "x" } },
+        // @ts-expect-error amounts are decimal strings, never numbers
+        body: { voucher_owner_id: "o", card_holder_name: "A", amount: 25 },
+      }),
       // @ts-expect-error no such operation
       api.DELETE("/card_orders/{id}", { params: { path: { id: "x" } } }),
     ];

@@ -2,7 +2,20 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { endpoints } from "../src/app";
 import { openApiDocument } from "../src/openapi/document";
-import { BASE, call, createCardOrder, expectError, JSON_TYPE, newCardOrder, orderIn, send, token, unique, UUID, type Bindings } from "./support/api";
+import {
+  BASE,
+  call,
+  createCardOrder,
+  expectError,
+  JSON_TYPE,
+  newCardOrder,
+  orderIn,
+  send,
+  token,
+  unique,
+  UUID,
+  type Bindings,
+} from "./support/api";
 import { FaultyD1 } from "./support/faulty-d1";
 import { routeOf } from "./support/shape";
 
@@ -44,14 +57,40 @@ describe("the document's response headers", () => {
     expect(declared, where).toBeDefined();
     const names = Object.keys(declared).map((name) => name.toLowerCase());
     const sent = [...response.headers.keys()].filter((name) => !NOT_HEADERS.has(name));
-    expect(sent.filter((name) => !names.includes(name)), `undeclared headers of ${where}`).toStrictEqual([]);
-    const required = Object.entries(declared).filter(([, header]) => resolve(header).required).map(([name]) => name.toLowerCase());
-    expect(required.filter((name) => !response.headers.has(name)), `required headers missing from ${where}`).toStrictEqual([]);
+    expect(
+      sent.filter((name) => !names.includes(name)),
+      `undeclared headers of ${where}`,
+    ).toStrictEqual([]);
+    const required = Object.entries(declared)
+      .filter(([, header]) => resolve(header).required)
+      .map(([name]) => name.toLowerCase());
+    expect(
+      required.filter((name) => !response.headers.has(name)),
+      `required headers missing from ${where}`,
+    ).toStrictEqual([]);
   }
 
-  const check = async (status: number, path: string, { auth, method = "GET", json, headers = {}, bindings = {} }: { auth?: string; method?: string; json?: unknown; headers?: Record<string, string>; bindings?: Bindings } = {}) => {
-    const sent = { ...headers, ...(auth ? { Authorization: `Bearer ${auth}` } : {}), ...(json === undefined ? {} : { "Content-Type": "application/json" }) };
-    const request = new Request(BASE + path, { method, headers: sent, body: json === undefined ? undefined : JSON.stringify(json) });
+  const check = async (
+    status: number,
+    path: string,
+    {
+      auth,
+      method = "GET",
+      json,
+      headers = {},
+      bindings = {},
+    }: { auth?: string; method?: string; json?: unknown; headers?: Record<string, string>; bindings?: Bindings } = {},
+  ) => {
+    const sent = {
+      ...headers,
+      ...(auth ? { Authorization: `Bearer ${auth}` } : {}),
+      ...(json === undefined ? {} : { "Content-Type": "application/json" }),
+    };
+    const request = new Request(BASE + path, {
+      method,
+      headers: sent,
+      body: json === undefined ? undefined : JSON.stringify(json),
+    });
     const response = await send(request.clone(), bindings);
     expect(response.status, `${method} ${path}`).toBe(status);
     expectDeclared(request, response);
@@ -64,7 +103,11 @@ describe("the document's response headers", () => {
     await check(201, "/card_orders", create);
     expect((await check(201, "/card_orders", create)).headers.get("Idempotent-Replayed")).toBe("true");
     await check(200, "/card_orders", { auth });
-    await check(204, "/voucher_owners/me/notification_tokens", { auth, method: "PUT", json: { value: unique("v"), device_identifier: "d" } });
+    await check(204, "/voucher_owners/me/notification_tokens", {
+      auth,
+      method: "PUT",
+      json: { value: unique("v"), device_identifier: "d" },
+    });
     for (const path of ["/health", "/openapi.json", "/docs"]) await check(200, path);
   });
 
@@ -79,7 +122,10 @@ describe("the document's response headers", () => {
     await check(409, `/card_orders/${draft.id}/submit`, { auth, method: "POST" }); // a draft without entries
     await check(409, `/card_orders/${submitted.id}/submit`, { auth, method: "POST" }); // submitted already
     await check(422, "/invoices", { auth, method: "POST", json: { order_id: crypto.randomUUID() } });
-    await check(429, "/card_orders", { auth, bindings: { RATE_LIMITER: { limit: async () => ({ success: false }) } as unknown as RateLimit } });
+    await check(429, "/card_orders", {
+      auth,
+      bindings: { RATE_LIMITER: { limit: async () => ({ success: false }) } as unknown as RateLimit },
+    });
     await check(503, "/card_orders", { auth, bindings: { DB: new FaultyD1(env.DB).failCall(1).binding } });
   });
 });

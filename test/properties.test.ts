@@ -2,7 +2,19 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { sign } from "hono/jwt";
 import { beforeAll, describe, expect, it } from "vitest";
-import { addEntry, ALL_SCOPES, BASE, call, createCardOrder, createInvoice, JSON_TYPE, orderIn, send, token, unique } from "./support/api";
+import {
+  addEntry,
+  ALL_SCOPES,
+  BASE,
+  call,
+  createCardOrder,
+  createInvoice,
+  JSON_TYPE,
+  orderIn,
+  send,
+  token,
+  unique,
+} from "./support/api";
 import { routeOf } from "./support/shape";
 import { cardOrderLifecycle } from "../src/domain/card-orders";
 import { invoiceLifecycle } from "../src/domain/invoices";
@@ -36,14 +48,19 @@ const ERROR_STATUS: Record<string, number> = {
 // The caller's customer, with one resource of each kind, so that generated requests reach handlers.
 const CUSTOMER = unique("customer");
 const fixture = { order: "", entry: "", invoice: "", device: "phone" };
-const caller = (claims: Record<string, unknown> = {}) => token({ sub: unique("prop"), customer_id: CUSTOMER, ...claims });
+const caller = (claims: Record<string, unknown> = {}) =>
+  token({ sub: unique("prop"), customer_id: CUSTOMER, ...claims });
 
 beforeAll(async () => {
   const auth = await caller();
   fixture.order = (await createCardOrder(auth)).id;
   fixture.entry = (await addEntry(auth, fixture.order)).id;
   fixture.invoice = (await createInvoice(auth, (await orderIn(auth, "submitted")).id)).id;
-  const put = await call("/voucher_owners/me/notification_tokens", { token: auth, method: "PUT", json: { value: unique("value"), device_identifier: fixture.device } });
+  const put = await call("/voucher_owners/me/notification_tokens", {
+    token: auth,
+    method: "PUT",
+    json: { value: unique("value"), device_identifier: fixture.device },
+  });
   expect(put.status).toBe(204);
 });
 
@@ -51,7 +68,8 @@ beforeAll(async () => {
 // What every answer must look like
 // ---------------------------------------------------------------------------------------------
 
-const keysOf = (value: unknown) => (value !== null && typeof value === "object" && !Array.isArray(value) ? Object.keys(value) : undefined);
+const keysOf = (value: unknown) =>
+  value !== null && typeof value === "object" && !Array.isArray(value) ? Object.keys(value) : undefined;
 
 function expectErrorEnvelope(status: number, body: unknown, headers: Headers) {
   expect(keysOf(body), "an error body holds only errors").toStrictEqual(["errors"]);
@@ -64,7 +82,11 @@ function expectErrorEnvelope(status: number, body: unknown, headers: Headers) {
     expect(Object.keys(ERROR_STATUS), "a code of CONTRACT part 3").toContain(code);
     expect(ERROR_STATUS[code], `the status of ${code}`).toBe(status);
     const sourceKeys = keysOf(source);
-    expect(sourceKeys?.length === 0 || (sourceKeys?.length === 1 && ["pointer", "parameter", "header"].includes(sourceKeys[0]!)), `source ${JSON.stringify(source)}`).toBe(true);
+    expect(
+      sourceKeys?.length === 0 ||
+        (sourceKeys?.length === 1 && ["pointer", "parameter", "header"].includes(sourceKeys[0]!)),
+      `source ${JSON.stringify(source)}`,
+    ).toBe(true);
     for (const value of Object.values(source as object)) expect(typeof value).toBe("string");
     if (sourceKeys?.[0] === "pointer") expect((source as { pointer: string }).pointer).toMatch(/^(\/([^~/]|~[01])*)+$/);
   }
@@ -81,7 +103,8 @@ function expectSuccess(status: number, body: unknown) {
   const { meta, data } = body as { meta?: unknown; data?: unknown };
   if (status === 201) expect(meta).toStrictEqual({ total_pages: 1, current_page: 1, page_size: 1, total_entries: 1 });
   for (const item of [data].flat()) {
-    if (item !== null && typeof item === "object" && "customer" in item) expect(item.customer, "only the caller's customer's orders").toBe(CUSTOMER);
+    if (item !== null && typeof item === "object" && "customer" in item)
+      expect(item.customer, "only the caller's customer's orders").toBe(CUSTOMER);
   }
 }
 
@@ -164,10 +187,26 @@ const BODY_FIELDS = [
   "amount",
 ];
 
-const SQL_TEXT = ["' OR '1'='1", "1; DROP TABLE card_orders; --", "\" OR \"\"=\"", "%' --", "'); DELETE FROM invoices; --", "NULL", "0x00", "' UNION SELECT * FROM idempotency_keys --"];
+const SQL_TEXT = [
+  "' OR '1'='1",
+  "1; DROP TABLE card_orders; --",
+  '" OR ""="',
+  "%' --",
+  "'); DELETE FROM invoices; --",
+  "NULL",
+  "0x00",
+  "' UNION SELECT * FROM idempotency_keys --",
+];
 
 /** Header values a client can send: visible ASCII, space and tab. */
-const headerText = (maxLength = 80) => fc.string({ unit: fc.oneof(fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), fc.constant("\t")), maxLength });
+const headerText = (maxLength = 80) =>
+  fc.string({
+    unit: fc.oneof(
+      fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+      fc.constant("\t"),
+    ),
+    maxLength,
+  });
 
 const anyJson = fc.jsonValue({ maxDepth: 6 });
 
@@ -192,16 +231,23 @@ const fieldObject = fc
     fc.array(fieldValue, { minLength: BODY_FIELDS.length, maxLength: BODY_FIELDS.length }),
     fc.dictionary(fc.string({ maxLength: 12 }), anyJson, { maxKeys: 2 }),
   )
-  .map(([fields, values, extra]) => ({ ...Object.fromEntries(fields.map((field, i) => [field, values[i]])), ...extra }));
+  .map(([fields, values, extra]) => ({
+    ...Object.fromEntries(fields.map((field, i) => [field, values[i]])),
+    ...extra,
+  }));
 
 const deepNesting = fc
-  .tuple(fc.integer({ min: 1, max: 300 }), fc.constantFrom("[", "{\"a\":"), fc.boolean())
+  .tuple(fc.integer({ min: 1, max: 300 }), fc.constantFrom("[", '{"a":'), fc.boolean())
   .map(([depth, open, inField]) => {
     const nested = open.repeat(depth) + (open === "[" ? "]" : "1}").repeat(depth);
     return inField ? `{"description":${nested}}` : nested;
   });
 
-const hugeBody = fc.integer({ min: 60_000, max: 70_000 }).map((n) => JSON.stringify({ voucher_category: "mixed", payment_method: "bank_transfer", description: "x".repeat(n) }));
+const hugeBody = fc
+  .integer({ min: 60_000, max: 70_000 })
+  .map((n) =>
+    JSON.stringify({ voucher_category: "mixed", payment_method: "bank_transfer", description: "x".repeat(n) }),
+  );
 
 /** A body that is JSON, of every shape, and (mostly) sent as JSON. */
 const jsonBodies = fc.oneof(
@@ -216,26 +262,74 @@ const rawBodies = fc.oneof(
   fc.uint8Array({ maxLength: 300 }),
   fc.string({ unit: "binary", maxLength: 200 }),
   fc.string({ maxLength: 200 }),
-  fc.constantFrom("", " ", "{", "}", "[", "{\"a\":", "{\"voucher_category\":\"mixed\",}", "\uFEFF{}", "nul", "{'a':1}", "NaN", "{\"a\":1}{}", "\"\\ud800\""),
-  fc.uint8Array({ minLength: 1, maxLength: 8 }).map((tail) => new Uint8Array([...new TextEncoder().encode('{"description":"'), ...tail, ...new TextEncoder().encode('"}')])),
+  fc.constantFrom(
+    "",
+    " ",
+    "{",
+    "}",
+    "[",
+    '{"a":',
+    '{"voucher_category":"mixed",}',
+    "\uFEFF{}",
+    "nul",
+    "{'a':1}",
+    "NaN",
+    '{"a":1}{}',
+    '"\\ud800"',
+  ),
+  fc
+    .uint8Array({ minLength: 1, maxLength: 8 })
+    .map(
+      (tail) =>
+        new Uint8Array([...new TextEncoder().encode('{"description":"'), ...tail, ...new TextEncoder().encode('"}')]),
+    ),
 );
 
-const CONTENT_TYPES = ["application/json", "application/json; charset=utf-8", "application/json;charset=UTF-8", "application/json; charset=latin1", "text/plain", "application/x-www-form-urlencoded", "", "application/jsonx", "APPLICATION/JSON", "multipart/form-data; boundary=x"];
+const CONTENT_TYPES = [
+  "application/json",
+  "application/json; charset=utf-8",
+  "application/json;charset=UTF-8",
+  "application/json; charset=latin1",
+  "text/plain",
+  "application/x-www-form-urlencoded",
+  "",
+  "application/jsonx",
+  "APPLICATION/JSON",
+  "multipart/form-data; boundary=x",
+];
 
 /** The body and its Content-Type, by a generator of bodies. */
 const bodyWith = (bodies: fc.Arbitrary<string | Uint8Array>) =>
-  fc.option(fc.record({ body: bodies, contentType: fc.oneof({ weight: 8, arbitrary: fc.constant("application/json") }, fc.constantFrom(...CONTENT_TYPES), headerText(40)) }), { freq: 5 });
+  fc.option(
+    fc.record({
+      body: bodies,
+      contentType: fc.oneof(
+        { weight: 8, arbitrary: fc.constant("application/json") },
+        fc.constantFrom(...CONTENT_TYPES),
+        headerText(40),
+      ),
+    }),
+    { freq: 5 },
+  );
 
 /** A valid body for the route, or none: what a well-behaved client sends. */
 function sensibleBody(template: string): string | undefined {
-  if (template === "/card_orders") return JSON.stringify({ voucher_category: "gift", payment_method: "direct_debit", description: "p" });
+  if (template === "/card_orders")
+    return JSON.stringify({ voucher_category: "gift", payment_method: "direct_debit", description: "p" });
   if (template === "/invoices") return JSON.stringify({ order_id: fixture.order, reference: "r" });
-  if (template === "/card_orders/{order}/entries") return JSON.stringify({ voucher_owner_id: "owner-p", card_holder_name: "Prop Erty", amount: "12.00" });
-  if (template === "/voucher_owners/me/notification_tokens") return JSON.stringify({ value: unique("value"), device_identifier: unique("device") });
+  if (template === "/card_orders/{order}/entries")
+    return JSON.stringify({ voucher_owner_id: "owner-p", card_holder_name: "Prop Erty", amount: "12.00" });
+  if (template === "/voucher_owners/me/notification_tokens")
+    return JSON.stringify({ value: unique("value"), device_identifier: unique("device") });
   return undefined;
 }
 
-const expiredToken = () => sign({ sub: unique("prop"), customer_id: CUSTOMER, scope: ALL_SCOPES, exp: Math.floor(Date.now() / 1000) - 60 }, "test-secret", "HS256");
+const expiredToken = () =>
+  sign(
+    { sub: unique("prop"), customer_id: CUSTOMER, scope: ALL_SCOPES, exp: Math.floor(Date.now() / 1000) - 60 },
+    "test-secret",
+    "HS256",
+  );
 
 /** Authorization: mostly a good token (so requests get past it), otherwise every way of being wrong. */
 const authorizations = fc.oneof(
@@ -245,13 +339,17 @@ const authorizations = fc.oneof(
     async () => `Bearer ${await caller({ scope: undefined })}`,
     async () => `Bearer ${await token({ sub: unique("prop"), customer_id: undefined })}`,
     async () => `Bearer ${await expiredToken()}`,
-    async () => `Bearer ${await sign({ sub: unique("prop"), customer_id: CUSTOMER, scope: ALL_SCOPES, exp: 9e9 }, "wrong-secret", "HS256")}`,
-    async () => `Bearer ${btoa('{"alg":"none","typ":"JWT"}')}.${btoa(`{"sub":"x","exp":9999999999,"scope":"${ALL_SCOPES}"}`)}.`,
+    async () =>
+      `Bearer ${await sign({ sub: unique("prop"), customer_id: CUSTOMER, scope: ALL_SCOPES, exp: 9e9 }, "wrong-secret", "HS256")}`,
+    async () =>
+      `Bearer ${btoa('{"alg":"none","typ":"JWT"}')}.${btoa(`{"sub":"x","exp":9999999999,"scope":"${ALL_SCOPES}"}`)}.`,
     async () => undefined,
   ),
   headerText(200).map((garbage) => async () => garbage),
   headerText(200).map((garbage) => async () => `Bearer ${garbage}`),
-  fc.tuple(fc.base64String({ maxLength: 40 }), fc.base64String({ maxLength: 40 }), fc.base64String({ maxLength: 40 })).map((parts) => async () => `Bearer ${parts.join(".")}`),
+  fc
+    .tuple(fc.base64String({ maxLength: 40 }), fc.base64String({ maxLength: 40 }), fc.base64String({ maxLength: 40 }))
+    .map((parts) => async () => `Bearer ${parts.join(".")}`),
 );
 
 /** What goes where `{id}` is: real ids, near misses, SQL, emoji, slashes, percent-encodings, length. */
@@ -259,19 +357,59 @@ const segments = fc.oneof(
   fc.constantFrom(...SQL_TEXT),
   fc.string({ unit: "grapheme", minLength: 1, maxLength: 20 }),
   fc.string({ unit: "binary", minLength: 1, maxLength: 20 }),
-  fc.string({ unit: fc.constantFrom("/", ".", "..", "%", "%2F", "%2f", "%00", "%zz", "%E2%82", "%F0%9F%98%80", "%25", "\\", "?", "#", ";", "a", "😀"), minLength: 1, maxLength: 12 }),
+  fc.string({
+    unit: fc.constantFrom(
+      "/",
+      ".",
+      "..",
+      "%",
+      "%2F",
+      "%2f",
+      "%00",
+      "%zz",
+      "%E2%82",
+      "%F0%9F%98%80",
+      "%25",
+      "\\",
+      "?",
+      "#",
+      ";",
+      "a",
+      "😀",
+    ),
+    minLength: 1,
+    maxLength: 12,
+  }),
   fc.integer({ min: 256, max: 10_000 }).map((n) => "a".repeat(n)),
   fc.uuid(),
   fc.constantFrom("real-upper", "real-suffix", "real-prefix", "me", "null", "undefined", "0", "-1"),
 );
 
 type Encoding = "raw" | "encoded" | "double";
-const encode = (text: string, how: Encoding) => (how === "raw" ? text : how === "encoded" ? encodeURIComponent(text) : encodeURIComponent(encodeURIComponent(text)));
+const encode = (text: string, how: Encoding) =>
+  how === "raw" ? text : how === "encoded" ? encodeURIComponent(text) : encodeURIComponent(encodeURIComponent(text));
 
 const QUERY_KEYS = ["page", "page_size", "state", "order_id"];
 const queryValues = fc.oneof(
   fc.integer({ min: -5, max: 200 }).map(String),
-  fc.constantFrom("", "0", "1", "100", "101", "1.5", "1e2", " 1", "0x10", "+1", "01", "2147483647", "2147483648", "99999999999", "NaN", "Infinity"),
+  fc.constantFrom(
+    "",
+    "0",
+    "1",
+    "100",
+    "101",
+    "1.5",
+    "1e2",
+    " 1",
+    "0x10",
+    "+1",
+    "01",
+    "2147483647",
+    "2147483648",
+    "99999999999",
+    "NaN",
+    "Infinity",
+  ),
   fc.constantFrom(...cardOrderLifecycle.states, ...invoiceLifecycle.states, "DRAFT", "shipped"),
   fc.bigInt({ min: 0n, max: 10n ** 30n }).map(String),
   fc.string({ maxLength: 20 }),
@@ -280,10 +418,22 @@ const queryValues = fc.oneof(
 );
 const queryStrings = fc
   .array(
-    fc.tuple(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...QUERY_KEYS) }, fc.string({ maxLength: 10 }), fc.constantFrom("page[]", "%", "&", "=", "page%5B%5D")), fc.option(queryValues), fc.constantFrom<Encoding>("raw", "encoded", "encoded")),
+    fc.tuple(
+      fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom(...QUERY_KEYS) },
+        fc.string({ maxLength: 10 }),
+        fc.constantFrom("page[]", "%", "&", "=", "page%5B%5D"),
+      ),
+      fc.option(queryValues),
+      fc.constantFrom<Encoding>("raw", "encoded", "encoded"),
+    ),
     { maxLength: 5 },
   )
-  .map((pairs) => pairs.map(([key, value, how]) => (value === null ? encode(key, how) : `${encode(key, how)}=${encode(value, how)}`)).join("&"));
+  .map((pairs) =>
+    pairs
+      .map(([key, value, how]) => (value === null ? encode(key, how) : `${encode(key, how)}=${encode(value, how)}`))
+      .join("&"),
+  );
 
 type Endpoint = readonly [(typeof METHODS)[number], (typeof TEMPLATES)[number]];
 
@@ -312,11 +462,17 @@ const ENDPOINTS: Endpoint[] = [
   ["GET", "/docs"],
   ["GET", "/health"],
 ];
-const TAKES_BODY = ENDPOINTS.filter(([method, template]) => method === "PUT" || ["/card_orders", "/invoices", "/card_orders/{order}/entries"].includes(template)).filter(([m]) => m !== "GET" && m !== "DELETE");
+const TAKES_BODY = ENDPOINTS.filter(
+  ([method, template]) =>
+    method === "PUT" || ["/card_orders", "/invoices", "/card_orders/{order}/entries"].includes(template),
+).filter(([m]) => m !== "GET" && m !== "DELETE");
 const TAKES_QUERY = ENDPOINTS.filter(([method]) => method === "GET");
 const TAKES_ID = ENDPOINTS.filter(([, template]) => template.includes("{"));
 
-const endpoints = (focus: Endpoint[] = ENDPOINTS, templates: readonly (typeof TEMPLATES)[number][] = TEMPLATES): fc.Arbitrary<Endpoint> =>
+const endpoints = (
+  focus: Endpoint[] = ENDPOINTS,
+  templates: readonly (typeof TEMPLATES)[number][] = TEMPLATES,
+): fc.Arbitrary<Endpoint> =>
   fc.oneof(
     { weight: 3, arbitrary: fc.constantFrom(...focus) },
     { weight: 1, arbitrary: fc.constantFrom(...ENDPOINTS) },
@@ -327,24 +483,44 @@ interface Generated {
   endpoint: Endpoint;
   segment?: { text: string; encoding: Encoding };
   query?: string;
-  headers?: { contentType?: string; idempotencyKey?: string; authorization?: () => Promise<string | undefined>; requestId?: string };
+  headers?: {
+    contentType?: string;
+    idempotencyKey?: string;
+    authorization?: () => Promise<string | undefined>;
+    requestId?: string;
+  };
   body?: { body: string | Uint8Array; contentType: string } | null;
 }
 
-const IDS = { "{order}": () => fixture.order, "{entry}": () => fixture.entry, "{invoice}": () => fixture.invoice, "{device}": () => fixture.device };
+const IDS = {
+  "{order}": () => fixture.order,
+  "{entry}": () => fixture.entry,
+  "{invoice}": () => fixture.invoice,
+  "{device}": () => fixture.device,
+};
 
 function pathOf(template: string, segment?: Generated["segment"]): string {
   return template.replace(/\{(order|entry|invoice|device)\}/g, (placeholder) => {
     const real = IDS[placeholder as keyof typeof IDS]();
     if (!segment) return real;
-    const special: Record<string, string> = { "real-upper": real.toUpperCase(), "real-suffix": `${real}x`, "real-prefix": `x${real}` };
+    const special: Record<string, string> = {
+      "real-upper": real.toUpperCase(),
+      "real-suffix": `${real}x`,
+      "real-prefix": `x${real}`,
+    };
     return special[segment.text] ?? encode(segment.text, segment.encoding);
   });
 }
 
 /** Builds the request a generated case describes; anything not generated is what a good client sends. */
 async function requestOf(generated: Generated): Promise<Request> {
-  const { endpoint: [method, template], segment, query, headers = {}, body } = generated;
+  const {
+    endpoint: [method, template],
+    segment,
+    query,
+    headers = {},
+    body,
+  } = generated;
   const url = `${BASE}${pathOf(template, segment)}${query === undefined || query === "" ? "" : `?${query}`}`;
   const sent = new Headers();
   const authorization = await (headers.authorization ?? (async () => `Bearer ${await caller()}`))();
@@ -383,11 +559,20 @@ const robustness = (name: string, generated: fc.Arbitrary<Generated>) =>
   );
 
 describe("whatever a client sends to any endpoint with any method: never a 5xx, always a contract envelope", () => {
-  robustness("generated JSON bodies: any value, wrong types per field, extra fields, deep nesting, huge strings", fc.record({ endpoint: endpoints(TAKES_BODY), body: bodyWith(jsonBodies) }));
+  robustness(
+    "generated JSON bodies: any value, wrong types per field, extra fields, deep nesting, huge strings",
+    fc.record({ endpoint: endpoints(TAKES_BODY), body: bodyWith(jsonBodies) }),
+  );
 
-  robustness("generated raw bodies: bytes, broken JSON, invalid UTF-8", fc.record({ endpoint: endpoints(TAKES_BODY), body: bodyWith(rawBodies) }));
+  robustness(
+    "generated raw bodies: bytes, broken JSON, invalid UTF-8",
+    fc.record({ endpoint: endpoints(TAKES_BODY), body: bodyWith(rawBodies) }),
+  );
 
-  robustness("generated query strings: page, page_size, state, order_id and unknown parameters with odd characters", fc.record({ endpoint: endpoints(TAKES_QUERY), query: queryStrings }));
+  robustness(
+    "generated query strings: page, page_size, state, order_id and unknown parameters with odd characters",
+    fc.record({ endpoint: endpoints(TAKES_QUERY), query: queryStrings }),
+  );
 
   robustness(
     "generated header values: Content-Type, Idempotency-Key, Authorization, X-Request-Id",
@@ -397,7 +582,14 @@ describe("whatever a client sends to any endpoint with any method: never a 5xx, 
         headers: fc.record(
           {
             contentType: fc.oneof(fc.constantFrom(...CONTENT_TYPES), headerText(60)),
-            idempotencyKey: fc.oneof(headerText(300), fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 256 })),
+            idempotencyKey: fc.oneof(
+              headerText(300),
+              fc.string({
+                unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)),
+                minLength: 1,
+                maxLength: 256,
+              }),
+            ),
             authorization: authorizations,
             requestId: fc.oneof(headerText(200), fc.uuid()),
           },
@@ -411,7 +603,10 @@ describe("whatever a client sends to any endpoint with any method: never a 5xx, 
   robustness(
     "generated path segments: SQL, emoji, slashes, percent-encodings, near-miss and very long ids",
     fc.record({
-      endpoint: endpoints(TAKES_ID, TEMPLATES.filter((t) => t.includes("{"))),
+      endpoint: endpoints(
+        TAKES_ID,
+        TEMPLATES.filter((t) => t.includes("{")),
+      ),
       segment: fc.record({ text: segments, encoding: fc.constantFrom<Encoding>("raw", "encoded", "double") }),
     }),
   );
@@ -423,7 +618,15 @@ describe("whatever a client sends to any endpoint with any method: never a 5xx, 
         endpoint: endpoints(),
         segment: fc.record({ text: segments, encoding: fc.constantFrom<Encoding>("raw", "encoded", "double") }),
         query: queryStrings,
-        headers: fc.record({ contentType: fc.constantFrom(...CONTENT_TYPES), idempotencyKey: headerText(40), authorization: authorizations, requestId: headerText(40) }, { requiredKeys: [] }),
+        headers: fc.record(
+          {
+            contentType: fc.constantFrom(...CONTENT_TYPES),
+            idempotencyKey: headerText(40),
+            authorization: authorizations,
+            requestId: headerText(40),
+          },
+          { requiredKeys: [] },
+        ),
         body: bodyWith(fc.oneof(jsonBodies, rawBodies)),
       },
       { requiredKeys: ["endpoint"] },
@@ -436,7 +639,11 @@ describe("whatever a client sends to any endpoint with any method: never a 5xx, 
 // ---------------------------------------------------------------------------------------------
 
 const codePoints = (text: string) => [...text].length;
-const utf8Hex = (text: string) => [...new TextEncoder().encode(text)].map((b) => b.toString(16).padStart(2, "0")).join("").toUpperCase();
+const utf8Hex = (text: string) =>
+  [...new TextEncoder().encode(text)]
+    .map((b) => b.toString(16).padStart(2, "0"))
+    .join("")
+    .toUpperCase();
 
 const controlCharacter = fc.integer({ min: 0, max: 0x1f }).map((c) => String.fromCharCode(c));
 
@@ -444,9 +651,27 @@ const controlCharacter = fc.integer({ min: 0, max: 0x1f }).map((c) => String.fro
 const textPiece = fc.oneof(
   fc.string({ unit: "grapheme", maxLength: 30 }),
   fc.string({ unit: "binary", maxLength: 30 }),
-  fc.string({ unit: fc.constantFrom("😀", "🧾", "👩‍👩‍👧", "🇩🇪", "\u200d", "\ufe0f", "\u0301", "\ufeff", "\u2028", "\ufffd", "\u{10ffff}"), maxLength: 20 }),
+  fc.string({
+    unit: fc.constantFrom(
+      "😀",
+      "🧾",
+      "👩‍👩‍👧",
+      "🇩🇪",
+      "\u200d",
+      "\ufe0f",
+      "\u0301",
+      "\ufeff",
+      "\u2028",
+      "\ufffd",
+      "\u{10ffff}",
+    ),
+    maxLength: 20,
+  }),
   fc.constantFrom(...SQL_TEXT),
-  fc.string({ unit: fc.constantFrom("'", '"', "\\", "`", ";", "--", "/*", "%", "_", "\\u0000", "\\n", "$1", "?"), maxLength: 20 }),
+  fc.string({
+    unit: fc.constantFrom("'", '"', "\\", "`", ";", "--", "/*", "%", "_", "\\u0000", "\\n", "$1", "?"),
+    maxLength: 20,
+  }),
   fc.string({ unit: controlCharacter, maxLength: 10 }),
   fc.string({ unit: "binary-ascii", maxLength: 30 }),
 );
@@ -458,17 +683,37 @@ const storedText = (max: number, min = 0) =>
 
 /** Identifiers a URL path cannot carry as a segment of their own. */
 const UNNAMEABLE = [".", ".."];
-const URL_SPECIAL = [...UNNAMEABLE, "...", "%2e%2e", ".%2e", "a/b", "/", "?x", "#", " ", "%", "%25", "+", "\\", ";", "a\u0000b"];
+const URL_SPECIAL = [
+  ...UNNAMEABLE,
+  "...",
+  "%2e%2e",
+  ".%2e",
+  "a/b",
+  "/",
+  "?x",
+  "#",
+  " ",
+  "%",
+  "%25",
+  "+",
+  "\\",
+  ";",
+  "a\u0000b",
+];
 
 const storedTextCheck = async (query: string, id: string, expected: Record<string, string | null>) => {
   const columns = Object.keys(expected);
-  const row = await env.DB.prepare(`SELECT ${columns.map((c) => `${c}, hex(${c}) AS ${c}_hex`).join(", ")} FROM ${query}`)
+  const row = await env.DB.prepare(
+    `SELECT ${columns.map((c) => `${c}, hex(${c}) AS ${c}_hex`).join(", ")} FROM ${query}`,
+  )
     .bind(id)
     .first<Record<string, string | null>>();
   expect(row).not.toBeNull();
   for (const column of columns) {
     expect(row![column], `stored ${column}`).toBe(expected[column]);
-    expect(row![`${column}_hex`], `stored bytes of ${column}`).toBe(expected[column] === null ? null : utf8Hex(expected[column]!));
+    expect(row![`${column}_hex`], `stored bytes of ${column}`).toBe(
+      expected[column] === null ? null : utf8Hex(expected[column]!),
+    );
   }
 };
 
@@ -477,16 +722,34 @@ describe("text round trips: stored and answered byte for byte", () => {
     "POST /card_orders keeps description, invoice_reference and cost_center exactly",
     async () => {
       await fc.assert(
-        fc.asyncProperty(fc.record({ description: storedText(255), invoice_reference: storedText(255), cost_center: storedText(255) }), async (fields) => {
-          const auth = await caller();
-          const response = await call("/card_orders", { token: auth, json: { voucher_category: "meal", payment_method: "bank_transfer", ...fields } });
-          expect(response.status).toBe(201);
-          const created = ((await response.json()) as { data: Record<string, unknown>[] }).data[0]!;
-          expect({ description: created.description, invoice_reference: created.invoice_reference, cost_center: created.cost_center }).toStrictEqual({ ...fields });
-          const read = ((await (await call(`/card_orders/${created.id}`, { token: auth })).json()) as { data: Record<string, unknown> }).data;
-          expect({ description: read.description, invoice_reference: read.invoice_reference, cost_center: read.cost_center }).toStrictEqual({ ...fields });
-          await storedTextCheck("card_orders WHERE id = ?", created.id as string, fields);
-        }),
+        fc.asyncProperty(
+          fc.record({ description: storedText(255), invoice_reference: storedText(255), cost_center: storedText(255) }),
+          async (fields) => {
+            const auth = await caller();
+            const response = await call("/card_orders", {
+              token: auth,
+              json: { voucher_category: "meal", payment_method: "bank_transfer", ...fields },
+            });
+            expect(response.status).toBe(201);
+            const created = ((await response.json()) as { data: Record<string, unknown>[] }).data[0]!;
+            expect({
+              description: created.description,
+              invoice_reference: created.invoice_reference,
+              cost_center: created.cost_center,
+            }).toStrictEqual({ ...fields });
+            const read = (
+              (await (await call(`/card_orders/${created.id}`, { token: auth })).json()) as {
+                data: Record<string, unknown>;
+              }
+            ).data;
+            expect({
+              description: read.description,
+              invoice_reference: read.invoice_reference,
+              cost_center: read.cost_center,
+            }).toStrictEqual({ ...fields });
+            await storedTextCheck("card_orders WHERE id = ?", created.id as string, fields);
+          },
+        ),
         { numRuns: RUNS },
       );
     },
@@ -499,12 +762,16 @@ describe("text round trips: stored and answered byte for byte", () => {
       await fc.assert(
         fc.asyncProperty(storedText(255), storedText(255), async (reference, costCenter) => {
           const auth = await caller();
-          const order = await orderIn(auth, "submitted", { order: { voucher_category: "mixed", payment_method: "bank_transfer", cost_center: costCenter } });
+          const order = await orderIn(auth, "submitted", {
+            order: { voucher_category: "mixed", payment_method: "bank_transfer", cost_center: costCenter },
+          });
           const response = await call("/invoices", { token: auth, json: { order_id: order.id, reference } });
           expect(response.status).toBe(201);
           const created = ((await response.json()) as { data: Record<string, unknown>[] }).data[0]!;
           expect([created.reference, created.cost_center]).toStrictEqual([reference, costCenter]);
-          const read = ((await (await call(`/invoices/${created.id}`, { token: auth })).json()) as { data: Record<string, unknown> }).data;
+          const read = (
+            (await (await call(`/invoices/${created.id}`, { token: auth })).json()) as { data: Record<string, unknown> }
+          ).data;
           expect([read.reference, read.cost_center]).toStrictEqual([reference, costCenter]);
           await storedTextCheck("invoices WHERE id = ?", created.id as string, { reference, cost_center: costCenter });
         }),
@@ -518,15 +785,25 @@ describe("text round trips: stored and answered byte for byte", () => {
     "PUT notification token keeps device_identifier (listed) and value (stored, never shown) exactly",
     async () => {
       await fc.assert(
-        fc.asyncProperty(storedText(255, 1).filter((text) => !UNNAMEABLE.includes(text)), storedText(4096, 1), async (device, value) => {
-          const sub = unique("owner");
-          const auth = await token({ sub });
-          const put = await call("/voucher_owners/me/notification_tokens", { token: auth, method: "PUT", json: { value, device_identifier: device } });
-          expect(put.status).toBe(204);
-          const list = (await (await call("/voucher_owners/me/notification_tokens", { token: auth })).json()) as { data: Record<string, unknown>[] };
-          expect(list.data.map((d) => d.device_identifier)).toStrictEqual([device]);
-          await storedTextCheck("notification_tokens WHERE owner_id = ?", sub, { device_identifier: device, value });
-        }),
+        fc.asyncProperty(
+          storedText(255, 1).filter((text) => !UNNAMEABLE.includes(text)),
+          storedText(4096, 1),
+          async (device, value) => {
+            const sub = unique("owner");
+            const auth = await token({ sub });
+            const put = await call("/voucher_owners/me/notification_tokens", {
+              token: auth,
+              method: "PUT",
+              json: { value, device_identifier: device },
+            });
+            expect(put.status).toBe(204);
+            const list = (await (await call("/voucher_owners/me/notification_tokens", { token: auth })).json()) as {
+              data: Record<string, unknown>[];
+            };
+            expect(list.data.map((d) => d.device_identifier)).toStrictEqual([device]);
+            await storedTextCheck("notification_tokens WHERE owner_id = ?", sub, { device_identifier: device, value });
+          },
+        ),
         { numRuns: RUNS },
       );
     },
@@ -540,19 +817,38 @@ describe("text round trips: stored and answered byte for byte", () => {
         fc.asyncProperty(fc.oneof(storedText(255, 1), fc.constantFrom(...URL_SPECIAL)), async (device) => {
           const sub = unique("owner");
           const auth = await token({ sub });
-          const put = await call("/voucher_owners/me/notification_tokens", { token: auth, method: "PUT", json: { value: unique("value"), device_identifier: device } });
+          const put = await call("/voucher_owners/me/notification_tokens", {
+            token: auth,
+            method: "PUT",
+            json: { value: unique("value"), device_identifier: device },
+          });
           if (UNNAMEABLE.includes(device)) {
             // No URL path can hold these as a segment (the URL parser resolves them), so no DELETE could name them.
             expect({ status: put.status, body: await put.json() }).toStrictEqual({
               status: 422,
-              body: { errors: [{ detail: expect.stringMatching(/\S/), code: "validation_failed", source: { pointer: "/device_identifier" } }] },
+              body: {
+                errors: [
+                  {
+                    detail: expect.stringMatching(/\S/),
+                    code: "validation_failed",
+                    source: { pointer: "/device_identifier" },
+                  },
+                ],
+              },
             });
             return;
           }
           expect(put.status).toBe(204);
-          const deleted = await call(`/voucher_owners/me/notification_tokens/${encodeURIComponent(device)}`, { token: auth, method: "DELETE" });
+          const deleted = await call(`/voucher_owners/me/notification_tokens/${encodeURIComponent(device)}`, {
+            token: auth,
+            method: "DELETE",
+          });
           expect(deleted.status).toBe(204);
-          const { results } = await env.DB.prepare("SELECT device_identifier FROM notification_tokens WHERE owner_id = ?").bind(sub).all();
+          const { results } = await env.DB.prepare(
+            "SELECT device_identifier FROM notification_tokens WHERE owner_id = ?",
+          )
+            .bind(sub)
+            .all();
           expect(results, `device ${JSON.stringify(device)} is gone`).toStrictEqual([]);
         }),
         { numRuns: RUNS },
@@ -568,7 +864,11 @@ describe("text round trips: stored and answered byte for byte", () => {
 
 /** A well-formed text with one unpaired surrogate somewhere in it. */
 const withLoneSurrogate = fc
-  .tuple(storedText(20), fc.oneof(fc.integer({ min: 0xd800, max: 0xdbff }), fc.integer({ min: 0xdc00, max: 0xdfff })), storedText(20))
+  .tuple(
+    storedText(20),
+    fc.oneof(fc.integer({ min: 0xd800, max: 0xdbff }), fc.integer({ min: 0xdc00, max: 0xdfff })),
+    storedText(20),
+  )
   .map(([before, unit, after]) => {
     // A high surrogate must not be followed by a low one, nor a low one preceded by a high one.
     const high = unit <= 0xdbff;
@@ -606,20 +906,28 @@ describe("text that cannot be stored faithfully is refused, and lengths count co
     "strings with unpaired surrogates answer 422 on their field and store nothing",
     async () => {
       await fc.assert(
-        fc.asyncProperty(fc.constantFrom(...STRING_FIELDS), withLoneSurrogate, async ({ path, method, field }, text) => {
-          const [sub, customer] = [unique("owner"), unique("customer")];
-          const auth = await token({ sub, customer_id: customer });
-          const body = { ...(await validBody(path, auth)), [field]: text };
-          const before = await storedFor(sub, customer);
-          // JSON.stringify writes a lone surrogate as a \u escape: the body is valid UTF-8 JSON.
-          const response = await call(path, { token: auth, method, json: body });
-          const answer = await response.json();
-          expect({ status: response.status, answer }).toStrictEqual({
-            status: 422,
-            answer: { errors: [{ detail: expect.stringMatching(/\S/), code: "validation_failed", source: { pointer: `/${field}` } }] },
-          });
-          expect(await storedFor(sub, customer)).toStrictEqual(before);
-        }),
+        fc.asyncProperty(
+          fc.constantFrom(...STRING_FIELDS),
+          withLoneSurrogate,
+          async ({ path, method, field }, text) => {
+            const [sub, customer] = [unique("owner"), unique("customer")];
+            const auth = await token({ sub, customer_id: customer });
+            const body = { ...(await validBody(path, auth)), [field]: text };
+            const before = await storedFor(sub, customer);
+            // JSON.stringify writes a lone surrogate as a \u escape: the body is valid UTF-8 JSON.
+            const response = await call(path, { token: auth, method, json: body });
+            const answer = await response.json();
+            expect({ status: response.status, answer }).toStrictEqual({
+              status: 422,
+              answer: {
+                errors: [
+                  { detail: expect.stringMatching(/\S/), code: "validation_failed", source: { pointer: `/${field}` } },
+                ],
+              },
+            });
+            expect(await storedFor(sub, customer)).toStrictEqual(before);
+          },
+        ),
         { numRuns: RUNS },
       );
     },
@@ -627,9 +935,15 @@ describe("text that cannot be stored faithfully is refused, and lengths count co
   );
 
   // Astral characters are two UTF-16 units and up to four UTF-8 bytes, but one character each.
-  const character = fc.oneof(fc.constantFrom("a", "é", "€", "😀", "𝄞", "\u{10ffff}", "\u0000"), fc.string({ unit: "binary", minLength: 1, maxLength: 1 }));
+  const character = fc.oneof(
+    fc.constantFrom("a", "é", "€", "😀", "𝄞", "\u{10ffff}", "\u0000"),
+    fc.string({ unit: "binary", minLength: 1, maxLength: 1 }),
+  );
   /** Exactly `n` characters, cycling through a few generated ones. */
-  const textOfLength = (n: number) => fc.array(character, { minLength: 1, maxLength: 6 }).map((chars) => Array.from({ length: n }, (_, i) => chars[i % chars.length]).join(""));
+  const textOfLength = (n: number) =>
+    fc
+      .array(character, { minLength: 1, maxLength: 6 })
+      .map((chars) => Array.from({ length: n }, (_, i) => chars[i % chars.length]).join(""));
   const FIELD_LIMITS = [...STRING_FIELDS.map((f) => ({ ...f, max: f.field === "value" ? 4096 : 255 }))];
 
   it(
@@ -646,9 +960,14 @@ describe("text that cannot be stored faithfully is refused, and lengths count co
           async ({ limit: { path, method, field, max }, text }) => {
             const [sub, customer] = [unique("owner"), unique("customer")];
             const auth = await token({ sub, customer_id: customer });
-            const response = await call(path, { token: auth, method, json: { ...(await validBody(path, auth)), [field]: text } });
+            const response = await call(path, {
+              token: auth,
+              method,
+              json: { ...(await validBody(path, auth)), [field]: text },
+            });
             const fits = codePoints(text) <= max;
-            if (fits) expect(response.status, `${field} of ${codePoints(text)} characters`).toBe(method === "PUT" ? 204 : 201);
+            if (fits)
+              expect(response.status, `${field} of ${codePoints(text)} characters`).toBe(method === "PUT" ? 204 : 201);
             else {
               expect(response.status, `${field} of ${codePoints(text)} characters`).toBe(422);
               expect(((await response.json()) as { errors: unknown[] }).errors).toStrictEqual([

@@ -14,7 +14,12 @@ const FCM_URL = "https://fcm.test";
 const PROJECT = "voucher-project";
 
 let account: Awaited<ReturnType<typeof serviceAccount>>;
-const pushEnv = () => ({ FCM_PROJECT_ID: PROJECT, FCM_SERVICE_ACCOUNT: account.json, GOOGLE_TOKEN_URL: TOKEN_URL, FCM_API_URL: FCM_URL });
+const pushEnv = () => ({
+  FCM_PROJECT_ID: PROJECT,
+  FCM_SERVICE_ACCOUNT: account.json,
+  GOOGLE_TOKEN_URL: TOKEN_URL,
+  FCM_API_URL: FCM_URL,
+});
 
 /** Google as the tests want it: tokens for a verified assertion, FCM answering `fcm` per device token. */
 function google(fcm: (deviceToken: string) => Response = () => Response.json({ name: "projects/p/messages/1" })) {
@@ -22,7 +27,8 @@ function google(fcm: (deviceToken: string) => Response = () => Response.json({ n
     if (request.url === TOKEN_URL) {
       const form = new URLSearchParams(body);
       const claims = await verifiedClaims(form.get("assertion")!, account.publicKey);
-      if (form.get("grant_type") !== "urn:ietf:params:oauth:grant-type:jwt-bearer" || !claims) return new Response("bad assertion", { status: 400 });
+      if (form.get("grant_type") !== "urn:ietf:params:oauth:grant-type:jwt-bearer" || !claims)
+        return new Response("bad assertion", { status: 400 });
       return Response.json({ access_token: "ya29.test-token", expires_in: 3599, token_type: "Bearer" });
     }
     return fcm(JSON.parse(body).message.token);
@@ -30,7 +36,11 @@ function google(fcm: (deviceToken: string) => Response = () => Response.json({ n
 }
 
 async function register(owner: string, device: string, value = unique("fcm-token")) {
-  const response = await call("/voucher_owners/me/notification_tokens", { token: await token({ sub: owner }), method: "PUT", json: { value, device_identifier: device } });
+  const response = await call("/voucher_owners/me/notification_tokens", {
+    token: await token({ sub: owner }),
+    method: "PUT",
+    json: { value, device_identifier: device },
+  });
   expect(response.status).toBe(204);
   return value;
 }
@@ -39,15 +49,31 @@ async function register(owner: string, device: string, value = unique("fcm-token
 async function deliveredOrder(owners: { ada: string; alan: string }) {
   const auth = await token();
   const order = await createCardOrder(auth);
-  const ada1 = await addEntry(auth, order.id, { voucher_owner_id: owners.ada, card_holder_name: "Ada Lovelace", amount: "20.00" });
-  const ada2 = await addEntry(auth, order.id, { voucher_owner_id: owners.ada, card_holder_name: "Ada L.", amount: "30.00" });
-  const alan = await addEntry(auth, order.id, { voucher_owner_id: owners.alan, card_holder_name: "Alan Turing", amount: "25.00" });
-  for (const action of ["submit", "start_production", "deliver"]) expect((await call(`/card_orders/${order.id}/${action}`, { token: auth, method: "POST" })).status).toBe(200);
+  const ada1 = await addEntry(auth, order.id, {
+    voucher_owner_id: owners.ada,
+    card_holder_name: "Ada Lovelace",
+    amount: "20.00",
+  });
+  const ada2 = await addEntry(auth, order.id, {
+    voucher_owner_id: owners.ada,
+    card_holder_name: "Ada L.",
+    amount: "30.00",
+  });
+  const alan = await addEntry(auth, order.id, {
+    voucher_owner_id: owners.alan,
+    card_holder_name: "Alan Turing",
+    amount: "25.00",
+  });
+  for (const action of ["submit", "start_production", "deliver"])
+    expect((await call(`/card_orders/${order.id}/${action}`, { token: auth, method: "POST" })).status).toBe(200);
   return { order, entries: { ada: [ada1.id, ada2.id], alan: [alan.id] } };
 }
 
 /** The ids of the card_order.delivered events among what was drained. */
-const deliveredEvents = (outcomes: Outcome[]) => outcomes.flatMap(({ body }) => (body.kind === "event" && body.event.type === "card_order.delivered" ? [body.event.id] : []));
+const deliveredEvents = (outcomes: Outcome[]) =>
+  outcomes.flatMap(({ body }) =>
+    body.kind === "event" && body.event.type === "card_order.delivered" ? [body.event.id] : [],
+  );
 
 beforeEach(async () => {
   account ??= await serviceAccount();
@@ -59,7 +85,11 @@ afterEach(() => vi.restoreAllMocks());
 describe("push on delivery", () => {
   it("sends one message per device of each owner with cards in the order, naming only that owner's card holders", async () => {
     const owners = { ada: unique("ada"), alan: unique("alan") };
-    const [adaPhone, adaTablet, alanPhone] = [await register(owners.ada, "phone"), await register(owners.ada, "tablet"), await register(owners.alan, "phone")];
+    const [adaPhone, adaTablet, alanPhone] = [
+      await register(owners.ada, "phone"),
+      await register(owners.ada, "tablet"),
+      await register(owners.alan, "phone"),
+    ];
     await register(unique("stranger"), "phone");
     const { order, entries } = await deliveredOrder(owners);
     const world = google();
@@ -68,15 +98,49 @@ describe("push on delivery", () => {
     const pushes = outcomes.filter((o) => o.body.kind === "push");
     expect(pushes.map((o) => o.acked)).toStrictEqual([true, true, true]);
     const sent = world.requests.filter((r) => r.url.startsWith(FCM_URL));
-    expect(sent.every((r) => r.url === `${FCM_URL}/v1/projects/${PROJECT}/messages:send` && r.method === "POST" && r.headers.authorization === "Bearer ya29.test-token")).toBe(true);
+    expect(
+      sent.every(
+        (r) =>
+          r.url === `${FCM_URL}/v1/projects/${PROJECT}/messages:send` &&
+          r.method === "POST" &&
+          r.headers.authorization === "Bearer ya29.test-token",
+      ),
+    ).toBe(true);
     const messages = sent.map((r) => JSON.parse(r.body).message).toSorted((a, b) => (a.token < b.token ? -1 : 1));
     const [eventId] = deliveredEvents(outcomes);
     // A repeat of the push replaces the notification rather than adding one (see the next test).
-    const collapse = { android: { collapse_key: eventId, notification: { tag: eventId } }, apns: { headers: { "apns-collapse-id": eventId } } };
+    const collapse = {
+      android: { collapse_key: eventId, notification: { tag: eventId } },
+      apns: { headers: { "apns-collapse-id": eventId } },
+    };
     const expected = [
-      { token: adaPhone, notification: { title: "Your voucher card is on its way", body: "The cards for Ada Lovelace and Ada L. have been delivered." }, data: { type: "card_order.delivered", card_order_id: order.id, entry_ids: entries.ada.join(",") }, ...collapse },
-      { token: adaTablet, notification: { title: "Your voucher card is on its way", body: "The cards for Ada Lovelace and Ada L. have been delivered." }, data: { type: "card_order.delivered", card_order_id: order.id, entry_ids: entries.ada.join(",") }, ...collapse },
-      { token: alanPhone, notification: { title: "Your voucher card is on its way", body: "The card for Alan Turing has been delivered." }, data: { type: "card_order.delivered", card_order_id: order.id, entry_ids: entries.alan.join(",") }, ...collapse },
+      {
+        token: adaPhone,
+        notification: {
+          title: "Your voucher card is on its way",
+          body: "The cards for Ada Lovelace and Ada L. have been delivered.",
+        },
+        data: { type: "card_order.delivered", card_order_id: order.id, entry_ids: entries.ada.join(",") },
+        ...collapse,
+      },
+      {
+        token: adaTablet,
+        notification: {
+          title: "Your voucher card is on its way",
+          body: "The cards for Ada Lovelace and Ada L. have been delivered.",
+        },
+        data: { type: "card_order.delivered", card_order_id: order.id, entry_ids: entries.ada.join(",") },
+        ...collapse,
+      },
+      {
+        token: alanPhone,
+        notification: {
+          title: "Your voucher card is on its way",
+          body: "The card for Alan Turing has been delivered.",
+        },
+        data: { type: "card_order.delivered", card_order_id: order.id, entry_ids: entries.alan.join(",") },
+        ...collapse,
+      },
     ].toSorted((a, b) => (a.token < b.token ? -1 : 1));
     expect(messages).toStrictEqual(expected);
   });
@@ -93,9 +157,19 @@ describe("push on delivery", () => {
     await deliveredOrder({ ada: owner, alan: unique("alan") });
     const later = await drain(pushEnv());
 
-    const collapse = world.requests.filter((r) => r.url.startsWith(FCM_URL)).map((r) => JSON.parse(r.body).message).map(({ android, apns }) => ({ android, apns }));
-    const keyed = (id: string) => ({ android: { collapse_key: id, notification: { tag: id } }, apns: { headers: { "apns-collapse-id": id } } });
-    expect(collapse).toStrictEqual([keyed(deliveredEvents(outcomes)[0]!), keyed(deliveredEvents(outcomes)[0]!), keyed(deliveredEvents(later)[0]!)]);
+    const collapse = world.requests
+      .filter((r) => r.url.startsWith(FCM_URL))
+      .map((r) => JSON.parse(r.body).message)
+      .map(({ android, apns }) => ({ android, apns }));
+    const keyed = (id: string) => ({
+      android: { collapse_key: id, notification: { tag: id } },
+      apns: { headers: { "apns-collapse-id": id } },
+    });
+    expect(collapse).toStrictEqual([
+      keyed(deliveredEvents(outcomes)[0]!),
+      keyed(deliveredEvents(outcomes)[0]!),
+      keyed(deliveredEvents(later)[0]!),
+    ]);
     expect(deliveredEvents(later)[0]).not.toBe(deliveredEvents(outcomes)[0]);
   });
 
@@ -112,7 +186,10 @@ describe("push on delivery", () => {
     const tokenRequests = world.requests.filter((r) => r.url === TOKEN_URL);
     expect(tokenRequests).toHaveLength(1);
     expect(world.requests.filter((r) => r.url.startsWith(FCM_URL))).toHaveLength(4);
-    const claims = await verifiedClaims(new URLSearchParams(tokenRequests[0]!.body).get("assertion")!, account.publicKey);
+    const claims = await verifiedClaims(
+      new URLSearchParams(tokenRequests[0]!.body).get("assertion")!,
+      account.publicKey,
+    );
     const now = Math.floor(Date.now() / 1000);
     expect(claims).toStrictEqual({
       iss: "push@project.iam.gserviceaccount.com",
@@ -132,7 +209,19 @@ describe("push on delivery", () => {
     await deliveredOrder(owners);
     google((device) =>
       device === gone
-        ? Response.json({ error: { code: 404, message: "Requested entity was not found.", status: "NOT_FOUND", details: [{ "@type": "type.googleapis.com/google.firebase.fcm.v1.FcmError", errorCode: "UNREGISTERED" }] } }, { status: 404 })
+        ? Response.json(
+            {
+              error: {
+                code: 404,
+                message: "Requested entity was not found.",
+                status: "NOT_FOUND",
+                details: [
+                  { "@type": "type.googleapis.com/google.firebase.fcm.v1.FcmError", errorCode: "UNREGISTERED" },
+                ],
+              },
+            },
+            { status: 404 },
+          )
         : new Response("busy", { status: 503 }),
     );
     const pushes = (await drain(pushEnv())).filter((o) => o.body.kind === "push");
@@ -142,7 +231,9 @@ describe("push on delivery", () => {
         [busy, false, { delaySeconds: 0 }],
       ].toSorted(),
     );
-    const { results } = await env.DB.prepare("SELECT value FROM notification_tokens WHERE owner_id IN (?, ?)").bind(owners.ada, owners.alan).all();
+    const { results } = await env.DB.prepare("SELECT value FROM notification_tokens WHERE owner_id IN (?, ?)")
+      .bind(owners.ada, owners.alan)
+      .all();
     expect(results).toStrictEqual([{ value: busy }]);
   });
 

@@ -48,7 +48,10 @@ class RecordingStatement {
   }
 }
 
-function recordingBatch<T>(batch: (statements: D1PreparedStatement[]) => Promise<D1Result<T>[]>, statements: RecordingStatement[]) {
+function recordingBatch<T>(
+  batch: (statements: D1PreparedStatement[]) => Promise<D1Result<T>[]>,
+  statements: RecordingStatement[],
+) {
   for (const statement of statements) remember(statement.sql, statement.params);
   return batch(statements.map((s) => s.inner));
 }
@@ -56,7 +59,8 @@ function recordingBatch<T>(batch: (statements: D1PreparedStatement[]) => Promise
 function recordingSession(session: D1DatabaseSession): D1DatabaseSession {
   return {
     prepare: (sql: string) => new RecordingStatement(session.prepare(sql), sql),
-    batch: <T>(statements: D1PreparedStatement[]) => recordingBatch<T>((s) => session.batch<T>(s), statements as unknown as RecordingStatement[]),
+    batch: <T>(statements: D1PreparedStatement[]) =>
+      recordingBatch<T>((s) => session.batch<T>(s), statements as unknown as RecordingStatement[]),
     getBookmark: () => session.getBookmark(),
   } as unknown as D1DatabaseSession;
 }
@@ -64,7 +68,8 @@ function recordingSession(session: D1DatabaseSession): D1DatabaseSession {
 /** env.DB as the Worker sees it, recording every statement on the way through. */
 const recorder = {
   prepare: (sql: string) => new RecordingStatement(env.DB.prepare(sql), sql),
-  batch: <T>(statements: D1PreparedStatement[]) => recordingBatch<T>((s) => env.DB.batch<T>(s), statements as unknown as RecordingStatement[]),
+  batch: <T>(statements: D1PreparedStatement[]) =>
+    recordingBatch<T>((s) => env.DB.batch<T>(s), statements as unknown as RecordingStatement[]),
   exec: (sql: string) => env.DB.exec(sql),
   withSession: (start?: D1SessionBookmark | D1SessionConstraint) => recordingSession(env.DB.withSession(start)),
 } as unknown as D1Database;
@@ -76,10 +81,18 @@ interface Options {
   headers?: Record<string, string>;
 }
 
-async function send(auth: string, path: string, { method, json, headers = {}, db = recorder }: Options = {}): Promise<Response> {
+async function send(
+  auth: string,
+  path: string,
+  { method, json, headers = {}, db = recorder }: Options = {},
+): Promise<Response> {
   const request = new Request(BASE + path, {
     method: method ?? (json === undefined ? "GET" : "POST"),
-    headers: { Authorization: `Bearer ${auth}`, ...(json === undefined ? {} : { "Content-Type": "application/json" }), ...headers },
+    headers: {
+      Authorization: `Bearer ${auth}`,
+      ...(json === undefined ? {} : { "Content-Type": "application/json" }),
+      ...headers,
+    },
     body: json === undefined ? undefined : JSON.stringify(json),
   });
   return sendToWorker(request, { DB: db });
@@ -97,7 +110,12 @@ const createOrder = async (auth: string, headers?: Record<string, string>) =>
   (await expectStatus(201, auth, "/card_orders", { json: newCardOrder, headers })).data[0];
 
 const addEntry = async (auth: string, orderId: string, headers?: Record<string, string>) =>
-  (await expectStatus(201, auth, `/card_orders/${orderId}/entries`, { json: { voucher_owner_id: "owner-1", card_holder_name: "Ada", amount: "25.00" }, headers })).data[0];
+  (
+    await expectStatus(201, auth, `/card_orders/${orderId}/entries`, {
+      json: { voucher_owner_id: "owner-1", card_holder_name: "Ada", amount: "25.00" },
+      headers,
+    })
+  ).data[0];
 
 /** A new order with an entry, submitted. */
 const submittedOrder = async (auth: string) => {
@@ -120,14 +138,26 @@ async function exerciseEveryEndpoint(): Promise<void> {
   const order = await createOrder(auth);
   const keyed = await createOrder(auth, { "Idempotency-Key": "create-1" });
   await expectStatus(201, auth, "/card_orders", { json: newCardOrder, headers: { "Idempotency-Key": "create-1" } });
-  await expectStatus(422, auth, "/card_orders", { json: { ...newCardOrder, description: "other" }, headers: { "Idempotency-Key": "create-1" } });
-  await env.DB.prepare("INSERT INTO idempotency_keys (principal, key, request_hash, status, body, expires_at) VALUES (?, 'stale', 'x', 201, '{}', ?)")
+  await expectStatus(422, auth, "/card_orders", {
+    json: { ...newCardOrder, description: "other" },
+    headers: { "Idempotency-Key": "create-1" },
+  });
+  await env.DB.prepare(
+    "INSERT INTO idempotency_keys (principal, key, request_hash, status, body, expires_at) VALUES (?, 'stale', 'x', 201, '{}', ?)",
+  )
     .bind(sub, new Date(Date.now() - 1000).toISOString())
     .run();
   await createOrder(auth, { "Idempotency-Key": "stale" });
 
   // Lists: every filter, first and later pages, and a page past the end.
-  for (const query of ["", "?state=draft", "?state=cancelled&page=1&page_size=1", "?state=draft&page=2&page_size=1", "?page=2&page_size=1", "?page=99"]) {
+  for (const query of [
+    "",
+    "?state=draft",
+    "?state=cancelled&page=1&page_size=1",
+    "?state=draft&page=2&page_size=1",
+    "?page=2&page_size=1",
+    "?page=99",
+  ]) {
     await expectStatus(200, auth, `/card_orders${query}`);
   }
   await expectStatus(200, auth, `/card_orders/${order.id}`);
@@ -145,14 +175,25 @@ async function exerciseEveryEndpoint(): Promise<void> {
 
   // Every transition, with and without a key, and one refused from the wrong state.
   await expectStatus(200, auth, `/card_orders/${order.id}/submit`, { method: "POST" });
-  await expectStatus(409, auth, `/card_orders/${order.id}/entries`, { json: { voucher_owner_id: "o", card_holder_name: "A", amount: "1.00" } });
-  await expectStatus(200, auth, `/card_orders/${order.id}/start_production`, { method: "POST", headers: { "Idempotency-Key": "start-1" } });
-  await expectStatus(200, auth, `/card_orders/${order.id}/start_production`, { method: "POST", headers: { "Idempotency-Key": "start-1" } });
+  await expectStatus(409, auth, `/card_orders/${order.id}/entries`, {
+    json: { voucher_owner_id: "o", card_holder_name: "A", amount: "1.00" },
+  });
+  await expectStatus(200, auth, `/card_orders/${order.id}/start_production`, {
+    method: "POST",
+    headers: { "Idempotency-Key": "start-1" },
+  });
+  await expectStatus(200, auth, `/card_orders/${order.id}/start_production`, {
+    method: "POST",
+    headers: { "Idempotency-Key": "start-1" },
+  });
   await expectStatus(200, auth, `/card_orders/${order.id}/deliver`, { method: "POST" });
   await expectStatus(409, auth, `/card_orders/${order.id}/cancel`, { method: "POST" });
   await expectStatus(200, auth, `/card_orders/${keyed.id}/cancel`, { method: "POST" });
   // A transition whose batch ran but whose answer was lost: its events are looked up and queued.
-  await expectStatus(503, auth, `/card_orders/${(await submittedOrder(auth)).id}/cancel`, { method: "POST", db: new FaultyD1(recorder).failCall(2, "after").binding });
+  await expectStatus(503, auth, `/card_orders/${(await submittedOrder(auth)).id}/cancel`, {
+    method: "POST",
+    db: new FaultyD1(recorder).failCall(2, "after").binding,
+  });
 
   // Invoices: created with and without a key (the number is filled in by the batch either way),
   // a replay, a second invoice for one order, a cancelled order, then pay and cancel.
@@ -161,7 +202,10 @@ async function exerciseEveryEndpoint(): Promise<void> {
   await expectStatus(409, auth, "/invoices", { json: { order_id: keyed.id } });
   await expectStatus(422, other, "/invoices", { json: { order_id: order.id } });
   const second = await createInvoice(auth, (await submittedOrder(auth)).id, { "Idempotency-Key": "invoice-1" });
-  await expectStatus(201, auth, "/invoices", { json: { order_id: second.orders[0].id, reference: "R-1" }, headers: { "Idempotency-Key": "invoice-1" } });
+  await expectStatus(201, auth, "/invoices", {
+    json: { order_id: second.orders[0].id, reference: "R-1" },
+    headers: { "Idempotency-Key": "invoice-1" },
+  });
   const third = await createInvoice(auth, (await submittedOrder(auth)).id);
   const fourth = await createInvoice(auth, (await submittedOrder(auth)).id);
   // An invoiced order's transition moves the state shown on its invoices in the same batch; its
@@ -170,7 +214,16 @@ async function exerciseEveryEndpoint(): Promise<void> {
   await expectStatus(200, auth, `/card_orders/${withdrawn.orders[0].id}/cancel`, { method: "POST" });
   await expectStatus(200, auth, `/card_orders/${fourth.orders[0].id}/start_production`, { method: "POST" });
 
-  for (const query of ["", "?state=open", `?order_id=${order.id}`, `?state=open&order_id=${order.id}`, `?order_id=${order.id}&page=2&page_size=1`, `?state=open&order_id=${order.id}&page=2`, "?page=2&page_size=1", "?state=paid&page=3"]) {
+  for (const query of [
+    "",
+    "?state=open",
+    `?order_id=${order.id}`,
+    `?state=open&order_id=${order.id}`,
+    `?order_id=${order.id}&page=2&page_size=1`,
+    `?state=open&order_id=${order.id}&page=2`,
+    "?page=2&page_size=1",
+    "?state=paid&page=3",
+  ]) {
     await expectStatus(200, auth, `/invoices${query}`);
   }
   await expectStatus(200, auth, `/invoices/${invoice.id}`);
@@ -178,9 +231,18 @@ async function exerciseEveryEndpoint(): Promise<void> {
   await expectStatus(200, auth, `/invoices/${invoice.id}/pay`, { method: "POST" });
   await expectStatus(409, auth, `/invoices/${invoice.id}/cancel`, { method: "POST" });
   await expectStatus(200, auth, `/invoices/${second.id}/cancel`, { method: "POST" });
-  await expectStatus(200, auth, `/invoices/${third.id}/cancel`, { method: "POST", headers: { "Idempotency-Key": "cancel-1" } });
-  await expectStatus(200, auth, `/invoices/${third.id}/cancel`, { method: "POST", headers: { "Idempotency-Key": "cancel-1" } });
-  await expectStatus(200, auth, `/invoices/${fourth.id}/pay`, { method: "POST", headers: { "Idempotency-Key": "pay-1" } });
+  await expectStatus(200, auth, `/invoices/${third.id}/cancel`, {
+    method: "POST",
+    headers: { "Idempotency-Key": "cancel-1" },
+  });
+  await expectStatus(200, auth, `/invoices/${third.id}/cancel`, {
+    method: "POST",
+    headers: { "Idempotency-Key": "cancel-1" },
+  });
+  await expectStatus(200, auth, `/invoices/${fourth.id}/pay`, {
+    method: "POST",
+    headers: { "Idempotency-Key": "pay-1" },
+  });
 
   // Notification tokens: first registration, a repeat, the value moving to another owner, list, delete.
   const owner = await token();
@@ -194,8 +256,14 @@ async function exerciseEveryEndpoint(): Promise<void> {
   await expectStatus(204, owner, `${path}/tablet`, { method: "DELETE" });
 
   // Events and webhook endpoints: subscribe, list, delete; the event log with and without a type.
-  const hook = (await expectStatus(201, auth, "/webhook_endpoints", { json: { url: "https://hooks.example/all", event_types: ["*"] } })).data[0];
-  await expectStatus(201, auth, "/webhook_endpoints", { json: { url: "https://hooks.example/paid", event_types: ["invoice.paid"] } });
+  const hook = (
+    await expectStatus(201, auth, "/webhook_endpoints", {
+      json: { url: "https://hooks.example/all", event_types: ["*"] },
+    })
+  ).data[0];
+  await expectStatus(201, auth, "/webhook_endpoints", {
+    json: { url: "https://hooks.example/paid", event_types: ["invoice.paid"] },
+  });
   await expectStatus(200, auth, "/webhook_endpoints?page=2&page_size=1");
   await expectStatus(200, auth, "/events");
   await expectStatus(200, auth, "/events?page=2&page_size=1");
@@ -203,7 +271,10 @@ async function exerciseEveryEndpoint(): Promise<void> {
 
   // The consumer: it fans the queued events out into deliveries and, for the delivered order, a
   // push to the device of its voucher owner, whose token FCM no longer knows (so it is deleted).
-  await expectStatus(204, await token({ sub: "owner-1" }), path, { method: "PUT", json: { value: "push-owner-1", device_identifier: "phone" } });
+  await expectStatus(204, await token({ sub: "owner-1" }), path, {
+    method: "PUT",
+    json: { value: "push-owner-1", device_identifier: "phone" },
+  });
   const account = await serviceAccount();
   const world = outbound((request) =>
     request.url === "https://oauth2.test/token"
@@ -212,7 +283,13 @@ async function exerciseEveryEndpoint(): Promise<void> {
         ? Response.json({ error: { code: 404, details: [{ errorCode: "UNREGISTERED" }] } }, { status: 404 })
         : new Response("ok"),
   );
-  const outcomes = await drain({ DB: recorder, FCM_PROJECT_ID: "p", FCM_SERVICE_ACCOUNT: account.json, GOOGLE_TOKEN_URL: "https://oauth2.test/token", FCM_API_URL: "https://fcm.test" });
+  const outcomes = await drain({
+    DB: recorder,
+    FCM_PROJECT_ID: "p",
+    FCM_SERVICE_ACCOUNT: account.json,
+    GOOGLE_TOKEN_URL: "https://oauth2.test/token",
+    FCM_API_URL: "https://fcm.test",
+  });
   world.restore();
   expect(new Set(outcomes.map((outcome) => outcome.body.kind))).toStrictEqual(new Set(["event", "delivery", "push"]));
   await expectStatus(204, auth, `/webhook_endpoints/${hook.id}`, { method: "DELETE" });
@@ -227,9 +304,17 @@ async function exerciseEveryEndpoint(): Promise<void> {
   for (let i = 0; i < 3; i++) await addEntry(auth, draft.id);
   await createOrder(auth);
   const devices = await token();
-  for (const device of ["a", "b", "c"]) await expectStatus(204, devices, path, { method: "PUT", json: { value: `push-${device}-${sub}`, device_identifier: device } });
-  await expectStatus(201, auth, "/webhook_endpoints", { json: { url: "https://hooks.example/third", event_types: ["*"] } });
-  await expectStatus(201, auth, "/webhook_endpoints", { json: { url: "https://hooks.example/fourth", event_types: ["*"] } });
+  for (const device of ["a", "b", "c"])
+    await expectStatus(204, devices, path, {
+      method: "PUT",
+      json: { value: `push-${device}-${sub}`, device_identifier: device },
+    });
+  await expectStatus(201, auth, "/webhook_endpoints", {
+    json: { url: "https://hooks.example/third", event_types: ["*"] },
+  });
+  await expectStatus(201, auth, "/webhook_endpoints", {
+    json: { url: "https://hooks.example/fourth", event_types: ["*"] },
+  });
   const lists: [string, string][] = [
     [auth, "/card_orders"],
     [auth, "/card_orders?state=draft"],
@@ -253,13 +338,23 @@ async function exerciseEveryEndpoint(): Promise<void> {
 
   // The Cron Trigger: every minute, an event the queue never got; every hour, the sweeps.
   queued.take();
-  await env.DB.prepare("UPDATE events SET dispatched_at = NULL, created_at = ? WHERE rowid = (SELECT max(rowid) FROM events)").bind(new Date(Date.now() - 120_000).toISOString()).run();
-  await env.DB.prepare("INSERT INTO idempotency_keys (principal, key, request_hash, status, body, expires_at) VALUES (?, 'old', 'x', 201, '{}', ?)")
+  await env.DB.prepare(
+    "UPDATE events SET dispatched_at = NULL, created_at = ? WHERE rowid = (SELECT max(rowid) FROM events)",
+  )
+    .bind(new Date(Date.now() - 120_000).toISOString())
+    .run();
+  await env.DB.prepare(
+    "INSERT INTO idempotency_keys (principal, key, request_hash, status, body, expires_at) VALUES (?, 'old', 'x', 201, '{}', ?)",
+  )
     .bind(sub, new Date(Date.now() - 1000).toISOString())
     .run();
   for (const cron of ["* * * * *", "17 * * * *"]) {
     const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron }), { ...env, DB: recorder, EVENTS: queued.binding }, ctx);
+    await worker.scheduled(
+      createScheduledController({ scheduledTime: Date.now(), cron }),
+      { ...env, DB: recorder, EVENTS: queued.binding },
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
   }
   expect(queued.take().map((message) => message.kind)).toStrictEqual(["event"]);
@@ -272,7 +367,9 @@ interface PlanStep {
 }
 
 async function planOf(sql: string, params: unknown[]): Promise<PlanStep[]> {
-  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<PlanStep>();
+  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+    .bind(...params)
+    .all<PlanStep>();
   return results;
 }
 
@@ -286,7 +383,11 @@ function wholeTableSteps(plan: PlanStep[]): PlanStep[] {
   return plan.filter(({ detail }) => {
     if (/^USE TEMP B-TREE/.test(detail)) return true;
     if (!/^SCAN /.test(detail)) return false;
-    return detail !== "SCAN CONSTANT ROW" && !/^SCAN \(subquery-\d+\)$/.test(detail) && !/^SCAN \d+-ROW VALUES CLAUSE$/.test(detail);
+    return (
+      detail !== "SCAN CONSTANT ROW" &&
+      !/^SCAN \(subquery-\d+\)$/.test(detail) &&
+      !/^SCAN \d+-ROW VALUES CLAUSE$/.test(detail)
+    );
   });
 }
 
@@ -295,7 +396,9 @@ const showPlan = (sql: string, params: unknown[], plan: PlanStep[]) =>
 
 /** The statements of each trigger body, with NEW./OLD. columns as parameters. */
 async function triggerStatements(): Promise<{ trigger: string; sql: string; params: unknown[] }[]> {
-  const { results } = await env.DB.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name").all<{ name: string; sql: string }>();
+  const { results } = await env.DB.prepare(
+    "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name",
+  ).all<{ name: string; sql: string }>();
   return results.flatMap(({ name, sql }) => {
     const body = /\bBEGIN\b([\s\S]*)\bEND\s*$/.exec(sql)?.[1] ?? "";
     return body
@@ -320,11 +423,19 @@ async function triggerStatements(): Promise<{ trigger: string; sql: string; para
 function listStatements(): Record<string, RegExp> {
   const lists: [name: string, from: string, where: string][] = [
     ["card orders", '"card_orders"', '"card_orders"\\."customer_id" = \\?'],
-    ["card orders by state", '"card_orders"', '\\("card_orders"\\."customer_id" = \\? and "card_orders"\\."state" = \\?\\)'],
+    [
+      "card orders by state",
+      '"card_orders"',
+      '\\("card_orders"\\."customer_id" = \\? and "card_orders"\\."state" = \\?\\)',
+    ],
     ["invoices", '"invoices"', '"invoices"\\."customer_id" = \\?'],
     ["invoices by state", '"invoices"', '\\("invoices"\\."customer_id" = \\? and "invoices"\\."state" = \\?\\)'],
     ["invoices by order", '"invoices"', '\\(\\+"invoices"\\."customer_id" = \\? and "invoices"\\."order_id" = \\?\\)'],
-    ["invoices by state and order", '"invoices"', '\\(\\+"invoices"\\."customer_id" = \\? and \\+"invoices"\\."state" = \\? and "invoices"\\."order_id" = \\?\\)'],
+    [
+      "invoices by state and order",
+      '"invoices"',
+      '\\(\\+"invoices"\\."customer_id" = \\? and \\+"invoices"\\."state" = \\? and "invoices"\\."order_id" = \\?\\)',
+    ],
     ["events", '"events"', '"events"\\."customer_id" = \\?'],
     ["events by type", '"events"', '\\("events"\\."customer_id" = \\? and "events"\\."type" = \\?\\)'],
     ["devices", '"notification_tokens"', '"notification_tokens"\\."owner_id" = \\?'],
@@ -335,14 +446,26 @@ function listStatements(): Record<string, RegExp> {
     const select = `^SELECT .* FROM ${from} WHERE ${where}`;
     statements[`${name}: page by number`] = new RegExp(`${select} ORDER BY .* DESC LIMIT CASE WHEN \\? < `);
     statements[`${name}: page 1`] = new RegExp(`${select} ORDER BY .* DESC LIMIT \\?$`);
-    statements[`${name}: page from a key`] = new RegExp(`${select} AND \\(.*\\) <= \\(\\?, \\?\\) ORDER BY .* DESC LIMIT \\?$`);
-    statements[`${name}: page before a key`] = new RegExp(`${select} AND \\(.*\\) > \\(\\?, \\?\\) ORDER BY .* ASC LIMIT \\?$`);
+    statements[`${name}: page from a key`] = new RegExp(
+      `${select} AND \\(.*\\) <= \\(\\?, \\?\\) ORDER BY .* DESC LIMIT \\?$`,
+    );
+    statements[`${name}: page before a key`] = new RegExp(
+      `${select} AND \\(.*\\) > \\(\\?, \\?\\) ORDER BY .* ASC LIMIT \\?$`,
+    );
     statements[`${name}: last page`] = new RegExp(`${select} ORDER BY .* ASC LIMIT \\(\\(`);
   }
-  statements["entries: page by number"] = /^SELECT .* FROM "card_orders" INNER JOIN "card_order_entries" ON .* ORDER BY .* DESC LIMIT CASE WHEN/;
-  statements["entries: page 1"] = /^SELECT .* FROM "card_orders" INNER JOIN "card_order_entries" ON .* ORDER BY .* DESC LIMIT \?$/;
-  for (const [mode, pattern] of [["from a key", "<= \\(\\?, \\?\\) ORDER BY"], ["before a key", "> \\(\\?, \\?\\) ORDER BY"], ["last", "ORDER BY .* ASC LIMIT \\(\\("]]) {
-    statements[`entries: page ${mode}`] = new RegExp(`^SELECT .* FROM "card_order_entries" WHERE "card_order_entries"\\."order_id" = \\? .*${pattern}`);
+  statements["entries: page by number"] =
+    /^SELECT .* FROM "card_orders" INNER JOIN "card_order_entries" ON .* ORDER BY .* DESC LIMIT CASE WHEN/;
+  statements["entries: page 1"] =
+    /^SELECT .* FROM "card_orders" INNER JOIN "card_order_entries" ON .* ORDER BY .* DESC LIMIT \?$/;
+  for (const [mode, pattern] of [
+    ["from a key", "<= \\(\\?, \\?\\) ORDER BY"],
+    ["before a key", "> \\(\\?, \\?\\) ORDER BY"],
+    ["last", "ORDER BY .* ASC LIMIT \\(\\("],
+  ]) {
+    statements[`entries: page ${mode}`] = new RegExp(
+      `^SELECT .* FROM "card_order_entries" WHERE "card_order_entries"\\."order_id" = \\? .*${pattern}`,
+    );
   }
   statements["kept totals"] = /^SELECT coalesce\(\(SELECT "list_counts"\."total" FROM "list_counts" WHERE/;
   statements["an order's invoices' total"] = /^SELECT CASE WHEN EXISTS \(SELECT 1 FROM "card_orders"/;
@@ -360,11 +483,13 @@ describe("query plans of every statement the Worker issues", () => {
     const expected: Record<string, RegExp> = {
       ...listStatements(),
       "card order insert": /^insert into "card_orders"/,
-      "card order by id": /^select .* from "card_orders" where \("card_orders"\."id" = \? and "card_orders"\."customer_id" = \?\)$/,
+      "card order by id":
+        /^select .* from "card_orders" where \("card_orders"\."id" = \? and "card_orders"\."customer_id" = \?\)$/,
       "card order transition": /^update "card_orders" set "state" = \?/,
       "card order invoice link": /^update "card_orders" set "updated_at" = CASE .* "invoice_number" = \(SELECT printf/,
       "invoice insert": /^insert into "invoices"/,
-      "invoice follows its order's state": /^update "invoices" set "order_state" = \? where "invoices"\."order_id" = \?$/,
+      "invoice follows its order's state":
+        /^update "invoices" set "order_state" = \? where "invoices"\."order_id" = \?$/,
       "invoice by id": /^select .* from "invoices" where \("invoices"\."id" = \?/,
       "invoice payment": /^update "invoices" set "state" = \?, "updated_at" = CASE .* "paid_at" = \?/,
       "invoice cancellation": /^update "invoices" set .* "cancellation_number" = \(SELECT printf/,
@@ -378,23 +503,31 @@ describe("query plans of every statement the Worker issues", () => {
       "token value taken away": /^delete from "notification_tokens" where \("notification_tokens"\."value" = \?/,
       "token upsert": /^insert into "notification_tokens" .* on conflict/,
       "token delete": /^delete from "notification_tokens" where \("notification_tokens"\."owner_id" = \?/,
-      "order and its voucher invoice": /^select .* from "invoices" where "invoices"\."id" in \(select "invoice_id" from "card_orders"/,
+      "order and its voucher invoice":
+        /^select .* from "invoices" where "invoices"\."id" in \(select "invoice_id" from "card_orders"/,
       "entry insert": /^insert into "card_order_entries"/,
       "entry delete": /^delete from "card_order_entries"/,
-      "entry of an order": /^select .* from "card_order_entries" where \("card_order_entries"\."id" = \? and "card_order_entries"\."order_id" = \?\)$/,
+      "entry of an order":
+        /^select .* from "card_order_entries" where \("card_order_entries"\."id" = \? and "card_order_entries"\."order_id" = \?\)$/,
       "draft guard of an entry": /^update "card_orders" set "state" = CASE WHEN "card_orders"\."state" = 'draft'/,
       "event insert": /^insert into "events" .* returning/,
       "events dispatched": /^update "events" set "dispatched_at" = \?/,
-      "events of a lost answer": /^select .* from "events" where \("events"\."id" in \(\?\) and "events"\."dispatched_at" is null\)$/,
-      "events undispatched": /^select .* from "events" where \("events"\."dispatched_at" is null and "events"\."created_at" < \?\)/,
+      "events of a lost answer":
+        /^select .* from "events" where \("events"\."id" in \(\?\) and "events"\."dispatched_at" is null\)$/,
+      "events undispatched":
+        /^select .* from "events" where \("events"\."dispatched_at" is null and "events"\."created_at" < \?\)/,
       "events swept": /^DELETE FROM "events" WHERE rowid IN \(SELECT rowid FROM "events"/,
       "endpoint insert": /^insert into "webhook_endpoints" .* values \(CASE WHEN coalesce\(\(SELECT "list_counts"/,
       "endpoint by id": /^select .* from "webhook_endpoints" where \("webhook_endpoints"\."id" = \? and/,
       "endpoint delete": /^delete from "webhook_endpoints"/,
-      "endpoints of customers": /^select "id", "customer_id", "event_types" from "webhook_endpoints" where "webhook_endpoints"\."customer_id" in/,
-      "endpoint of a delivery": /^select "url", "encrypted_secret" from "webhook_endpoints" where "webhook_endpoints"\."id" = \?/,
-      "entries of a delivered order": /^select "id", "voucher_owner_id", "card_holder_name" from "card_order_entries" where "card_order_entries"\."order_id" = \?$/,
-      "devices of its owners": /^select "owner_id", "value" from "notification_tokens" where "notification_tokens"\."owner_id" in \(select/,
+      "endpoints of customers":
+        /^select "id", "customer_id", "event_types" from "webhook_endpoints" where "webhook_endpoints"\."customer_id" in/,
+      "endpoint of a delivery":
+        /^select "url", "encrypted_secret" from "webhook_endpoints" where "webhook_endpoints"\."id" = \?/,
+      "entries of a delivered order":
+        /^select "id", "voucher_owner_id", "card_holder_name" from "card_order_entries" where "card_order_entries"\."order_id" = \?$/,
+      "devices of its owners":
+        /^select "owner_id", "value" from "notification_tokens" where "notification_tokens"\."owner_id" in \(select/,
       "unregistered token deleted": /^delete from "notification_tokens" where "notification_tokens"\."value" = \?$/,
     };
     const missing = Object.entries(expected)
@@ -442,20 +575,25 @@ describe("query plans of every statement the Worker issues", () => {
         if (name) used.add(name);
       }
     }
-    const idle = indexes.filter(({ name, sql }) => !used.has(name) && !/^CREATE UNIQUE INDEX/i.test(sql)).map(({ name }) => name);
+    const idle = indexes
+      .filter(({ name, sql }) => !used.has(name) && !/^CREATE UNIQUE INDEX/i.test(sql))
+      .map(({ name }) => name);
     expect(idle).toStrictEqual([]);
     expect(used.size).toBeGreaterThan(0);
   });
 
   it("the check itself catches a table scan, a walk of a whole index and a sort", async () => {
-    const flagged = async (sql: string, ...params: unknown[]) => wholeTableSteps(await planOf(sql, params)).map((step) => step.detail);
+    const flagged = async (sql: string, ...params: unknown[]) =>
+      wholeTableSteps(await planOf(sql, params)).map((step) => step.detail);
     expect(await flagged("SELECT * FROM card_orders WHERE state = ?", "draft")).toStrictEqual(["SCAN card_orders"]);
     expect(await flagged("SELECT id FROM card_orders WHERE created_at > ?", "2026")).toStrictEqual([
       expect.stringMatching(/^SCAN card_orders USING COVERING INDEX /),
     ]);
-    expect(await flagged("SELECT * FROM card_orders WHERE customer_id = ? ORDER BY description LIMIT 25", "c")).toStrictEqual([
-      expect.stringMatching(/^USE TEMP B-TREE FOR ORDER BY/),
-    ]);
-    expect(await flagged("SELECT * FROM card_orders WHERE customer_id = ? ORDER BY created_at DESC, id DESC LIMIT 25", "c")).toStrictEqual([]);
+    expect(
+      await flagged("SELECT * FROM card_orders WHERE customer_id = ? ORDER BY description LIMIT 25", "c"),
+    ).toStrictEqual([expect.stringMatching(/^USE TEMP B-TREE FOR ORDER BY/)]);
+    expect(
+      await flagged("SELECT * FROM card_orders WHERE customer_id = ? ORDER BY created_at DESC, id DESC LIMIT 25", "c"),
+    ).toStrictEqual([]);
   });
 });

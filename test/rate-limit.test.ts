@@ -63,7 +63,9 @@ async function exhaustAllowance() {
 }
 
 describe("rate limiting with the RATE_LIMITER binding", () => {
-  it("lets a sub's first 600 requests through, answers the next with 429 and Retry-After, and leaves other subs alone", { timeout: 120_000 }, async () => {
+  it("lets a sub's first 600 requests through, answers the next with 429 and Retry-After, and leaves other subs alone", {
+    timeout: 120_000,
+  }, async () => {
     const { customer, statuses, beyond } = await exhaustAllowance();
 
     expect(statuses).toHaveLength(LIMIT);
@@ -71,7 +73,11 @@ describe("rate limiting with the RATE_LIMITER binding", () => {
     await expectRateLimited(beyond.sameRoute);
     // Every authenticated route shares the allowance, and a refused POST writes nothing.
     await expectRateLimited(beyond.post);
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM card_orders WHERE customer_id = ?").bind(customer).first<number>("n")).toBe(0);
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM card_orders WHERE customer_id = ?")
+        .bind(customer)
+        .first<number>("n"),
+    ).toBe(0);
     // Another sub, even of the same customer, is not affected; nor are public routes.
     await expectError(beyond.otherSub, 404, { code: "not_found" });
     expect((await call("/health")).status).toBe(200);
@@ -90,9 +96,14 @@ describe("the rate limit step of every authenticated route", () => {
     return { calls, binding: binding as unknown as RateLimit };
   }
 
-  const fetchWith = (limiter: RateLimit, path: string, init: RequestInit = {}) => send(new Request(BASE + path, init), { RATE_LIMITER: limiter });
+  const fetchWith = (limiter: RateLimit, path: string, init: RequestInit = {}) =>
+    send(new Request(BASE + path, init), { RATE_LIMITER: limiter });
 
-  const postOrder = (auth: string, body = JSON.stringify(newCardOrder), headers: Record<string, string> = {}): RequestInit => ({
+  const postOrder = (
+    auth: string,
+    body = JSON.stringify(newCardOrder),
+    headers: Record<string, string> = {},
+  ): RequestInit => ({
     method: "POST",
     headers: { Authorization: `Bearer ${auth}`, "Content-Type": "application/json", ...headers },
     body,
@@ -102,12 +113,24 @@ describe("the rate limit step of every authenticated route", () => {
     const sub = unique("user");
     const customer = unique("customer");
     const limiter = stubLimiter(false);
-    const response = await fetchWith(limiter.binding, "/card_orders", postOrder(await token({ sub, customer_id: customer }), undefined, { "Idempotency-Key": "k-1" }));
+    const response = await fetchWith(
+      limiter.binding,
+      "/card_orders",
+      postOrder(await token({ sub, customer_id: customer }), undefined, { "Idempotency-Key": "k-1" }),
+    );
 
     await expectRateLimited(response);
     expect(limiter.calls).toStrictEqual([{ key: sub }]);
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM card_orders WHERE customer_id = ?").bind(customer).first<number>("n")).toBe(0);
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM idempotency_keys WHERE principal = ?").bind(sub).first<number>("n")).toBe(0);
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM card_orders WHERE customer_id = ?")
+        .bind(customer)
+        .first<number>("n"),
+    ).toBe(0);
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM idempotency_keys WHERE principal = ?")
+        .bind(sub)
+        .first<number>("n"),
+    ).toBe(0);
   });
 
   it("limits before reading the body: a malformed body is refused with 429, not 400", async () => {
@@ -127,12 +150,20 @@ describe("the rate limit step of every authenticated route", () => {
   it("does not count requests refused by authentication (401) or scope (403), nor public routes", async () => {
     const limiter = stubLimiter(false);
     const now = Math.floor(Date.now() / 1000);
-    const forged = await sign({ sub: "someone", customer_id: "c", scope: ALL_SCOPES, exp: now + 600 }, "not-the-secret", "HS256");
+    const forged = await sign(
+      { sub: "someone", customer_id: "c", scope: ALL_SCOPES, exp: now + 600 },
+      "not-the-secret",
+      "HS256",
+    );
 
     expect((await fetchWith(limiter.binding, CHEAP)).status).toBe(401);
-    expect((await fetchWith(limiter.binding, CHEAP, { headers: { Authorization: `Bearer ${forged}` } })).status).toBe(401);
+    expect((await fetchWith(limiter.binding, CHEAP, { headers: { Authorization: `Bearer ${forged}` } })).status).toBe(
+      401,
+    );
     const readOnly = await token({ scope: "invoices:read" });
-    expect((await fetchWith(limiter.binding, CHEAP, { headers: { Authorization: `Bearer ${readOnly}` } })).status).toBe(403);
+    expect((await fetchWith(limiter.binding, CHEAP, { headers: { Authorization: `Bearer ${readOnly}` } })).status).toBe(
+      403,
+    );
     expect((await fetchWith(limiter.binding, "/health")).status).toBe(200);
     expect(limiter.calls).toStrictEqual([]);
   });

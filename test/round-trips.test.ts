@@ -14,11 +14,13 @@ interface Case {
   status: number;
 }
 
-const withOrder = (state: Parameters<typeof orderIn>[1], request: (id: string) => string, method = "POST") => async () => {
-  const auth = await token();
-  const order = await orderIn(auth, state);
-  return { auth, method, path: request(order.id) };
-};
+const withOrder =
+  (state: Parameters<typeof orderIn>[1], request: (id: string) => string, method = "POST") =>
+  async () => {
+    const auth = await token();
+    const order = await orderIn(auth, state);
+    return { auth, method, path: request(order.id) };
+  };
 
 const withInvoice = (action: string) => async () => {
   const auth = await token();
@@ -34,23 +36,51 @@ const listAfter = (path: string, setup: (auth: string) => Promise<unknown>) => a
 };
 const invoiced = async (auth: string) => createInvoice(auth, (await orderIn(auth, "submitted")).id);
 const device = async (auth: string) =>
-  expect((await call("/voucher_owners/me/notification_tokens", { token: auth, method: "PUT", json: { value: unique("fcm"), device_identifier: "phone" } })).status).toBe(204);
-const endpoint = async (auth: string) => expect((await call("/webhook_endpoints", { token: auth, json: { url: "https://hooks.example/in", event_types: ["*"] } })).status).toBe(201);
+  expect(
+    (
+      await call("/voucher_owners/me/notification_tokens", {
+        token: auth,
+        method: "PUT",
+        json: { value: unique("fcm"), device_identifier: "phone" },
+      })
+    ).status,
+  ).toBe(204);
+const endpoint = async (auth: string) =>
+  expect(
+    (await call("/webhook_endpoints", { token: auth, json: { url: "https://hooks.example/in", event_types: ["*"] } }))
+      .status,
+  ).toBe(201);
 
 // One case per operation; the test below fails when an operation has none.
 const CASES: Record<string, Case> = {
-  createCardOrder: { status: 201, prepare: async () => ({ auth: await token(), method: "POST", path: "/card_orders", json: { voucher_category: "meal", payment_method: "direct_debit" } }) },
+  createCardOrder: {
+    status: 201,
+    prepare: async () => ({
+      auth: await token(),
+      method: "POST",
+      path: "/card_orders",
+      json: { voucher_category: "meal", payment_method: "direct_debit" },
+    }),
+  },
   listCardOrders: { status: 200, prepare: listAfter("/card_orders?state=draft", (auth) => orderIn(auth, "draft")) },
   getCardOrder: { status: 200, prepare: withOrder("draft", (id) => `/card_orders/${id}`, "GET") },
   submitCardOrder: { status: 200, prepare: withOrder("draft", (id) => `/card_orders/${id}/submit`) },
   cancelCardOrder: { status: 200, prepare: withOrder("submitted", (id) => `/card_orders/${id}/cancel`) },
-  startProductionCardOrder: { status: 200, prepare: withOrder("submitted", (id) => `/card_orders/${id}/start_production`) },
+  startProductionCardOrder: {
+    status: 200,
+    prepare: withOrder("submitted", (id) => `/card_orders/${id}/start_production`),
+  },
   deliverCardOrder: { status: 200, prepare: withOrder("in_production", (id) => `/card_orders/${id}/deliver`) },
   createCardOrderEntry: {
     status: 201,
     prepare: async () => {
       const { auth, method, path } = await withOrder("draft", (id) => `/card_orders/${id}/entries`)();
-      return { auth, method, path, json: { voucher_owner_id: "owner-2", card_holder_name: "Grace Hopper", amount: "12.34" } };
+      return {
+        auth,
+        method,
+        path,
+        json: { voucher_owner_id: "owner-2", card_holder_name: "Grace Hopper", amount: "12.34" },
+      };
     },
   },
   listCardOrderEntries: { status: 200, prepare: withOrder("draft", (id) => `/card_orders/${id}/entries`, "GET") },
@@ -82,7 +112,12 @@ const CASES: Record<string, Case> = {
   cancelInvoice: { status: 200, prepare: withInvoice("cancel") },
   registerNotificationToken: {
     status: 204,
-    prepare: async () => ({ auth: await token(), method: "PUT", path: "/voucher_owners/me/notification_tokens", json: { value: unique("fcm"), device_identifier: "phone" } }),
+    prepare: async () => ({
+      auth: await token(),
+      method: "PUT",
+      path: "/voucher_owners/me/notification_tokens",
+      json: { value: unique("fcm"), device_identifier: "phone" },
+    }),
   },
   listNotificationTokens: { status: 200, prepare: listAfter("/voucher_owners/me/notification_tokens", device) },
   deleteNotificationToken: {
@@ -96,14 +131,22 @@ const CASES: Record<string, Case> = {
   listEvents: { status: 200, prepare: listAfter("/events?type=invoice.created", invoiced) },
   createWebhookEndpoint: {
     status: 201,
-    prepare: async () => ({ auth: await token(), method: "POST", path: "/webhook_endpoints", json: { url: "https://hooks.example/in", event_types: ["*"] } }),
+    prepare: async () => ({
+      auth: await token(),
+      method: "POST",
+      path: "/webhook_endpoints",
+      json: { url: "https://hooks.example/in", event_types: ["*"] },
+    }),
   },
   listWebhookEndpoints: { status: 200, prepare: listAfter("/webhook_endpoints", endpoint) },
   deleteWebhookEndpoint: {
     status: 204,
     prepare: async () => {
       const auth = await token();
-      const created = await call("/webhook_endpoints", { token: auth, json: { url: "https://hooks.example/in", event_types: ["*"] } });
+      const created = await call("/webhook_endpoints", {
+        token: auth,
+        json: { url: "https://hooks.example/in", event_types: ["*"] },
+      });
       return { auth, method: "DELETE", path: `/webhook_endpoints/${((await created.json()) as any).data[0].id}` };
     },
   },
@@ -112,7 +155,8 @@ const CASES: Record<string, Case> = {
 // Served without the database.
 const NO_DATABASE = new Set(["health", "openApi", "docs"]);
 
-const isWrite = (call: CallRecord) => call.sql.some((statement) => /^\s*(insert|update|delete|replace)\b/i.test(statement));
+const isWrite = (call: CallRecord) =>
+  call.sql.some((statement) => /^\s*(insert|update|delete|replace)\b/i.test(statement));
 
 async function measure(testCase: Case, idempotencyKey?: string) {
   const { auth, method, path, json } = await testCase.prepare();
@@ -120,7 +164,9 @@ async function measure(testCase: Case, idempotencyKey?: string) {
   if (json) headers["Content-Type"] = "application/json";
   if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
   const db = new FaultyD1(env.DB);
-  const response = await send(new Request(BASE + path, { method, headers, body: json && JSON.stringify(json) }), { DB: db.binding });
+  const response = await send(new Request(BASE + path, { method, headers, body: json && JSON.stringify(json) }), {
+    DB: db.binding,
+  });
   const text = await response.text();
   expect(response.status, `${method} ${path}: ${text}`).toBe(testCase.status);
   return { calls: db.calls, method, body: text ? JSON.parse(text) : undefined };
@@ -141,10 +187,15 @@ describe("round trips to D1 per request", () => {
     if (id.startsWith("list")) expect(body.data.length, `${id} lists a row`).toBeGreaterThan(0);
   });
 
-  it.each(writes.flatMap(([id, testCase]) => [
-    [id, "without an Idempotency-Key", testCase, false],
-    [id, "with an Idempotency-Key", testCase, true],
-  ] as const))("%s %s: one read batch at most, then one write batch", async (_, __, testCase, keyed) => {
+  it.each(
+    writes.flatMap(
+      ([id, testCase]) =>
+        [
+          [id, "without an Idempotency-Key", testCase, false],
+          [id, "with an Idempotency-Key", testCase, true],
+        ] as const,
+    ),
+  )("%s %s: one read batch at most, then one write batch", async (_, __, testCase, keyed) => {
     const { calls, method } = await measure(testCase, keyed ? unique("key") : undefined);
     expect(calls.length).toBeGreaterThanOrEqual(1);
     expect(calls.length).toBeLessThanOrEqual(2);
@@ -153,7 +204,8 @@ describe("round trips to D1 per request", () => {
     expect(calls.at(-1)!.kind).toBe("batch");
     // With a key, a POST's lookup rides in the first call, never in a call of its own (PUT and
     // DELETE are idempotent by themselves: CONTRACT part 7 keys only POSTs).
-    if (keyed && method === "POST") expect(calls[0]!.sql.some((sql) => sql.includes('"idempotency_keys"') && /^\s*select/i.test(sql))).toBe(true);
+    if (keyed && method === "POST")
+      expect(calls[0]!.sql.some((sql) => sql.includes('"idempotency_keys"') && /^\s*select/i.test(sql))).toBe(true);
   });
 
   it("a keyed repeat is answered from the stored response in one round trip", async () => {
@@ -161,7 +213,11 @@ describe("round trips to D1 per request", () => {
     const { auth, method, path, json } = await testCase.prepare();
     const key = unique("key");
     const request = () =>
-      new Request(BASE + path, { method, body: JSON.stringify(json), headers: { Authorization: `Bearer ${auth}`, "Content-Type": "application/json", "Idempotency-Key": key } });
+      new Request(BASE + path, {
+        method,
+        body: JSON.stringify(json),
+        headers: { Authorization: `Bearer ${auth}`, "Content-Type": "application/json", "Idempotency-Key": key },
+      });
     expect((await send(request())).status).toBe(201);
     const db = new FaultyD1(env.DB);
     const replay = await send(request(), { DB: db.binding });
@@ -171,10 +227,13 @@ describe("round trips to D1 per request", () => {
 
   it("following a list's next cursor is one round trip too", async () => {
     const auth = await token();
-    for (let i = 0; i < 3; i++) await call("/card_orders", { token: auth, json: { voucher_category: "gift", payment_method: "bank_transfer" } });
+    for (let i = 0; i < 3; i++)
+      await call("/card_orders", { token: auth, json: { voucher_category: "gift", payment_method: "bank_transfer" } });
     const first: any = await (await call("/card_orders?page_size=1", { token: auth })).json();
     const db = new FaultyD1(env.DB);
-    const next = await send(new Request(first.links.next, { headers: { Authorization: `Bearer ${auth}` } }), { DB: db.binding });
+    const next = await send(new Request(first.links.next, { headers: { Authorization: `Bearer ${auth}` } }), {
+      DB: db.binding,
+    });
     expect(next.status).toBe(200);
     expect(first.links.next).toContain("cursor=");
     expect(db.count).toBe(1);

@@ -33,8 +33,9 @@ const order = {
 // A handler answering its route's success body compiles.
 const good: Handler<typeof cardOrderRoutes.getCardOrder> = (c) => reply(c, 200, { data: order });
 
-// @ts-expect-error a field of the wrong type
-const wrongType: Handler<typeof cardOrderRoutes.getCardOrder> = (c) => reply(c, 200, { data: { ...order, entries_count: "0" } });
+const wrongType: Handler<typeof cardOrderRoutes.getCardOrder> = (c) =>
+  // @ts-expect-error a field of the wrong type
+  reply(c, 200, { data: { ...order, entries_count: "0" } });
 
 // @ts-expect-error a field missing
 const missing: Handler<typeof cardOrderRoutes.getCardOrder> = (c) => reply(c, 200, { data: { id: "o" } });
@@ -50,7 +51,11 @@ endpoint(cardOrderRoutes.createCardOrder, (c, { body }) => {
   const category: "mixed" | "meal" | "gift" = body.voucher_category;
   // @ts-expect-error ...and no field the schema does not have
   body.unknown_field;
-  return reply(c, 201, { meta: { total_pages: 1, current_page: 1, page_size: 1, total_entries: 1 }, data: [{ ...order, voucher_category: category }], links: { self: "", first: "", last: "", prev: null, next: null } });
+  return reply(c, 201, {
+    meta: { total_pages: 1, current_page: 1, page_size: 1, total_entries: 1 },
+    data: [{ ...order, voucher_category: category }],
+    links: { self: "", first: "", last: "", prev: null, next: null },
+  });
 });
 
 // The query too: `page` is a number, `state` one of the card order states or absent.
@@ -58,11 +63,17 @@ endpoint(cardOrderRoutes.listCardOrders, (c, { query }) => {
   const page: number = query.page;
   // @ts-expect-error not a string
   const asText: string = query.state ?? page;
-  return reply(c, 200, { meta: { total_pages: 1, current_page: page, page_size: 1, total_entries: 0 }, data: [], links: { self: asText, first: "", last: "", prev: null, next: null } });
+  return reply(c, 200, {
+    meta: { total_pages: 1, current_page: page, page_size: 1, total_entries: 0 },
+    data: [],
+    links: { self: asText, first: "", last: "", prev: null, next: null },
+  });
 });
 
 describe("route typing", () => {
   it("is checked by tsc (see the @ts-expect-error lines of this file)", () => {
-    expect([good, wrongType, missing, wrongEnvelope, bodyOn204].every((handler) => typeof handler === "function")).toBe(true);
+    expect([good, wrongType, missing, wrongEnvelope, bodyOn204].every((handler) => typeof handler === "function")).toBe(
+      true,
+    );
   });
 });

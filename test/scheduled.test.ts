@@ -9,27 +9,38 @@ const HOUR_MS = 60 * 60 * 1000;
 
 /** Inserts `count` stored responses of one principal expiring at `expiresAt(i)`, in one statement. */
 async function seed(principal: string, count: number, expiresAt: (i: number) => string): Promise<void> {
-  const rows = Array.from({ length: count }, (_, i) => [principal, `key-${i}`, "0".repeat(64), 201, '{"data":[]}', expiresAt(i)]);
+  const rows = Array.from({ length: count }, (_, i) => [
+    principal,
+    `key-${i}`,
+    "0".repeat(64),
+    201,
+    '{"data":[]}',
+    expiresAt(i),
+  ]);
   // D1 binds at most 100 parameters per statement: 16 rows of 6 values.
   const statements = [];
   for (let i = 0; i < rows.length; i += 16) {
     const chunk = rows.slice(i, i + 16);
     statements.push(
-      env.DB.prepare(`INSERT INTO idempotency_keys (principal, key, request_hash, status, body, expires_at) VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")}`).bind(
-        ...chunk.flat(),
-      ),
+      env.DB.prepare(
+        `INSERT INTO idempotency_keys (principal, key, request_hash, status, body, expires_at) VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")}`,
+      ).bind(...chunk.flat()),
     );
   }
   await env.DB.batch(statements);
 }
 
 async function keysOf(principal: string): Promise<string[]> {
-  const { results } = await env.DB.prepare("SELECT key FROM idempotency_keys WHERE principal = ? ORDER BY key").bind(principal).all<{ key: string }>();
+  const { results } = await env.DB.prepare("SELECT key FROM idempotency_keys WHERE principal = ? ORDER BY key")
+    .bind(principal)
+    .all<{ key: string }>();
   return results.map((row) => row.key);
 }
 
 const countOf = async (principal: string) =>
-  (await env.DB.prepare("SELECT count(*) AS n FROM idempotency_keys WHERE principal = ?").bind(principal).first<number>("n"))!;
+  (await env.DB.prepare("SELECT count(*) AS n FROM idempotency_keys WHERE principal = ?")
+    .bind(principal)
+    .first<number>("n"))!;
 
 /** Runs the Cron Trigger as Cloudflare would, and waits for the work it left to waitUntil. */
 async function runCron(): Promise<void> {
@@ -43,7 +54,9 @@ describe("the Cron Trigger", () => {
     await env.DB.prepare("DELETE FROM idempotency_keys").run();
   });
 
-  it("deletes every expired stored response, over several 500-row chunks, and keeps every live one", { timeout: 120_000 }, async () => {
+  it("deletes every expired stored response, over several 500-row chunks, and keeps every live one", {
+    timeout: 120_000,
+  }, async () => {
     const expired = unique("expired");
     const live = unique("live");
     const now = Date.now();
@@ -59,7 +72,9 @@ describe("the Cron Trigger", () => {
     const log = vi.spyOn(console, "log");
     try {
       await runCron();
-      expect(log.mock.calls.map(([line]) => String(line))).toContain(JSON.stringify({ job: "sweep", expired_idempotency_keys: 1200, expired_events: 0 }));
+      expect(log.mock.calls.map(([line]) => String(line))).toContain(
+        JSON.stringify({ job: "sweep", expired_idempotency_keys: 1200, expired_events: 0 }),
+      );
     } finally {
       log.mockRestore();
     }
@@ -87,10 +102,13 @@ describe("the Cron Trigger", () => {
     const sub = unique("user");
     const customer = unique("customer");
     const auth = await token({ sub, customer_id: customer });
-    const send = (key: string) => call("/card_orders", { token: auth, json: newCardOrder, headers: { "Idempotency-Key": key } });
+    const send = (key: string) =>
+      call("/card_orders", { token: auth, json: newCardOrder, headers: { "Idempotency-Key": key } });
     const first = await (await send("live-key")).text();
     expect((await send("old-key")).status).toBe(201);
-    await env.DB.prepare("UPDATE idempotency_keys SET expires_at = ? WHERE principal = ? AND key = ?").bind(new Date(Date.now() - HOUR_MS).toISOString(), sub, "old-key").run();
+    await env.DB.prepare("UPDATE idempotency_keys SET expires_at = ? WHERE principal = ? AND key = ?")
+      .bind(new Date(Date.now() - HOUR_MS).toISOString(), sub, "old-key")
+      .run();
 
     await runCron();
 
@@ -101,6 +119,10 @@ describe("the Cron Trigger", () => {
     const fresh = await send("old-key");
     expect(fresh.status).toBe(201);
     expect(fresh.headers.get("Idempotent-Replayed")).toBeNull();
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM card_orders WHERE customer_id = ?").bind(customer).first<number>("n")).toBe(3);
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM card_orders WHERE customer_id = ?")
+        .bind(customer)
+        .first<number>("n"),
+    ).toBe(3);
   });
 });

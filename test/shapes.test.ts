@@ -67,7 +67,11 @@ async function request(path: string, options: CallOptions = {}): Promise<any> {
   if (response.status === 204 || spec.success.mediaType) return undefined;
   const body = await response.json();
   const resource = resourceOf(spec.success.schema);
-  if (resource) seen.bodies.set(resource, [...(seen.bodies.get(resource) ?? []), ...[(body as { data: unknown }).data].flat()] as Record<string, unknown>[]);
+  if (resource)
+    seen.bodies.set(resource, [
+      ...(seen.bodies.get(resource) ?? []),
+      ...[(body as { data: unknown }).data].flat(),
+    ] as Record<string, unknown>[]);
   return body;
 }
 
@@ -78,7 +82,12 @@ async function story() {
   const post = (path: string, json?: unknown) => request(path, { token: auth, method: "POST", json });
   const order = async (fields: object) => (await post("/card_orders", { ...newCardOrder, ...fields })).data[0];
 
-  const full = await order({ description: "d", invoice_reference: "PO-1", cost_center: "CC-1", payment_method: "direct_debit" });
+  const full = await order({
+    description: "d",
+    invoice_reference: "PO-1",
+    cost_center: "CC-1",
+    payment_method: "direct_debit",
+  });
   const bare = await order({ description: null });
   const withdrawn = await order({});
   for (const { id } of [full, bare, withdrawn]) await post(`/card_orders/${id}/entries`, newEntry);
@@ -124,22 +133,26 @@ describe("every route and every resource shape, on real rows", () => {
     expect(endpoints.map(({ spec }) => spec.operationId).filter((id) => !seen.routes.has(id))).toStrictEqual([]);
   });
 
-  it.each([...RESOURCES].map(([schema, name]) => [name, schema] as const))("saw every %s state, and each nullable field both null and set", (name, schema) => {
-    const bodies = seen.bodies.get(schema) ?? [];
-    expect(bodies.length, `${name} bodies`).toBeGreaterThan(0);
-    const gaps: string[] = [];
-    for (const [field, fieldSchema] of Object.entries(defOf(schema).shape!)) {
-      const values = bodies.map((body) => body[field]);
-      if (defOf(fieldSchema).type === "nullable") {
-        const alwaysSet = ALWAYS_SET[name]?.includes(field);
-        if (alwaysSet ? values.includes(null) : !values.includes(null)) gaps.push(`${field} ${alwaysSet ? "null" : "never null"}`);
-        if (!values.some((value) => value !== null)) gaps.push(`${field} never set`);
+  it.each([...RESOURCES].map(([schema, name]) => [name, schema] as const))(
+    "saw every %s state, and each nullable field both null and set",
+    (name, schema) => {
+      const bodies = seen.bodies.get(schema) ?? [];
+      expect(bodies.length, `${name} bodies`).toBeGreaterThan(0);
+      const gaps: string[] = [];
+      for (const [field, fieldSchema] of Object.entries(defOf(schema).shape!)) {
+        const values = bodies.map((body) => body[field]);
+        if (defOf(fieldSchema).type === "nullable") {
+          const alwaysSet = ALWAYS_SET[name]?.includes(field);
+          if (alwaysSet ? values.includes(null) : !values.includes(null))
+            gaps.push(`${field} ${alwaysSet ? "null" : "never null"}`);
+          if (!values.some((value) => value !== null)) gaps.push(`${field} never set`);
+        }
+        if (field === "state") {
+          const states = Object.values(defOf(fieldSchema).entries!);
+          for (const state of states) if (!values.includes(state)) gaps.push(`state ${state} never seen`);
+        }
       }
-      if (field === "state") {
-        const states = Object.values(defOf(fieldSchema).entries!);
-        for (const state of states) if (!values.includes(state)) gaps.push(`state ${state} never seen`);
-      }
-    }
-    expect(gaps).toStrictEqual([]);
-  });
+      expect(gaps).toStrictEqual([]);
+    },
+  );
 });

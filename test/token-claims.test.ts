@@ -24,7 +24,8 @@ const now = () => Math.floor(Date.now() / 1000);
 const isString = (value: unknown): value is string => typeof value === "string";
 const isNumericDate = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
 const isAudience = (value: unknown) => isString(value) || (Array.isArray(value) && value.every(isString));
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 const optional = (value: unknown, check: (value: unknown) => boolean) => value === undefined || check(value);
 
 /** What the API must answer to `payload` (parsed JSON) on `route`, with iss/aud checked or not. */
@@ -32,8 +33,14 @@ function expectedStatus(payload: unknown, route: (typeof ROUTES)[number], checks
   if (!isObject(payload)) return 401;
   const { sub, exp, nbf, iat, iss, aud, customer_id, scope } = payload;
   const typed =
-    isString(sub) && isNumericDate(exp) && optional(nbf, isNumericDate) && optional(iat, isNumericDate) && optional(iss, isString) &&
-    optional(aud, isAudience) && optional(customer_id, isString) && optional(scope, isString);
+    isString(sub) &&
+    isNumericDate(exp) &&
+    optional(nbf, isNumericDate) &&
+    optional(iat, isNumericDate) &&
+    optional(iss, isString) &&
+    optional(aud, isAudience) &&
+    optional(customer_id, isString) &&
+    optional(scope, isString);
   if (!typed || sub === "") return 401;
   const t = now();
   if (exp <= t || (nbf as number) > t + CLOCK_SKEW_SECONDS || (iat as number) > t + CLOCK_SKEW_SECONDS) return 401;
@@ -51,7 +58,12 @@ const passedDate = fc.oneof({ weight: 5, arbitrary: past }, future);
 
 /** Any JSON but of the claim's type: near misses first, then anything. */
 const otherThan = (isRight: (value: unknown) => boolean) =>
-  fc.oneof(fc.constantFrom<unknown>(null, true, false, 0, 1.5, "", "1767225600", [], {}, ["x"], { sub: "x" }), fc.jsonValue({ maxDepth: 3 })).filter((value) => !isRight(value));
+  fc
+    .oneof(
+      fc.constantFrom<unknown>(null, true, false, 0, 1.5, "", "1767225600", [], {}, ["x"], { sub: "x" }),
+      fc.jsonValue({ maxDepth: 3 }),
+    )
+    .filter((value) => !isRight(value));
 
 /** A claim: mostly of its type, sometimes absent (undefined), sometimes of another type. */
 const claim = (right: fc.Arbitrary<unknown>, isRight: (value: unknown) => boolean) =>
@@ -72,11 +84,22 @@ const claims = fc
     nbf: claim(passedDate, isNumericDate),
     iat: claim(passedDate, isNumericDate),
     iss: claim(fc.oneof({ weight: 3, arbitrary: fc.constant(ISSUER) }, fc.string({ maxLength: 10 })), isString),
-    aud: claim(fc.oneof({ weight: 3, arbitrary: fc.constant(AUDIENCE) }, fc.string({ maxLength: 10 }), fc.array(fc.oneof(fc.constant(AUDIENCE), fc.string()), { maxLength: 3 })), isAudience),
+    aud: claim(
+      fc.oneof(
+        { weight: 3, arbitrary: fc.constant(AUDIENCE) },
+        fc.string({ maxLength: 10 }),
+        fc.array(fc.oneof(fc.constant(AUDIENCE), fc.string()), { maxLength: 3 }),
+      ),
+      isAudience,
+    ),
     customer_id: claim(fc.oneof({ weight: 5, arbitrary: fc.constant("acme") }, fc.string({ maxLength: 10 })), isString),
     scope: claim(fc.oneof({ weight: 5, arbitrary: fc.constant(SCOPES.join(" ")) }, scopeText), isString),
     // Claims the API does not read: ignored, whatever their type.
-    extra: fc.dictionary(fc.string({ maxLength: 8 }).filter((name) => !CLAIM_NAMES.includes(name)), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 3 }),
+    extra: fc.dictionary(
+      fc.string({ maxLength: 8 }).filter((name) => !CLAIM_NAMES.includes(name)),
+      fc.jsonValue({ maxDepth: 3 }),
+      { maxKeys: 3 },
+    ),
   })
   .map(({ extra, ...known }) => ({ ...extra, ...known }));
 
@@ -93,22 +116,34 @@ describe("signed tokens of any shape", () => {
     async () => {
       const seen = new Set<number>();
       await fc.assert(
-        fc.asyncProperty(fc.oneof({ weight: 4, arbitrary: claims }, notAnObject), fc.constantFrom(...ROUTES), fc.boolean(), async (generated, route, checksIssuer) => {
-          const payload = JSON.stringify(generated);
-          const bindings: Bindings = checksIssuer ? { JWT_ISSUER: ISSUER, JWT_AUDIENCE: AUDIENCE } : {};
-          const token = await handMade({ alg: "HS256", typ: "JWT" }, payload);
-          const response = await call(route.path, { token, env: bindings });
-          const body = (await response.json()) as { errors?: { code: string }[] };
-          const expected = expectedStatus(JSON.parse(payload), route, checksIssuer);
-          const context = `${route.path} ${payload}`;
-          expect(response.status, context).toBe(expected);
-          seen.add(expected);
-          if (expected === 401) {
-            expect(body.errors?.map((e) => e.code), context).toStrictEqual(["unauthorized"]);
-            expect(response.headers.get("WWW-Authenticate"), context).toMatch(INVALID_TOKEN_CHALLENGE);
-          }
-          if (expected === 403) expect(body.errors?.map((e) => e.code), context).toStrictEqual(["forbidden"]);
-        }),
+        fc.asyncProperty(
+          fc.oneof({ weight: 4, arbitrary: claims }, notAnObject),
+          fc.constantFrom(...ROUTES),
+          fc.boolean(),
+          async (generated, route, checksIssuer) => {
+            const payload = JSON.stringify(generated);
+            const bindings: Bindings = checksIssuer ? { JWT_ISSUER: ISSUER, JWT_AUDIENCE: AUDIENCE } : {};
+            const token = await handMade({ alg: "HS256", typ: "JWT" }, payload);
+            const response = await call(route.path, { token, env: bindings });
+            const body = (await response.json()) as { errors?: { code: string }[] };
+            const expected = expectedStatus(JSON.parse(payload), route, checksIssuer);
+            const context = `${route.path} ${payload}`;
+            expect(response.status, context).toBe(expected);
+            seen.add(expected);
+            if (expected === 401) {
+              expect(
+                body.errors?.map((e) => e.code),
+                context,
+              ).toStrictEqual(["unauthorized"]);
+              expect(response.headers.get("WWW-Authenticate"), context).toMatch(INVALID_TOKEN_CHALLENGE);
+            }
+            if (expected === 403)
+              expect(
+                body.errors?.map((e) => e.code),
+                context,
+              ).toStrictEqual(["forbidden"]);
+          },
+        ),
         { numRuns: RUNS },
       );
       // The generators reach every outcome, not only the refusals.

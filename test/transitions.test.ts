@@ -1,7 +1,18 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { SCOPES, type Scope } from "../src/auth/principal";
-import { call, type CARD_ORDER_PATHS, createCardOrder, createInvoice, expectError, expectJson, ISO_MS, orderIn, token, UUID } from "./support/api";
+import {
+  call,
+  type CARD_ORDER_PATHS,
+  createCardOrder,
+  createInvoice,
+  expectError,
+  expectJson,
+  ISO_MS,
+  orderIn,
+  token,
+  UUID,
+} from "./support/api";
 
 const post = (path: string, auth: string) => call(path, { token: auth, method: "POST" });
 
@@ -28,7 +39,8 @@ async function invoiceIn(auth: string, state: "open" | "paid" | "cancelled"): Pr
   return transition(auth, `/invoices/${invoice.id}/${state === "paid" ? "pay" : "cancel"}`);
 }
 
-const after = (earlier: string, later: string) => expect(Date.parse(later), `${later} after ${earlier}`).toBeGreaterThan(Date.parse(earlier));
+const after = (earlier: string, later: string) =>
+  expect(Date.parse(later), `${later} after ${earlier}`).toBeGreaterThan(Date.parse(earlier));
 
 /** The stamp a transition sets: a millisecond timestamp after the previous change, at most the new updated_at. */
 function expectStamp(stamp: string, previousUpdate: string, updatedAt: string) {
@@ -75,7 +87,11 @@ describe("card order transitions", () => {
         updated_at: expect.stringMatching(ISO_MS),
         production_started_at: expect.stringMatching(ISO_MS),
         is_cancellable: false,
-        production_invoice: { id: expect.stringMatching(UUID), type: "invoice", number: expect.stringMatching(/^INV-\d{4}-\d{6}$/) },
+        production_invoice: {
+          id: expect.stringMatching(UUID),
+          type: "invoice",
+          number: expect.stringMatching(/^INV-\d{4}-\d{6}$/),
+        },
       },
     });
     after(submitted.updated_at, data.updated_at);
@@ -95,7 +111,11 @@ describe("card order transitions", () => {
         updated_at: expect.stringMatching(ISO_MS),
         delivered_at: expect.stringMatching(ISO_MS),
         is_cancellable: false,
-        shipping_invoice: { id: expect.stringMatching(UUID), type: "invoice", number: expect.stringMatching(/^INV-\d{4}-\d{6}$/) },
+        shipping_invoice: {
+          id: expect.stringMatching(UUID),
+          type: "invoice",
+          number: expect.stringMatching(/^INV-\d{4}-\d{6}$/),
+        },
       },
     });
     after(producing.updated_at, data.updated_at);
@@ -110,7 +130,13 @@ describe("card order transitions", () => {
     const draft = await createCardOrder(auth);
     const response = await post(`/card_orders/${draft.id}/cancel`, auth);
     const { data } = await expectJson(response, 200, {
-      data: { ...draft, state: "cancelled", state_label: "Cancelled", updated_at: expect.stringMatching(ISO_MS), is_cancellable: false },
+      data: {
+        ...draft,
+        state: "cancelled",
+        state_label: "Cancelled",
+        updated_at: expect.stringMatching(ISO_MS),
+        is_cancellable: false,
+      },
     });
     after(draft.updated_at, data.updated_at);
     await expectJson(await call(`/card_orders/${draft.id}`, { token: auth }), 200, { data });
@@ -122,25 +148,30 @@ describe("card order transitions", () => {
     expect(submitted.submitted_at).toMatch(ISO_MS);
     const response = await post(`/card_orders/${submitted.id}/cancel`, auth);
     const { data } = await expectJson(response, 200, {
-      data: { ...submitted, state: "cancelled", state_label: "Cancelled", updated_at: expect.stringMatching(ISO_MS), is_cancellable: false },
+      data: {
+        ...submitted,
+        state: "cancelled",
+        state_label: "Cancelled",
+        updated_at: expect.stringMatching(ISO_MS),
+        is_cancellable: false,
+      },
     });
     after(submitted.updated_at, data.updated_at);
     await expectJson(await call(`/card_orders/${submitted.id}`, { token: auth }), 200, { data });
   });
 
-  it(
-    "lets exactly one of two racing transitions win, and stores what the winner answered",
-    async () => {
-      const auth = await token();
-      const order = await cardOrderIn(auth, "submitted");
-      const [start, cancel] = await Promise.all([post(`/card_orders/${order.id}/start_production`, auth), post(`/card_orders/${order.id}/cancel`, auth)]);
-      expect([start.status, cancel.status].toSorted()).toStrictEqual([200, 409]);
-      const winner = ((await (start.status === 200 ? start : cancel).json()) as any).data;
-      expect(["in_production", "cancelled"]).toContain(winner.state);
-      expect(await get(`/card_orders/${order.id}`, auth)).toStrictEqual(winner);
-    },
-    60_000,
-  );
+  it("lets exactly one of two racing transitions win, and stores what the winner answered", async () => {
+    const auth = await token();
+    const order = await cardOrderIn(auth, "submitted");
+    const [start, cancel] = await Promise.all([
+      post(`/card_orders/${order.id}/start_production`, auth),
+      post(`/card_orders/${order.id}/cancel`, auth),
+    ]);
+    expect([start.status, cancel.status].toSorted()).toStrictEqual([200, 409]);
+    const winner = ((await (start.status === 200 ? start : cancel).json()) as any).data;
+    expect(["in_production", "cancelled"]).toContain(winner.state);
+    expect(await get(`/card_orders/${order.id}`, auth)).toStrictEqual(winner);
+  }, 60_000);
 
   it("refuses to submit an empty draft: 409 invalid_state saying why, and it stays a draft", async () => {
     const auth = await token();
@@ -178,7 +209,12 @@ describe("invoice transitions", () => {
     const open = await invoiceIn(auth, "open");
     const response = await post(`/invoices/${open.id}/pay`, auth);
     const { data } = await expectJson(response, 200, {
-      data: { ...open, state: "paid", updated_at: expect.stringMatching(ISO_MS), paid_at: expect.stringMatching(ISO_MS) },
+      data: {
+        ...open,
+        state: "paid",
+        updated_at: expect.stringMatching(ISO_MS),
+        paid_at: expect.stringMatching(ISO_MS),
+      },
     });
     expect(data.cancellation_number).toBe("");
     after(open.updated_at, data.updated_at);
@@ -203,8 +239,14 @@ describe("invoice transitions", () => {
     expectStamp(data.cancelled_at, open.updated_at, data.updated_at);
     expect(data.cancellation_number.slice(3, 7)).toBe(data.cancelled_at.slice(0, 4));
     await expectJson(await call(`/invoices/${open.id}`, { token: auth }), 200, { data });
-    const { results } = await env.DB.prepare("SELECT state, cancellation_number, cancelled_at FROM invoices WHERE id = ?").bind(open.id).all();
-    expect(results).toStrictEqual([{ state: "cancelled", cancellation_number: data.cancellation_number, cancelled_at: data.cancelled_at }]);
+    const { results } = await env.DB.prepare(
+      "SELECT state, cancellation_number, cancelled_at FROM invoices WHERE id = ?",
+    )
+      .bind(open.id)
+      .all();
+    expect(results).toStrictEqual([
+      { state: "cancelled", cancellation_number: data.cancellation_number, cancelled_at: data.cancelled_at },
+    ]);
   });
 
   it("numbers cancellations in their own gapless sequence, across customers, skipping nothing for refused cancellations", async () => {
@@ -220,48 +262,46 @@ describe("invoice transitions", () => {
     expect(sequenceOf(second.cancellation_number, "CN")).toBe(sequenceOf(first.cancellation_number, "CN") + 1);
   });
 
-  it(
-    "gives 10 invoices cancelled at once 10 distinct, consecutive CN numbers",
-    async () => {
-      const auth = await token();
-      const before = await transition(auth, `/invoices/${(await invoiceIn(auth, "open")).id}/cancel`);
-      const open = [];
-      for (let i = 0; i < 10; i++) open.push(await invoiceIn(auth, "open"));
+  it("gives 10 invoices cancelled at once 10 distinct, consecutive CN numbers", async () => {
+    const auth = await token();
+    const before = await transition(auth, `/invoices/${(await invoiceIn(auth, "open")).id}/cancel`);
+    const open = [];
+    for (let i = 0; i < 10; i++) open.push(await invoiceIn(auth, "open"));
 
-      const responses = await Promise.all(open.map((invoice) => post(`/invoices/${invoice.id}/cancel`, auth)));
-      expect(responses.map((r) => r.status)).toStrictEqual(Array(10).fill(200));
-      const cancelled = await Promise.all(responses.map(async (r) => ((await r.json()) as any).data));
-      const start = sequenceOf(before.cancellation_number, "CN") + 1;
-      expect(cancelled.map((i) => sequenceOf(i.cancellation_number, "CN")).toSorted((a, b) => a - b)).toStrictEqual(Array.from({ length: 10 }, (_, i) => start + i));
-      for (const invoice of cancelled) expect(await get(`/invoices/${invoice.id}`, auth)).toStrictEqual(invoice);
-    },
-    60_000,
-  );
+    const responses = await Promise.all(open.map((invoice) => post(`/invoices/${invoice.id}/cancel`, auth)));
+    expect(responses.map((r) => r.status)).toStrictEqual(Array(10).fill(200));
+    const cancelled = await Promise.all(responses.map(async (r) => ((await r.json()) as any).data));
+    const start = sequenceOf(before.cancellation_number, "CN") + 1;
+    expect(cancelled.map((i) => sequenceOf(i.cancellation_number, "CN")).toSorted((a, b) => a - b)).toStrictEqual(
+      Array.from({ length: 10 }, (_, i) => start + i),
+    );
+    for (const invoice of cancelled) expect(await get(`/invoices/${invoice.id}`, auth)).toStrictEqual(invoice);
+  }, 60_000);
 
-  it(
-    "lets exactly one of pay and cancel win when they race, and takes a CN number only if cancel won",
-    async () => {
-      const auth = await token();
-      const marker = await transition(auth, `/invoices/${(await invoiceIn(auth, "open")).id}/cancel`);
-      const invoice = await invoiceIn(auth, "open");
+  it("lets exactly one of pay and cancel win when they race, and takes a CN number only if cancel won", async () => {
+    const auth = await token();
+    const marker = await transition(auth, `/invoices/${(await invoiceIn(auth, "open")).id}/cancel`);
+    const invoice = await invoiceIn(auth, "open");
 
-      const [pay, cancel] = await Promise.all([post(`/invoices/${invoice.id}/pay`, auth), post(`/invoices/${invoice.id}/cancel`, auth)]);
-      expect([pay.status, cancel.status].toSorted()).toStrictEqual([200, 409]);
-      const loser = pay.status === 409 ? pay : cancel;
-      const code = ((await loser.clone().json()) as any).errors[0].code;
-      expect(["invalid_state", "conflict"]).toContain(code);
-      await expectError(loser, 409, { code });
+    const [pay, cancel] = await Promise.all([
+      post(`/invoices/${invoice.id}/pay`, auth),
+      post(`/invoices/${invoice.id}/cancel`, auth),
+    ]);
+    expect([pay.status, cancel.status].toSorted()).toStrictEqual([200, 409]);
+    const loser = pay.status === 409 ? pay : cancel;
+    const code = ((await loser.clone().json()) as any).errors[0].code;
+    expect(["invalid_state", "conflict"]).toContain(code);
+    await expectError(loser, 409, { code });
 
-      const winner = ((await (pay.status === 200 ? pay : cancel).json()) as any).data;
-      expect(await get(`/invoices/${invoice.id}`, auth)).toStrictEqual(winner);
-      const next = await transition(auth, `/invoices/${(await invoiceIn(auth, "open")).id}/cancel`);
-      const taken = winner.state === "cancelled" ? 1 : 0;
-      if (taken) expect(sequenceOf(winner.cancellation_number, "CN")).toBe(sequenceOf(marker.cancellation_number, "CN") + 1);
-      else expect(winner).toMatchObject({ state: "paid", cancellation_number: "", cancelled_at: null });
-      expect(sequenceOf(next.cancellation_number, "CN")).toBe(sequenceOf(marker.cancellation_number, "CN") + 1 + taken);
-    },
-    60_000,
-  );
+    const winner = ((await (pay.status === 200 ? pay : cancel).json()) as any).data;
+    expect(await get(`/invoices/${invoice.id}`, auth)).toStrictEqual(winner);
+    const next = await transition(auth, `/invoices/${(await invoiceIn(auth, "open")).id}/cancel`);
+    const taken = winner.state === "cancelled" ? 1 : 0;
+    if (taken)
+      expect(sequenceOf(winner.cancellation_number, "CN")).toBe(sequenceOf(marker.cancellation_number, "CN") + 1);
+    else expect(winner).toMatchObject({ state: "paid", cancellation_number: "", cancelled_at: null });
+    expect(sequenceOf(next.cancellation_number, "CN")).toBe(sequenceOf(marker.cancellation_number, "CN") + 1 + taken);
+  }, 60_000);
 
   it("keeps the linked order untouched when the invoice is paid or cancelled", async () => {
     const auth = await token();
@@ -360,7 +400,12 @@ describe("scopes", () => {
     ["GET", `/invoices/${id}`, "invoices:read"],
     ["POST", `/invoices/${id}/pay`, "fulfilment"],
     ["POST", `/invoices/${id}/cancel`, "fulfilment"],
-    ["PUT", "/voucher_owners/me/notification_tokens", "notification_tokens:write", { value: "v", device_identifier: "d" }],
+    [
+      "PUT",
+      "/voucher_owners/me/notification_tokens",
+      "notification_tokens:write",
+      { value: "v", device_identifier: "d" },
+    ],
     ["GET", "/voucher_owners/me/notification_tokens", "notification_tokens:write"],
     ["DELETE", "/voucher_owners/me/notification_tokens/phone", "notification_tokens:write"],
   ];
@@ -390,10 +435,20 @@ describe("scopes", () => {
     const order = await cardOrderIn(auth, "in_production");
     const invoice = await createInvoice(auth, order.id);
     const customer = (await get(`/card_orders/${order.id}`, auth)).customer;
-    const noFulfilment = await token({ customer_id: customer, scope: SCOPES.filter((s) => s !== "fulfilment").join(" ") });
+    const noFulfilment = await token({
+      customer_id: customer,
+      scope: SCOPES.filter((s) => s !== "fulfilment").join(" "),
+    });
 
-    for (const path of [`/card_orders/${order.id}/deliver`, `/invoices/${invoice.id}/pay`, `/invoices/${invoice.id}/cancel`]) {
-      await expectError(await post(path, noFulfilment), 403, { code: "forbidden", source: { header: "Authorization" } });
+    for (const path of [
+      `/card_orders/${order.id}/deliver`,
+      `/invoices/${invoice.id}/pay`,
+      `/invoices/${invoice.id}/cancel`,
+    ]) {
+      await expectError(await post(path, noFulfilment), 403, {
+        code: "forbidden",
+        source: { header: "Authorization" },
+      });
     }
     expect((await get(`/card_orders/${order.id}`, auth)).state).toBe("in_production");
     expect(await get(`/invoices/${invoice.id}`, auth)).toStrictEqual(invoice);
@@ -407,7 +462,10 @@ describe("scopes", () => {
   });
 
   it("refuses an empty customer_id as no customer", async () => {
-    await expectError(await call("/invoices", { token: await token({ customer_id: "" }) }), 403, { code: "forbidden", source: { header: "Authorization" } });
+    await expectError(await call("/invoices", { token: await token({ customer_id: "" }) }), 403, {
+      code: "forbidden",
+      source: { header: "Authorization" },
+    });
   });
 });
 
@@ -419,20 +477,26 @@ describe("transition paths", () => {
     return { auth, order: await get(`/card_orders/${order.id}`, auth), invoice };
   };
 
-  it.each(["GET", "PUT", "PATCH", "DELETE"])("%s on a transition path answers 405 with Allow: POST, whether or not the id exists", async (method) => {
-    const { auth, order, invoice } = await existing();
-    const paths = [
-      ...["submit", "cancel", "start_production", "deliver"].flatMap((a) => [`/card_orders/${order.id}/${a}`, `/card_orders/${crypto.randomUUID()}/${a}`]),
-      ...["pay", "cancel"].flatMap((a) => [`/invoices/${invoice.id}/${a}`, `/invoices/${crypto.randomUUID()}/${a}`]),
-    ];
-    for (const path of paths) {
-      const response = await call(path, { method, token: auth });
-      await expectError(response, 405, { code: "method_not_allowed" });
-      expect(response.headers.get("Allow")).toBe("POST");
-    }
-    expect(await get(`/card_orders/${order.id}`, auth)).toStrictEqual(order);
-    expect(await get(`/invoices/${invoice.id}`, auth)).toStrictEqual(invoice);
-  });
+  it.each(["GET", "PUT", "PATCH", "DELETE"])(
+    "%s on a transition path answers 405 with Allow: POST, whether or not the id exists",
+    async (method) => {
+      const { auth, order, invoice } = await existing();
+      const paths = [
+        ...["submit", "cancel", "start_production", "deliver"].flatMap((a) => [
+          `/card_orders/${order.id}/${a}`,
+          `/card_orders/${crypto.randomUUID()}/${a}`,
+        ]),
+        ...["pay", "cancel"].flatMap((a) => [`/invoices/${invoice.id}/${a}`, `/invoices/${crypto.randomUUID()}/${a}`]),
+      ];
+      for (const path of paths) {
+        const response = await call(path, { method, token: auth });
+        await expectError(response, 405, { code: "method_not_allowed" });
+        expect(response.headers.get("Allow")).toBe("POST");
+      }
+      expect(await get(`/card_orders/${order.id}`, auth)).toStrictEqual(order);
+      expect(await get(`/invoices/${invoice.id}`, auth)).toStrictEqual(invoice);
+    },
+  );
 
   it.each([
     ["POST", "/card_orders/{order}/ship"],

@@ -10,7 +10,18 @@ import { endpoints } from "../src/app";
 import { EVENT_TYPES } from "../src/domain/events";
 import { openApiDocument } from "../src/openapi/document";
 import { NewWebhookEndpoint, WebhookEndpoint } from "../src/schemas/webhook-endpoint";
-import { call, createInvoice, expectError, expectJson, ISO_MS, orderIn, singlePage, token, unique, UUID } from "./support/api";
+import {
+  call,
+  createInvoice,
+  expectError,
+  expectJson,
+  ISO_MS,
+  orderIn,
+  singlePage,
+  token,
+  unique,
+  UUID,
+} from "./support/api";
 import { outbound } from "./support/outbound";
 import { drain, queued, slowQueued } from "./support/queue";
 import { fieldsOf } from "./support/shape";
@@ -20,7 +31,10 @@ import { fieldsOf } from "./support/shape";
 const ENDPOINTS = "/webhook_endpoints";
 const subscribe = (auth: string, json: object, bindings = {}) => call(ENDPOINTS, { token: auth, json, env: bindings });
 
-async function created(auth: string, json: object = { url: "https://hooks.example/in", event_types: ["*"] }): Promise<any> {
+async function created(
+  auth: string,
+  json: object = { url: "https://hooks.example/in", event_types: ["*"] },
+): Promise<any> {
   const response = await subscribe(auth, json);
   expect(response.status).toBe(201);
   return ((await response.json()) as any).data[0];
@@ -29,7 +43,11 @@ async function created(auth: string, json: object = { url: "https://hooks.exampl
 /** A value sealed as rows written before sealing named the row hold it (v1: no associated data). */
 async function sealedForNoRow(purpose: "webhook-secrets" | "stored-responses", plaintext: string): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
-  const ciphertext = await crypto.subtle.encrypt({ name: "AES-GCM", iv }, await keyFor(env.APP_SECRET, purpose), new TextEncoder().encode(plaintext));
+  const ciphertext = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv },
+    await keyFor(env.APP_SECRET, purpose),
+    new TextEncoder().encode(plaintext),
+  );
   return `v1.${toBase64(iv)}.${toBase64(new Uint8Array(ciphertext))}`;
 }
 
@@ -54,14 +72,22 @@ describe("POST /webhook_endpoints", () => {
     const text = await first.text();
     const secret = JSON.parse(text).data[0].secret as string;
 
-    const stored = await env.DB.prepare("SELECT body FROM idempotency_keys WHERE key = ?").bind(headers["Idempotency-Key"]).first<string>("body");
+    const stored = await env.DB.prepare("SELECT body FROM idempotency_keys WHERE key = ?")
+      .bind(headers["Idempotency-Key"])
+      .first<string>("body");
     expect(stored).not.toContain(secret.slice("whsec_".length));
     expect(stored).not.toContain("hooks.example");
     expect(stored).toMatch(/^v2\./);
-    expect(await open(env, "stored-responses", sealedFor({ principal: sub, key: headers["Idempotency-Key"] }), stored!)).toBe(text);
+    expect(
+      await open(env, "stored-responses", sealedFor({ principal: sub, key: headers["Idempotency-Key"] }), stored!),
+    ).toBe(text);
 
     const again = await call(ENDPOINTS, { token: auth, json, headers });
-    expect({ status: again.status, replayed: again.headers.get("Idempotent-Replayed"), text: await again.text() }).toStrictEqual({ status: 201, replayed: "true", text });
+    expect({
+      status: again.status,
+      replayed: again.headers.get("Idempotent-Replayed"),
+      text: await again.text(),
+    }).toStrictEqual({ status: 201, replayed: "true", text });
     expect((await expectJson(await call(ENDPOINTS, { token: auth }), 200, expect.anything())).data).toHaveLength(1);
   });
 
@@ -70,32 +96,55 @@ describe("POST /webhook_endpoints", () => {
     ["a key of another principal", true],
   ])("does not replay a sealed response copied into %s: 500, showing nothing of it", async (_, otherPrincipal) => {
     const keyed = async (sub: string, url: string) => {
-      const request = { token: await token({ sub }), json: { url, event_types: ["*"] }, headers: { "Idempotency-Key": unique("key") } };
+      const request = {
+        token: await token({ sub }),
+        json: { url, event_types: ["*"] },
+        headers: { "Idempotency-Key": unique("key") },
+      };
       const response = await call(ENDPOINTS, request);
       expect(response.status).toBe(201);
       return { sub, request, text: await response.text() };
     };
     const source = await keyed(unique("user"), "https://hooks.example/source");
     const target = await keyed(otherPrincipal ? unique("user") : source.sub, "https://hooks.example/target");
-    await env.DB.prepare("UPDATE idempotency_keys SET body = (SELECT body FROM idempotency_keys WHERE principal = ?1 AND key = ?2) WHERE principal = ?3 AND key = ?4")
-      .bind(source.sub, source.request.headers["Idempotency-Key"], target.sub, target.request.headers["Idempotency-Key"])
+    await env.DB.prepare(
+      "UPDATE idempotency_keys SET body = (SELECT body FROM idempotency_keys WHERE principal = ?1 AND key = ?2) WHERE principal = ?3 AND key = ?4",
+    )
+      .bind(
+        source.sub,
+        source.request.headers["Idempotency-Key"],
+        target.sub,
+        target.request.headers["Idempotency-Key"],
+      )
       .run();
 
     const errors = errorLines();
     const body = await expectError(await call(ENDPOINTS, target.request), 500, { code: "internal_error" });
     expect(JSON.stringify(body)).not.toMatch(/whsec_|hooks\.example/);
-    expect(errors.map((line) => JSON.parse(line).error)).toStrictEqual([expect.stringMatching(/^UnreadableSealedValue: .* sealed for another row$/)]);
+    expect(errors.map((line) => JSON.parse(line).error)).toStrictEqual([
+      expect.stringMatching(/^UnreadableSealedValue: .* sealed for another row$/),
+    ]);
     // In its own row, it still replays.
     expect(await (await call(ENDPOINTS, source.request)).text()).toBe(source.text);
   });
 
   it("replays a response sealed before sealing named the row (v1), as rows stored then hold it", async () => {
     const sub = unique("user");
-    const request = { token: await token({ sub }), json: { url: "https://hooks.example/v1", event_types: ["*"] }, headers: { "Idempotency-Key": unique("key") } };
+    const request = {
+      token: await token({ sub }),
+      json: { url: "https://hooks.example/v1", event_types: ["*"] },
+      headers: { "Idempotency-Key": unique("key") },
+    };
     const text = await (await call(ENDPOINTS, request)).text();
-    await env.DB.prepare("UPDATE idempotency_keys SET body = ? WHERE principal = ? AND key = ?").bind(await sealedForNoRow("stored-responses", text), sub, request.headers["Idempotency-Key"]).run();
+    await env.DB.prepare("UPDATE idempotency_keys SET body = ? WHERE principal = ? AND key = ?")
+      .bind(await sealedForNoRow("stored-responses", text), sub, request.headers["Idempotency-Key"])
+      .run();
     const again = await call(ENDPOINTS, request);
-    expect({ status: again.status, replayed: again.headers.get("Idempotent-Replayed"), text: await again.text() }).toStrictEqual({ status: 201, replayed: "true", text });
+    expect({
+      status: again.status,
+      replayed: again.headers.get("Idempotent-Replayed"),
+      text: await again.text(),
+    }).toStrictEqual({ status: 201, replayed: "true", text });
   });
 
   it("replays a keyed response stored before APP_SECRET was rotated while the old secret is in APP_SECRETS_PREVIOUS; without it, 500", async () => {
@@ -106,10 +155,23 @@ describe("POST /webhook_endpoints", () => {
     expect(first.status).toBe(201);
     const text = await first.text();
 
-    const again = await call(ENDPOINTS, { token: auth, json, headers, env: { APP_SECRET: "secret-b", APP_SECRETS_PREVIOUS: "secret-a" } });
-    expect({ status: again.status, replayed: again.headers.get("Idempotent-Replayed"), text: await again.text() }).toStrictEqual({ status: 201, replayed: "true", text });
+    const again = await call(ENDPOINTS, {
+      token: auth,
+      json,
+      headers,
+      env: { APP_SECRET: "secret-b", APP_SECRETS_PREVIOUS: "secret-a" },
+    });
+    expect({
+      status: again.status,
+      replayed: again.headers.get("Idempotent-Replayed"),
+      text: await again.text(),
+    }).toStrictEqual({ status: 201, replayed: "true", text });
     vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const body = await expectError(await call(ENDPOINTS, { token: auth, json, headers, env: { APP_SECRET: "secret-b" } }), 500, { code: "internal_error" });
+    const body = await expectError(
+      await call(ENDPOINTS, { token: auth, json, headers, env: { APP_SECRET: "secret-b" } }),
+      500,
+      { code: "internal_error" },
+    );
     expect(JSON.stringify(body)).not.toContain("whsec_");
   });
 
@@ -119,13 +181,23 @@ describe("POST /webhook_endpoints", () => {
     const body = await expectJson(
       await subscribe(auth, json),
       201,
-      singlePage(ENDPOINTS, [{ id: expect.stringMatching(UUID), type: "webhook_endpoint", ...json, secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/), created_at: expect.stringMatching(ISO_MS) }]),
+      singlePage(ENDPOINTS, [
+        {
+          id: expect.stringMatching(UUID),
+          type: "webhook_endpoint",
+          ...json,
+          secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+          created_at: expect.stringMatching(ISO_MS),
+        },
+      ]),
     );
     const [endpoint] = body.data;
     expect(Object.keys(endpoint)).toStrictEqual(fieldsOf(NewWebhookEndpoint));
     expect(atob(endpoint.secret.slice("whsec_".length)).length).toBeGreaterThanOrEqual(24);
 
-    const row = await env.DB.prepare("SELECT * FROM webhook_endpoints WHERE id = ?").bind(endpoint.id).first<Record<string, string>>();
+    const row = await env.DB.prepare("SELECT * FROM webhook_endpoints WHERE id = ?")
+      .bind(endpoint.id)
+      .first<Record<string, string>>();
     expect(JSON.stringify(row)).not.toContain(endpoint.secret.slice("whsec_".length));
     expect(await open(env, "webhook-secrets", endpoint.id, row!.encrypted_secret!)).toBe(endpoint.secret);
 
@@ -150,40 +222,85 @@ describe("POST /webhook_endpoints", () => {
     ["a repeated type", { event_types: ["invoice.paid", "card_order.delivered", "invoice.paid"] }, "/event_types/2"],
   ])("answers 422 with the pointer for %s", async (_, fields, pointer) => {
     const auth = await token();
-    await expectError(await subscribe(auth, { url: "https://hooks.example/in", event_types: ["*"], ...fields }), 422, { code: "validation_failed", source: { pointer } });
+    await expectError(await subscribe(auth, { url: "https://hooks.example/in", event_types: ["*"], ...fields }), 422, {
+      code: "validation_failed",
+      source: { pointer },
+    });
     expect((await expectJson(await call(ENDPOINTS, { token: auth }), 200, expect.anything())).data).toStrictEqual([]);
   });
 
-  it.each(["http://localhost:8080/hook", "https://127.0.0.1/hook", "http://10.1.2.3/", "http://172.16.0.1/", "https://192.168.1.1/", "http://169.254.169.254/latest", "http://[::1]:9000/", "http://2130706433/", "https://foo.localhost/", "http://[fd00::1]/", "https://[::ffff:127.0.0.1]:9351/hook", "https://[::ffff:169.254.169.254]/", "https://[::127.0.0.1]/", "https://[::ffff:0:127.0.0.1]/", "https://100.64.0.1/", "https://198.18.0.1/", "https://224.0.0.1/", "https://255.255.255.255/", "https://[fec0::1]/", "https://[64:ff9b::7f00:1]/"])(
-    "accepts the local host %s only while ALLOW_LOCAL_WEBHOOKS is \"true\"",
-    async (url) => {
-      const auth = await token();
-      const body = await expectError(await subscribe(auth, { url, event_types: ["*"] }, { ALLOW_LOCAL_WEBHOOKS: "false" }), 422, { code: "validation_failed", source: { pointer: "/url" } });
-      expect(body.errors[0].detail).toMatch(/ALLOW_LOCAL_WEBHOOKS/);
-      expect((await subscribe(auth, { url, event_types: ["*"] }, { ALLOW_LOCAL_WEBHOOKS: "true" })).status).toBe(201);
-    },
-  );
+  it.each([
+    "http://localhost:8080/hook",
+    "https://127.0.0.1/hook",
+    "http://10.1.2.3/",
+    "http://172.16.0.1/",
+    "https://192.168.1.1/",
+    "http://169.254.169.254/latest",
+    "http://[::1]:9000/",
+    "http://2130706433/",
+    "https://foo.localhost/",
+    "http://[fd00::1]/",
+    "https://[::ffff:127.0.0.1]:9351/hook",
+    "https://[::ffff:169.254.169.254]/",
+    "https://[::127.0.0.1]/",
+    "https://[::ffff:0:127.0.0.1]/",
+    "https://100.64.0.1/",
+    "https://198.18.0.1/",
+    "https://224.0.0.1/",
+    "https://255.255.255.255/",
+    "https://[fec0::1]/",
+    "https://[64:ff9b::7f00:1]/",
+  ])('accepts the local host %s only while ALLOW_LOCAL_WEBHOOKS is "true"', async (url) => {
+    const auth = await token();
+    const body = await expectError(
+      await subscribe(auth, { url, event_types: ["*"] }, { ALLOW_LOCAL_WEBHOOKS: "false" }),
+      422,
+      { code: "validation_failed", source: { pointer: "/url" } },
+    );
+    expect(body.errors[0].detail).toMatch(/ALLOW_LOCAL_WEBHOOKS/);
+    expect((await subscribe(auth, { url, event_types: ["*"] }, { ALLOW_LOCAL_WEBHOOKS: "true" })).status).toBe(201);
+  });
 
   it("accepts at most 10 endpoints per customer: the 11th answers 409 conflict", async () => {
     const auth = await token();
     for (let i = 0; i < 10; i++) await created(auth, { url: `https://hooks.example/${i}`, event_types: ["*"] });
-    const body = await expectError(await subscribe(auth, { url: "https://hooks.example/11", event_types: ["*"] }), 409, { code: "conflict" });
+    const body = await expectError(
+      await subscribe(auth, { url: "https://hooks.example/11", event_types: ["*"] }),
+      409,
+      { code: "conflict" },
+    );
     expect(body.errors[0].detail).toMatch(/10/);
-    expect((await expectJson(await call(ENDPOINTS, { token: auth }), 200, expect.anything())).meta.total_entries).toBe(10);
+    expect((await expectJson(await call(ENDPOINTS, { token: auth }), 200, expect.anything())).meta.total_entries).toBe(
+      10,
+    );
   });
 
-  it("holds the limit under concurrent requests: of 8 racing for the last 3 places, 3 get in", { timeout: 60_000 }, async () => {
+  it("holds the limit under concurrent requests: of 8 racing for the last 3 places, 3 get in", {
+    timeout: 60_000,
+  }, async () => {
     const auth = await token();
     for (let i = 0; i < 7; i++) await created(auth, { url: `https://hooks.example/${i}`, event_types: ["*"] });
-    const responses = await Promise.all(Array.from({ length: 8 }, (_, i) => subscribe(auth, { url: `https://hooks.example/race-${i}`, event_types: ["*"] })));
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        subscribe(auth, { url: `https://hooks.example/race-${i}`, event_types: ["*"] }),
+      ),
+    );
     expect(responses.map((r) => r.status).toSorted()).toStrictEqual([201, 201, 201, 409, 409, 409, 409, 409]);
-    expect((await expectJson(await call(ENDPOINTS, { token: auth }), 200, expect.anything())).meta.total_entries).toBe(10);
+    expect((await expectJson(await call(ENDPOINTS, { token: auth }), 200, expect.anything())).meta.total_entries).toBe(
+      10,
+    );
   });
 
   it("needs webhooks:write and a customer", async () => {
     const json = { url: "https://hooks.example/in", event_types: ["*"] };
-    await expectError(await subscribe(await token({ scope: "events:read" }), json), 403, { code: "forbidden", source: { header: "Authorization" } });
-    await expectError(await subscribe(await token({ customer_id: undefined }), json), 403, { code: "forbidden", source: { header: "Authorization" } });
+    await expectError(await subscribe(await token({ scope: "events:read" }), json), 403, {
+      code: "forbidden",
+      source: { header: "Authorization" },
+    });
+    await expectError(await subscribe(await token({ customer_id: undefined }), json), 403, {
+      code: "forbidden",
+      source: { header: "Authorization" },
+    });
   });
 });
 
@@ -193,9 +310,17 @@ describe("DELETE /webhook_endpoints/{id}", () => {
     const endpoint = await created(auth);
     const foreign = await created(await token());
     expect((await call(`${ENDPOINTS}/${endpoint.id}`, { token: auth, method: "DELETE" })).status).toBe(204);
-    const again = await expectError(await call(`${ENDPOINTS}/${endpoint.id}`, { token: auth, method: "DELETE" }), 404, { code: "not_found" });
-    const unknown = await expectError(await call(`${ENDPOINTS}/${crypto.randomUUID()}`, { token: auth, method: "DELETE" }), 404, { code: "not_found" });
-    const theirs = await expectError(await call(`${ENDPOINTS}/${foreign.id}`, { token: auth, method: "DELETE" }), 404, { code: "not_found" });
+    const again = await expectError(await call(`${ENDPOINTS}/${endpoint.id}`, { token: auth, method: "DELETE" }), 404, {
+      code: "not_found",
+    });
+    const unknown = await expectError(
+      await call(`${ENDPOINTS}/${crypto.randomUUID()}`, { token: auth, method: "DELETE" }),
+      404,
+      { code: "not_found" },
+    );
+    const theirs = await expectError(await call(`${ENDPOINTS}/${foreign.id}`, { token: auth, method: "DELETE" }), 404, {
+      code: "not_found",
+    });
     expect([unknown, theirs]).toStrictEqual([again, again]);
     expect((await expectJson(await call(ENDPOINTS, { token: auth }), 200, expect.anything())).data).toStrictEqual([]);
   });
@@ -222,42 +347,79 @@ describe("deliveries (Standard Webhooks)", () => {
     ]);
     expect(receiver.requests).toHaveLength(1);
     const [delivery] = receiver.requests;
-    expect(delivery).toMatchObject({ url: endpoint.url, method: "POST", headers: { "content-type": "application/json", "webhook-id": event.id } });
+    expect(delivery).toMatchObject({
+      url: endpoint.url,
+      method: "POST",
+      headers: { "content-type": "application/json", "webhook-id": event.id },
+    });
     expect(Math.abs(Number(delivery!.headers["webhook-timestamp"]) - Date.now() / 1000)).toBeLessThan(60);
     expect(delivery!.body).toBe(JSON.stringify(event));
     expect(new Webhook(endpoint.secret).verify(delivery!.body, delivery!.headers)).toStrictEqual(event);
-    expect(() => new Webhook(`whsec_${btoa("another secret of 24 bytes")}`).verify(delivery!.body, delivery!.headers)).toThrow();
+    expect(() =>
+      new Webhook(`whsec_${btoa("another secret of 24 bytes")}`).verify(delivery!.body, delivery!.headers),
+    ).toThrow();
   });
 
   it("signs with an endpoint's secret sealed before APP_SECRET was rotated while the old secret is in APP_SECRETS_PREVIOUS", async () => {
     const customer = unique("customer");
     const auth = await token({ customer_id: customer });
-    const endpoint = (await (await call(ENDPOINTS, { token: auth, json: { url: `https://receiver.example/${customer}`, event_types: ["*"] }, env: { APP_SECRET: "secret-a" } })).json() as any).data[0];
+    const endpoint = (
+      (await (
+        await call(ENDPOINTS, {
+          token: auth,
+          json: { url: `https://receiver.example/${customer}`, event_types: ["*"] },
+          env: { APP_SECRET: "secret-a" },
+        })
+      ).json()) as any
+    ).data[0];
     await orderIn(auth, "submitted");
     const receiver = outbound(() => new Response(null, { status: 204 }));
-    const deliveries = (await drain({ APP_SECRET: "secret-b", APP_SECRETS_PREVIOUS: "secret-a" })).filter((o) => o.body.kind === "delivery");
+    const deliveries = (await drain({ APP_SECRET: "secret-b", APP_SECRETS_PREVIOUS: "secret-a" })).filter(
+      (o) => o.body.kind === "delivery",
+    );
     expect(deliveries.map((o) => o.acked)).toStrictEqual([true]);
     const [delivery] = receiver.requests;
-    expect(new Webhook(endpoint.secret).verify(delivery!.body, delivery!.headers)).toMatchObject({ type: "card_order.submitted" });
+    expect(new Webhook(endpoint.secret).verify(delivery!.body, delivery!.headers)).toMatchObject({
+      type: "card_order.submitted",
+    });
   });
 
   it("does not deliver, and retries, when the endpoint's secret opens under neither APP_SECRET nor APP_SECRETS_PREVIOUS", async () => {
     const customer = unique("customer");
     const auth = await token({ customer_id: customer });
-    expect((await call(ENDPOINTS, { token: auth, json: { url: `https://receiver.example/${customer}`, event_types: ["*"] }, env: { APP_SECRET: "secret-a" } })).status).toBe(201);
+    expect(
+      (
+        await call(ENDPOINTS, {
+          token: auth,
+          json: { url: `https://receiver.example/${customer}`, event_types: ["*"] },
+          env: { APP_SECRET: "secret-a" },
+        })
+      ).status,
+    ).toBe(201);
     await orderIn(auth, "submitted");
     const receiver = outbound(() => new Response(null, { status: 204 }));
     const errors = errorLines();
-    const deliveries = (await drain({ APP_SECRET: "secret-b", APP_SECRETS_PREVIOUS: "secret-c" })).filter((o) => o.body.kind === "delivery");
+    const deliveries = (await drain({ APP_SECRET: "secret-b", APP_SECRETS_PREVIOUS: "secret-c" })).filter(
+      (o) => o.body.kind === "delivery",
+    );
     expect(deliveries.map((o) => [o.acked, o.retried])).toStrictEqual([[false, { delaySeconds: expect.any(Number) }]]);
     expect(receiver.requests).toStrictEqual([]);
-    expect(errors.map((line) => JSON.parse(line).error)).toStrictEqual([expect.stringMatching(/opens under no APP_SECRET or APP_SECRETS_PREVIOUS/)]);
+    expect(errors.map((line) => JSON.parse(line).error)).toStrictEqual([
+      expect.stringMatching(/opens under no APP_SECRET or APP_SECRETS_PREVIOUS/),
+    ]);
   });
 
   it("does not sign with a secret copied from another endpoint's row: that delivery is retried, unsent", async () => {
     const auth = await token();
-    const [a, b] = [await created(auth, { url: "https://receiver.example/a", event_types: ["*"] }), await created(auth, { url: "https://receiver.example/b", event_types: ["*"] })];
-    await env.DB.prepare("UPDATE webhook_endpoints SET encrypted_secret = (SELECT encrypted_secret FROM webhook_endpoints WHERE id = ?1) WHERE id = ?2").bind(a.id, b.id).run();
+    const [a, b] = [
+      await created(auth, { url: "https://receiver.example/a", event_types: ["*"] }),
+      await created(auth, { url: "https://receiver.example/b", event_types: ["*"] }),
+    ];
+    await env.DB.prepare(
+      "UPDATE webhook_endpoints SET encrypted_secret = (SELECT encrypted_secret FROM webhook_endpoints WHERE id = ?1) WHERE id = ?2",
+    )
+      .bind(a.id, b.id)
+      .run();
     await orderIn(auth, "submitted");
     const receiver = outbound(() => new Response(null, { status: 204 }));
     const errors = errorLines();
@@ -269,12 +431,16 @@ describe("deliveries (Standard Webhooks)", () => {
       ].toSorted(),
     );
     expect(receiver.requests.map((r) => r.url)).toStrictEqual([a.url]);
-    expect(errors.map((line) => JSON.parse(line).error)).toStrictEqual([expect.stringMatching(/^UnreadableSealedValue: .* sealed for another row$/)]);
+    expect(errors.map((line) => JSON.parse(line).error)).toStrictEqual([
+      expect.stringMatching(/^UnreadableSealedValue: .* sealed for another row$/),
+    ]);
   });
 
   it("signs with a secret sealed before sealing named the endpoint (v1), as older endpoints hold it", async () => {
     const { endpoint, event } = await customerWithEvent();
-    await env.DB.prepare("UPDATE webhook_endpoints SET encrypted_secret = ? WHERE id = ?").bind(await sealedForNoRow("webhook-secrets", endpoint.secret), endpoint.id).run();
+    await env.DB.prepare("UPDATE webhook_endpoints SET encrypted_secret = ? WHERE id = ?")
+      .bind(await sealedForNoRow("webhook-secrets", endpoint.secret), endpoint.id)
+      .run();
     const receiver = outbound(() => new Response(null, { status: 204 }));
     await drain();
     const [delivery] = receiver.requests;
@@ -288,26 +454,34 @@ describe("deliveries (Standard Webhooks)", () => {
     await created(await token(), { url: "https://receiver.example/stranger", event_types: ["*"] });
     const receiver = outbound(() => new Response("ok"));
     await drain();
-    expect(receiver.requests.map((r) => r.url).toSorted()).toStrictEqual(["https://receiver.example/all", "https://receiver.example/submitted"]);
+    expect(receiver.requests.map((r) => r.url).toSorted()).toStrictEqual([
+      "https://receiver.example/all",
+      "https://receiver.example/submitted",
+    ]);
   });
 
   it("retries a failed delivery with growing delays (the first within 60 s), and one failing endpoint delays no other", async () => {
     const { auth } = await customerWithEvent();
     await created(auth, { url: "https://healthy.example/in", event_types: ["*"] });
-    const receiver = outbound((request) => new Response(null, { status: request.url.startsWith("https://healthy.example") ? 200 : 503 }));
+    const receiver = outbound(
+      (request) => new Response(null, { status: request.url.startsWith("https://healthy.example") ? 200 : 503 }),
+    );
     const deliveries = (await drain({ WEBHOOK_RETRY_BASE_SECONDS: "30" })).filter((o) => o.body.kind === "delivery");
     expect(receiver.requests).toHaveLength(2);
     expect(deliveries.map((o) => [o.acked, o.retried]).toSorted()).toStrictEqual([
       [false, { delaySeconds: 30 }],
       [true, undefined],
     ]);
-    expect([1, 2, 3, 4, 5, 6, 7, 8].map((attempt) => retryDelaySeconds(attempt, { WEBHOOK_RETRY_BASE_SECONDS: undefined }))).toStrictEqual([
-      30, 120, 480, 1920, 7680, 30720, 43200, 43200,
-    ]);
+    expect(
+      [1, 2, 3, 4, 5, 6, 7, 8].map((attempt) => retryDelaySeconds(attempt, { WEBHOOK_RETRY_BASE_SECONDS: undefined })),
+    ).toStrictEqual([30, 120, 480, 1920, 7680, 30720, 43200, 43200]);
   });
 
   it.each([
-    ["a redirect (not followed)", () => new Response(null, { status: 302, headers: { Location: "http://127.0.0.1/" } })],
+    [
+      "a redirect (not followed)",
+      () => new Response(null, { status: 302, headers: { Location: "http://127.0.0.1/" } }),
+    ],
     ["a 4xx", () => new Response(null, { status: 410 })],
     ["a network error", () => Promise.reject(new TypeError("Network connection lost."))],
   ])("treats %s as a failed attempt, to retry", async (_, answer) => {
@@ -338,7 +512,9 @@ describe("deliveries (Standard Webhooks)", () => {
     const deliveries = (await drain()).filter((o) => o.body.kind === "delivery");
     expect(timeouts.mock.calls).toStrictEqual([[2_500], [10_000]]);
     expect(receiver.requests).toHaveLength(2);
-    expect(deliveries.map((o) => [o.queue, o.acked, o.retried, (o.body as { priorAttempts?: number }).priorAttempts])).toStrictEqual([
+    expect(
+      deliveries.map((o) => [o.queue, o.acked, o.retried, (o.body as { priorAttempts?: number }).priorAttempts]),
+    ).toStrictEqual([
       ["voucher-billing-events", true, undefined, undefined],
       ["voucher-billing-deliveries-slow", false, { delaySeconds: 0 }, 0],
     ]);
@@ -372,7 +548,8 @@ describe("deliveries (Standard Webhooks)", () => {
     const started = Date.now();
     let silentCalls = 0;
     outbound((request) => {
-      if (request.url === healthy.endpoint.url) return ((at.healthy = Date.now() - started), new Response(null, { status: 204 }));
+      if (request.url === healthy.endpoint.url)
+        return ((at.healthy = Date.now() - started), new Response(null, { status: 204 }));
       // Silent on the events queue; on the slow lane it answers, which ends the test without its 10 s.
       if (++silentCalls === 2) return ((at.slowLane = Date.now() - started), new Response(null, { status: 204 }));
       return new Promise((_, reject) => request.signal.addEventListener("abort", () => reject(request.signal.reason)));
@@ -394,7 +571,11 @@ describe("deliveries (Standard Webhooks)", () => {
   it("never sends to an endpoint whose host is not public while local webhooks are off, though it was saved when they were on", async () => {
     const customer = unique("customer");
     const auth = await token({ customer_id: customer });
-    const saved = await subscribe(auth, { url: "https://[::ffff:127.0.0.1]:9351/hook", event_types: ["*"] }, { ALLOW_LOCAL_WEBHOOKS: "true" });
+    const saved = await subscribe(
+      auth,
+      { url: "https://[::ffff:127.0.0.1]:9351/hook", event_types: ["*"] },
+      { ALLOW_LOCAL_WEBHOOKS: "true" },
+    );
     expect(saved.status).toBe(201);
     await orderIn(auth, "submitted");
     const receiver = outbound(() => new Response(null, { status: 204 }));
@@ -403,7 +584,12 @@ describe("deliveries (Standard Webhooks)", () => {
     const deliveries = (await drain({ ALLOW_LOCAL_WEBHOOKS: "false" })).filter((o) => o.body.kind === "delivery");
     expect(deliveries.map((o) => [o.acked, o.retried])).toStrictEqual([[true, undefined]]);
     expect(receiver.requests).toStrictEqual([]);
-    expect(lines.map((line) => JSON.parse(line)).filter((line) => line.job === "webhook_delivery").map((line) => line.status)).toStrictEqual(["host_refused"]);
+    expect(
+      lines
+        .map((line) => JSON.parse(line))
+        .filter((line) => line.job === "webhook_delivery")
+        .map((line) => line.status),
+    ).toStrictEqual(["host_refused"]);
   });
 
   it("counts the attempts made before the slow lane: the ninth in all is the last, logged as a dead letter", async () => {
@@ -414,10 +600,23 @@ describe("deliveries (Standard Webhooks)", () => {
     vi.spyOn(console, "error").mockImplementation((line: unknown) => void errors.push(String(line)));
     vi.spyOn(console, "log").mockImplementation(() => undefined);
     slowQueued.messages.push({ kind: "delivery", endpointId: endpoint.id, event, priorAttempts: 7 });
-    expect((await drain()).map((o) => [o.queue, o.acked, o.retried])).toStrictEqual([["voucher-billing-deliveries-slow", false, { delaySeconds: 0 }]]);
+    expect((await drain()).map((o) => [o.queue, o.acked, o.retried])).toStrictEqual([
+      ["voucher-billing-deliveries-slow", false, { delaySeconds: 0 }],
+    ]);
     slowQueued.messages.push({ kind: "delivery", endpointId: endpoint.id, event, priorAttempts: 8 });
-    expect((await drain()).map((o) => [o.queue, o.acked, o.retried])).toStrictEqual([["voucher-billing-deliveries-slow", true, undefined]]);
-    expect(errors.map((line) => JSON.parse(line))).toStrictEqual([{ level: "error", job: "dead_letter", kind: "delivery", event_id: event.id, endpoint_id: endpoint.id, attempts: 9 }]);
+    expect((await drain()).map((o) => [o.queue, o.acked, o.retried])).toStrictEqual([
+      ["voucher-billing-deliveries-slow", true, undefined],
+    ]);
+    expect(errors.map((line) => JSON.parse(line))).toStrictEqual([
+      {
+        level: "error",
+        job: "dead_letter",
+        kind: "delivery",
+        event_id: event.id,
+        endpoint_id: endpoint.id,
+        attempts: 9,
+      },
+    ]);
   });
 
   it("logs one JSON line per attempt (event, endpoint, attempt, status, duration), never the secret", async () => {
@@ -427,7 +626,17 @@ describe("deliveries (Standard Webhooks)", () => {
     vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)));
     await drain();
     const logged = lines.map((line) => JSON.parse(line)).filter((line) => line.job === "webhook_delivery");
-    expect(logged).toStrictEqual([{ job: "webhook_delivery", event_id: event.id, endpoint_id: endpoint.id, attempt: 1, lane: "fast", status: 500, duration_ms: expect.any(Number) }]);
+    expect(logged).toStrictEqual([
+      {
+        job: "webhook_delivery",
+        event_id: event.id,
+        endpoint_id: endpoint.id,
+        attempt: 1,
+        lane: "fast",
+        status: 500,
+        duration_ms: expect.any(Number),
+      },
+    ]);
     expect(lines.join("\n")).not.toContain(endpoint.secret.slice("whsec_".length));
   });
 
@@ -443,18 +652,29 @@ describe("deliveries (Standard Webhooks)", () => {
     expect(receiver.requests).toStrictEqual([]);
   });
 
-  it("after the last attempt, the queue moves the delivery to the dead-letter queue, which logs it", { timeout: 60_000 }, async () => {
+  it("after the last attempt, the queue moves the delivery to the dead-letter queue, which logs it", {
+    timeout: 60_000,
+  }, async () => {
     // Through the real local queue (wrangler.toml: 8 retries), retried at once in tests.
     const customer = unique("customer");
     const auth = await token({ customer_id: customer });
-    const endpoint = await created(auth, { url: `https://failing.example/${customer}`, event_types: ["card_order.submitted"] });
+    const endpoint = await created(auth, {
+      url: `https://failing.example/${customer}`,
+      event_types: ["card_order.submitted"],
+    });
     const order = await orderIn(auth, "draft");
     const receiver = outbound(() => new Response(null, { status: 500 }));
     const errors: string[] = [];
     vi.spyOn(console, "error").mockImplementation((line: unknown) => void errors.push(String(line)));
     vi.spyOn(console, "log").mockImplementation(() => undefined);
-    expect((await call(`/card_orders/${order.id}/submit`, { token: auth, method: "POST", env: { EVENTS: env.EVENTS } })).status).toBe(200);
-    await vi.waitFor(() => expect(errors.map((line) => JSON.parse(line)).filter((line) => line.job === "dead_letter")).toHaveLength(1), { timeout: 45_000, interval: 200 });
+    expect(
+      (await call(`/card_orders/${order.id}/submit`, { token: auth, method: "POST", env: { EVENTS: env.EVENTS } }))
+        .status,
+    ).toBe(200);
+    await vi.waitFor(
+      () => expect(errors.map((line) => JSON.parse(line)).filter((line) => line.job === "dead_letter")).toHaveLength(1),
+      { timeout: 45_000, interval: 200 },
+    );
     const dead = errors.map((line) => JSON.parse(line)).find((line) => line.job === "dead_letter");
     expect(dead).toMatchObject({ kind: "delivery", endpoint_id: endpoint.id, attempts: expect.any(Number) });
     expect(receiver.requests.filter((r) => r.url === endpoint.url)).toHaveLength(9);
@@ -470,7 +690,8 @@ describe("the OpenAPI document's webhooks", () => {
     const invoiced = await orderIn(auth, "submitted");
     const invoice = await createInvoice(auth, invoiced.id);
     expect((await call(`/invoices/${invoice.id}/pay`, { token: auth, method: "POST" })).status).toBe(200);
-    for (const action of ["start_production", "deliver"]) expect((await call(`/card_orders/${invoiced.id}/${action}`, { token: auth, method: "POST" })).status).toBe(200);
+    for (const action of ["start_production", "deliver"])
+      expect((await call(`/card_orders/${invoiced.id}/${action}`, { token: auth, method: "POST" })).status).toBe(200);
     const cancelled = await orderIn(auth, "submitted");
     await createInvoice(auth, cancelled.id);
     expect((await call(`/card_orders/${cancelled.id}/cancel`, { token: auth, method: "POST" })).status).toBe(200);
@@ -484,14 +705,22 @@ describe("the OpenAPI document's webhooks", () => {
     for (const { headers, event } of received) {
       const { post } = document.webhooks[event.type];
       const declared = post.parameters.filter((p: any) => p.in === "header").map((p: any) => p.name);
-      expect(declared.filter((name: string) => !(name in headers)), `${event.type}: declared headers not sent`).toStrictEqual([]);
-      for (const name of declared) expect(headers[name]).toMatch(new RegExp(post.parameters.find((p: any) => p.name === name).schema.pattern ?? "."));
+      expect(
+        declared.filter((name: string) => !(name in headers)),
+        `${event.type}: declared headers not sent`,
+      ).toStrictEqual([]);
+      for (const name of declared)
+        expect(headers[name]).toMatch(
+          new RegExp(post.parameters.find((p: any) => p.name === name).schema.pattern ?? "."),
+        );
       const schema = post.requestBody.content["application/json"].schema;
       expect(Object.keys(event)).toStrictEqual(Object.keys(schema.properties));
       expect(schema.required).toStrictEqual(Object.keys(event));
       expect(schema.properties.type.const).toBe(event.type);
       const resource = document.components.schemas[schema.properties.data.$ref.split("/").pop()];
-      expect(Object.keys(event.data), `${event.type}: data is the ${schema.properties.data.$ref}`).toStrictEqual(Object.keys(resource.properties));
+      expect(Object.keys(event.data), `${event.type}: data is the ${schema.properties.data.$ref}`).toStrictEqual(
+        Object.keys(resource.properties),
+      );
     }
   });
 });

@@ -13,9 +13,17 @@ const ORDER = { voucher_category: "meal", payment_method: "bank_transfer" };
 const viaEntry = (request: Request, vars: Record<string, string>) => send(request, vars, wrappedWorker);
 
 const createOrder = (auth: string) =>
-  new Request(`${BASE}/card_orders`, { method: "POST", headers: { Authorization: `Bearer ${auth}`, "Content-Type": "application/json" }, body: JSON.stringify(ORDER) });
-const listOrders = (auth: string) => new Request(`${BASE}/card_orders`, { headers: { Authorization: `Bearer ${auth}` } });
-const ordersOf = async (customer: string) => (await env.DB.prepare("SELECT count(*) AS n FROM card_orders WHERE customer_id = ?").bind(customer).first<{ n: number }>())!.n;
+  new Request(`${BASE}/card_orders`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${auth}`, "Content-Type": "application/json" },
+    body: JSON.stringify(ORDER),
+  });
+const listOrders = (auth: string) =>
+  new Request(`${BASE}/card_orders`, { headers: { Authorization: `Bearer ${auth}` } });
+const ordersOf = async (customer: string) =>
+  (await env.DB.prepare("SELECT count(*) AS n FROM card_orders WHERE customer_id = ?")
+    .bind(customer)
+    .first<{ n: number }>())!.n;
 
 describe("the wrapped-d1 entry", () => {
   it("serves the service and counts the D1 round trips of each request in x-d1-round-trips", async () => {
@@ -51,7 +59,10 @@ describe("the wrapped-d1 entry", () => {
 
 describe("wrapD1", () => {
   it("fails a call before it reaches the database, or after it committed, as the draw says", async () => {
-    for (const [draw, stored] of [[0.1, 0], [0.9, 1]] as const) {
+    for (const [draw, stored] of [
+      [0.1, 0],
+      [0.9, 1],
+    ] as const) {
       const customer = unique("customer");
       const auth = await token({ customer_id: customer });
       const db = wrapD1(env.DB, { delayMs: 0, faultRate: 1, random: () => draw });

@@ -35,16 +35,29 @@ const statement = (sql) => ({
   bind() {
     return this;
   },
-  all: async () => (sql.includes('AS "total"') ? { results: [{ total: 3000 }], meta } : { results: rows.map((row) => ({ ...row })), meta }),
+  all: async () =>
+    sql.includes('AS "total"')
+      ? { results: [{ total: 3000 }], meta }
+      : { results: rows.map((row) => ({ ...row })), meta },
 });
-const session = { prepare: statement, batch: (statements) => Promise.all(statements.map((s) => s.all())), getBookmark: () => "00000001-00000000-00004f1e-0123456789abcdef0123456789abcdef" };
+const session = {
+  prepare: statement,
+  batch: (statements) => Promise.all(statements.map((s) => s.all())),
+  getBookmark: () => "00000001-00000000-00004f1e-0123456789abcdef0123456789abcdef",
+};
 const ctx = { waitUntil() {}, passThroughOnException() {} };
 
 export default {
   async fetch(request, env) {
     const query = new URL(request.url).searchParams;
     const [n, side, token] = [Number(query.get("n")), query.get("side"), query.get("token")];
-    const serviceEnv = { DB: { withSession: () => session }, RATE_LIMITER: { limit: async () => ({ success: true }) }, JWT_SECRET: env.JWT_SECRET, APP_SECRET: env.APP_SECRET, CORS_ALLOWED_ORIGINS: "" };
+    const serviceEnv = {
+      DB: { withSession: () => session },
+      RATE_LIMITER: { limit: async () => ({ success: true }) },
+      JWT_SECRET: env.JWT_SECRET,
+      APP_SECRET: env.APP_SECRET,
+      CORS_ALLOWED_ORIGINS: "",
+    };
     const rawEnv = { DB: { prepare: statement, batch: session.batch } };
     const log = console.log;
     console.log = () => {}; // the request log line: a write to stdout, not JavaScript
@@ -54,7 +67,13 @@ export default {
         const response =
           side === "raw"
             ? await raw.fetch(new Request("http://127.0.0.1/?customer=bench-customer-1"), rawEnv)
-            : await service.fetch(new Request("http://127.0.0.1/card_orders?page_size=25", { headers: { Authorization: `Bearer ${token}` } }), serviceEnv, ctx);
+            : await service.fetch(
+                new Request("http://127.0.0.1/card_orders?page_size=25", {
+                  headers: { Authorization: `Bearer ${token}` },
+                }),
+                serviceEnv,
+                ctx,
+              );
         if (response.status !== 200) return new Response(await response.text(), { status: 500 });
         bytes += (await response.text()).length;
       }

@@ -24,7 +24,9 @@ async function timed(name: string, call: () => Promise<Response>): Promise<numbe
   return perStep;
 }
 
-it(`${CALLS} calls: the pool's exports.default.fetch against the Worker's own fetch`, { timeout: 600_000 }, async () => {
+it(`${CALLS} calls: the pool's exports.default.fetch against the Worker's own fetch`, {
+  timeout: 600_000,
+}, async () => {
   // With the execution context send() gives every call, so that both sides do the same work.
   const own = await timed("worker.fetch", async () => {
     const ctx = createExecutionContext();
@@ -34,7 +36,9 @@ it(`${CALLS} calls: the pool's exports.default.fetch against the Worker's own fe
   });
   const pooled = await timed("exports.default.fetch", () => exports.default.fetch("http://example.com/"));
   const growth = pooled.at(-1)! / pooled[0]!;
-  console.log(`last ${STEP} against first ${STEP}: exports.default.fetch ${growth.toFixed(1)}x, worker.fetch ${(own.at(-1)! / own[0]!).toFixed(1)}x`);
+  console.log(
+    `last ${STEP} against first ${STEP}: exports.default.fetch ${growth.toFixed(1)}x, worker.fetch ${(own.at(-1)! / own[0]!).toFixed(1)}x`,
+  );
   // The regression check: with the pool package's Proxy chain the last 100 calls took 21x the first.
   expect(growth, "exports.default.fetch slows down with every call again").toBeLessThan(MAX_GROWTH);
 });

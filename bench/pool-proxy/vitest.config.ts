@@ -7,6 +7,11 @@ import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  plugins: [cloudflareTest({ main: "./bench/pool-proxy/worker.ts", wrangler: { configPath: "./bench/pool-proxy/wrangler.toml" } })],
+  plugins: [
+    cloudflareTest({
+      main: "./bench/pool-proxy/worker.ts",
+      wrangler: { configPath: "./bench/pool-proxy/wrangler.toml" },
+    }),
+  ],
   test: { include: ["bench/pool-proxy/calls.ts"], silent: false },
 });

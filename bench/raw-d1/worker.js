@@ -9,9 +9,16 @@ const JSON_HEADERS = { "Content-Type": "application/json; charset=utf-8" };
 export default {
   async fetch(request, env) {
     const customer = new URL(request.url).searchParams.get("customer") ?? "";
-    const [page, total] = await env.DB.batch([env.DB.prepare(PAGE_SQL).bind(...pageParams(customer, PAGE_SIZE)), env.DB.prepare(TOTAL_SQL).bind(...totalParams(customer))]);
+    const [page, total] = await env.DB.batch([
+      env.DB.prepare(PAGE_SQL).bind(...pageParams(customer, PAGE_SIZE)),
+      env.DB.prepare(TOTAL_SQL).bind(...totalParams(customer)),
+    ]);
     // The row read ahead only says whether a next page exists, as in the service.
-    const body = { total_entries: total.results[0].total, data: page.results.slice(0, PAGE_SIZE), more: page.results.length > PAGE_SIZE };
+    const body = {
+      total_entries: total.results[0].total,
+      data: page.results.slice(0, PAGE_SIZE),
+      more: page.results.length > PAGE_SIZE,
+    };
     return new Response(JSON.stringify(body), { headers: JSON_HEADERS });
   },
 };

@@ -18,12 +18,20 @@ interface WrappedBindings extends Bindings {
 /** A var as a number within [0, max]; a malformed one fails loudly rather than measuring something else. */
 function setting(env: WrappedBindings, name: "D1_DELAY_MS" | "D1_FAULT_RATE", max: number): number {
   const value = Number(env[name] ?? "0");
-  if (!(value >= 0 && value <= max)) throw new Error(`${name} must be a number from 0 to ${max}, not ${JSON.stringify(env[name])}`);
+  if (!(value >= 0 && value <= max))
+    throw new Error(`${name} must be a number from 0 to ${max}, not ${JSON.stringify(env[name])}`);
   return value;
 }
 
 function wrapped(env: WrappedBindings, counter?: CallCounter): Bindings {
-  return { ...env, DB: wrapD1(env.DB, { delayMs: setting(env, "D1_DELAY_MS", 60_000), faultRate: setting(env, "D1_FAULT_RATE", 1) }, counter) };
+  return {
+    ...env,
+    DB: wrapD1(
+      env.DB,
+      { delayMs: setting(env, "D1_DELAY_MS", 60_000), faultRate: setting(env, "D1_FAULT_RATE", 1) },
+      counter,
+    ),
+  };
 }
 
 export default {

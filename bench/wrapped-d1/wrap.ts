@@ -68,7 +68,8 @@ class WrappedStatement {
 }
 
 /** D1's batch takes its own statements only: the wrappers are taken off first. */
-const unwrapped = (statements: D1PreparedStatement[]) => statements.map((s) => (s instanceof WrappedStatement ? s.inner : s));
+const unwrapped = (statements: D1PreparedStatement[]) =>
+  statements.map((s) => (s instanceof WrappedStatement ? s.inner : s));
 
 function wrapSession(inner: D1DatabaseSession, calls: Calls): D1DatabaseSession {
   const session = {

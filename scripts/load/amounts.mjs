@@ -33,7 +33,12 @@ export function expectedAmounts(kind, entryAmounts, vars) {
   const [net, rate] =
     kind === "voucher"
       ? [entryAmounts.reduce((sum, amount) => sum + cents(amount), 0n), vars.VOUCHER_VAT_PERCENT]
-      : [kind === "production" ? BigInt(entryAmounts.length) * cents(vars.CARD_PRODUCTION_FEE) : cents(vars.SHIPPING_FEE), vars.SERVICE_VAT_PERCENT];
+      : [
+          kind === "production"
+            ? BigInt(entryAmounts.length) * cents(vars.CARD_PRODUCTION_FEE)
+            : cents(vars.SHIPPING_FEE),
+          vars.SERVICE_VAT_PERCENT,
+        ];
   return { net: decimal(net), gross: decimal(net + vat(net, rate)) };
 }
 

@@ -27,7 +27,8 @@ async function exchange(url, init) {
   return { response, text: await response.text() };
 }
 
-export const statusLabel = ({ status, code }) => (status === 0 ? `transport error (${code})` : code ? `${status} ${code}` : String(status));
+export const statusLabel = ({ status, code }) =>
+  status === 0 ? `transport error (${code})` : code ? `${status} ${code}` : String(status);
 
 /**
  * `send(principal, method, path, { json, key }, op)`, which never throws: status 0 is a transport
@@ -71,7 +72,8 @@ export function createClient(baseUrl, stopSignal, { faults }) {
       const result = await attempt(principal, method, path, options);
       if (op) stats.samples.push({ op, status: result.status, code: result.code, ms: result.ms });
       // CONTRACT part 3: a failed database is a 503 `unavailable` with Retry-After, and nothing else.
-      const unavailable = result.status === 503 && result.code === "unavailable" && /^\d+$/.test(result.retryAfter ?? "");
+      const unavailable =
+        result.status === 503 && result.code === "unavailable" && /^\d+$/.test(result.retryAfter ?? "");
       if (unavailable && faults) stats.unavailable++;
       else if (result.status >= 500) {
         const label = `${method} ${op ?? path}: ${statusLabel(result)}${result.status === 503 && !unavailable ? " without Retry-After" : ""}`;

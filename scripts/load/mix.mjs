@@ -10,7 +10,16 @@ import { chance, createLock, pick } from "./util.mjs";
 export const TENANTS = 4;
 export const PRINCIPALS_PER_TENANT = 2;
 // CONTRACT part 2: every scope, so that each principal can take every step of the mix.
-const SCOPES = ["card_orders:read", "card_orders:write", "invoices:read", "invoices:write", "notification_tokens:write", "fulfilment", "webhooks:write", "events:read"];
+const SCOPES = [
+  "card_orders:read",
+  "card_orders:write",
+  "invoices:read",
+  "invoices:write",
+  "notification_tokens:write",
+  "fulfilment",
+  "webhooks:write",
+  "events:read",
+];
 // Writes go to the newest few resources of a tenant, so that its two principals meet on the same
 // ones now and then: the races that must answer 409 instead of corrupting anything.
 const HOT_WINDOW = 8;
@@ -21,9 +30,24 @@ const NOTIFICATION_GROUPS = 6;
 // Several cards per order (the API allows 500), for several voucher owners, names as cards print them.
 const MAX_ENTRIES_PER_ORDER = 6;
 const VOUCHER_OWNERS = Array.from({ length: 10 }, (_, i) => `owner-${i + 1}`);
-const CARD_HOLDERS = ["Ada Lovelace", "Grace Hopper", "Zoë Müller-Lüdenscheid", "José Núñez", "Łukasz Żółkiewski", "Søren Kierkegaard", "Aiko Tanaka", "Chiamaka Okafor", "Siobhán O'Brien"];
+const CARD_HOLDERS = [
+  "Ada Lovelace",
+  "Grace Hopper",
+  "Zoë Müller-Lüdenscheid",
+  "José Núñez",
+  "Łukasz Żółkiewski",
+  "Søren Kierkegaard",
+  "Aiko Tanaka",
+  "Chiamaka Okafor",
+  "Siobhán O'Brien",
+];
 // CONTRACT part 11: the event each acknowledged transition emits.
-const ORDER_EVENTS = { submit: "card_order.submitted", start_production: "card_order.production_started", deliver: "card_order.delivered", cancel: "card_order.cancelled" };
+const ORDER_EVENTS = {
+  submit: "card_order.submitted",
+  start_production: "card_order.production_started",
+  deliver: "card_order.delivered",
+  cancel: "card_order.cancelled",
+};
 const INVOICE_EVENTS = { pay: "invoice.paid", cancel: "invoice.cancelled" };
 
 export async function createWorld(secret, send) {
@@ -63,7 +87,18 @@ export async function createWorld(secret, send) {
     groups,
     unexpected: new Map(), // "op: status" -> count
     duplicated: new Set(), // "kind id" of resources a retry with a used Idempotency-Key answered with
-    counts: { replays: 0, reusedKeysRefused: 0, twins: 0, twinsRefused: 0, moves: 0, listFollows: 0, entriesAdded: 0, entriesDeleted: 0, deletesThatHadRun: 0, reinvoiced: 0 },
+    counts: {
+      replays: 0,
+      reusedKeysRefused: 0,
+      twins: 0,
+      twinsRefused: 0,
+      moves: 0,
+      listFollows: 0,
+      entriesAdded: 0,
+      entriesDeleted: 0,
+      deletesThatHadRun: 0,
+      reinvoiced: 0,
+    },
   };
 }
 
@@ -98,7 +133,10 @@ function pickRecent(ids, map, matches) {
 }
 
 function cardOrderBody() {
-  const body = { voucher_category: pick(["mixed", "meal", "gift"]), payment_method: pick(["bank_transfer", "direct_debit"]) };
+  const body = {
+    voucher_category: pick(["mixed", "meal", "gift"]),
+    payment_method: pick(["bank_transfer", "direct_debit"]),
+  };
   if (chance(0.7)) body.description = `Vouchers for ${pick(["Q1", "Q2", "the summer party", "Müller & Söhne"])}`;
   if (chance(0.5)) body.invoice_reference = `PO-${Math.floor(Math.random() * 1e6)}`;
   if (chance(0.5)) body.cost_center = pick(["CC-100", "CC-200", null]);
@@ -120,7 +158,9 @@ const CREATES = {
 async function keyedPost(world, op, principal, path, json, create) {
   const key = randomUUID();
   const twin = chance(0.1);
-  const results = await Promise.all((twin ? [1, 2] : [1]).map(() => call(world, op, principal, "POST", path, { json, key })));
+  const results = await Promise.all(
+    (twin ? [1, 2] : [1]).map(() => call(world, op, principal, "POST", path, { json, key })),
+  );
   const created = results.filter((r) => r.status === 201);
   if (twin) world.counts.twins++;
   // Both twins find no stored response yet; the one that comes second may see the first's write
@@ -131,7 +171,8 @@ async function keyedPost(world, op, principal, path, json, create) {
   if (fresh.length > 1) noteUnexpected(world, `${op}: twin requests with one Idempotency-Key both created`);
   const first = fresh[0] ?? created[0];
   for (const other of created) {
-    if (other !== first && other.body.data[0].id !== first.body.data[0].id) world.duplicated.add(`${create.kind} ${other.body.data[0].id}`);
+    if (other !== first && other.body.data[0].id !== first.body.data[0].id)
+      world.duplicated.add(`${create.kind} ${other.body.data[0].id}`);
   }
   if (first) principal.keyed.push({ op, path, json, key, first, create });
   return { results, first };
@@ -147,7 +188,13 @@ async function createCardOrder(world, principal) {
   if (!first) return;
   const order = first.body.data[0];
   const target = 1 + Math.floor(Math.random() * MAX_ENTRIES_PER_ORDER);
-  principal.tenant.orders.set(order.id, { created: order, latest: order, entries: new Map(), deleted: new Set(), target });
+  principal.tenant.orders.set(order.id, {
+    created: order,
+    latest: order,
+    entries: new Map(),
+    deleted: new Set(),
+    target,
+  });
   principal.tenant.orderIds.push(order.id);
 }
 
@@ -157,7 +204,14 @@ const liveEntries = (order) => [...order.entries.values()].filter((entry) => !en
 async function addEntry(world, principal, order) {
   const op = "POST /card_orders/{id}/entries";
   const json = { voucher_owner_id: pick(VOUCHER_OWNERS), card_holder_name: pick(CARD_HOLDERS), amount: randomAmount() };
-  const { results, first } = await keyedPost(world, op, principal, `/card_orders/${order.latest.id}/entries`, json, CREATES.entry);
+  const { results, first } = await keyedPost(
+    world,
+    op,
+    principal,
+    `/card_orders/${order.latest.id}/entries`,
+    json,
+    CREATES.entry,
+  );
   // The tenant's other principal may have submitted or cancelled the order meanwhile.
   results.forEach((r) => expectAnswer(world, op, r, "201", "409 invalid_state"));
   if (!first) return refreshCardOrder(world, principal, order.latest.id);
@@ -173,7 +227,13 @@ async function deleteEntry(world, principal, order) {
   // exactly one thing, that an earlier attempt of this request ran.
   entry.deleting = true;
   const op = "DELETE /card_orders/{id}/entries/{entry_id}";
-  const result = await call(world, op, principal, "DELETE", `/card_orders/${order.latest.id}/entries/${entry.created.id}`);
+  const result = await call(
+    world,
+    op,
+    principal,
+    "DELETE",
+    `/card_orders/${order.latest.id}/entries/${entry.created.id}`,
+  );
   const ran = result.attempts > 1 && result.status === 404;
   expectAnswer(world, op, result, "204", "409 invalid_state", ...(ran ? ["404 not_found"] : []));
   if (result.status === 204 || ran) {
@@ -201,7 +261,11 @@ async function workOnDraft(world, principal) {
 /** Production and delivery of submitted orders; a submitted one is cancelled now and then. */
 async function advanceCardOrder(world, principal) {
   const { tenant } = principal;
-  const order = pickRecent(tenant.orderIds, tenant.orders, (o) => o.latest.state === "submitted" || o.latest.state === "in_production");
+  const order = pickRecent(
+    tenant.orderIds,
+    tenant.orders,
+    (o) => o.latest.state === "submitted" || o.latest.state === "in_production",
+  );
   if (!order) return workOnDraft(world, principal);
   const action = order.latest.state === "in_production" ? "deliver" : chance(0.15) ? "cancel" : "start_production";
   return transitionCardOrder(world, principal, order, action);
@@ -251,7 +315,9 @@ async function createInvoice(world, principal) {
   if (!order) return advanceCardOrder(world, principal);
   const op = "POST /invoices";
   const orderId = order.latest.id;
-  const json = chance(0.5) ? { order_id: orderId, reference: `REF-${Math.floor(Math.random() * 1e6)}` } : { order_id: orderId };
+  const json = chance(0.5)
+    ? { order_id: orderId, reference: `REF-${Math.floor(Math.random() * 1e6)}` }
+    : { order_id: orderId };
   const { results, first } = await keyedPost(world, op, principal, "/invoices", json, CREATES.invoice);
   // The other principal of the tenant may have invoiced or cancelled the order meanwhile.
   results.forEach((r) => expectAnswer(world, op, r, "201", "409 conflict", "409 invalid_state"));
@@ -296,7 +362,8 @@ async function retryKeyedPost(world, principal) {
   const firstId = earlier.first.body.data[0].id;
   const id = result.body.data[0].id;
   if (id !== firstId) world.duplicated.add(`${earlier.create.kind} ${id}`);
-  else if (!result.replayed || result.text !== earlier.first.text) noteUnexpected(world, `${op}: same id but not an exact replay`);
+  else if (!result.replayed || result.text !== earlier.first.text)
+    noteUnexpected(world, `${op}: same id but not an exact replay`);
   else world.counts.replays++;
 }
 
@@ -350,7 +417,8 @@ async function listPage(world, principal, path, states, known, map) {
   const query = new URLSearchParams({ page: String(page), page_size: String(pageSize), ...(state ? { state } : {}) });
   let result = await call(world, op, principal, "GET", `${path}?${query}`);
   for (let current = page; expectAnswer(world, op, result, "200"); current++) {
-    if (!pageIsConsistent(result.body, { page: current, pageSize, state, byCursor: current > page })) noteUnexpected(world, `${op}: inconsistent page`);
+    if (!pageIsConsistent(result.body, { page: current, pageSize, state, byCursor: current > page }))
+      noteUnexpected(world, `${op}: inconsistent page`);
     result.body.data.forEach((item) => observe(map, item));
     if (!result.body.links.next || !chance(0.3)) break;
     world.counts.listFollows++;
@@ -358,15 +426,41 @@ async function listPage(world, principal, path, states, known, map) {
   }
 }
 
-const listCardOrders = (world, principal) => listPage(world, principal, "/card_orders", CARD_ORDER_STATES, principal.tenant.orderIds.length, principal.tenant.orders);
-const listInvoices = (world, principal) => listPage(world, principal, "/invoices", INVOICE_STATES, principal.tenant.invoiceIds.length, principal.tenant.invoices);
+const listCardOrders = (world, principal) =>
+  listPage(
+    world,
+    principal,
+    "/card_orders",
+    CARD_ORDER_STATES,
+    principal.tenant.orderIds.length,
+    principal.tenant.orders,
+  );
+const listInvoices = (world, principal) =>
+  listPage(
+    world,
+    principal,
+    "/invoices",
+    INVOICE_STATES,
+    principal.tenant.invoiceIds.length,
+    principal.tenant.invoices,
+  );
 
 async function listEntries(world, principal) {
   const { tenant } = principal;
   if (!tenant.orderIds.length) return createCardOrder(world, principal);
   const op = "GET /card_orders/{id}/entries";
-  const result = await call(world, op, principal, "GET", `/card_orders/${pick(tenant.orderIds.slice(-10 * HOT_WINDOW))}/entries?page_size=${pick([2, 25])}`);
-  if (expectAnswer(world, op, result, "200") && !pageIsConsistent(result.body, { page: 1, pageSize: result.body.meta.page_size })) noteUnexpected(world, `${op}: inconsistent page`);
+  const result = await call(
+    world,
+    op,
+    principal,
+    "GET",
+    `/card_orders/${pick(tenant.orderIds.slice(-10 * HOT_WINDOW))}/entries?page_size=${pick([2, 25])}`,
+  );
+  if (
+    expectAnswer(world, op, result, "200") &&
+    !pageIsConsistent(result.body, { page: 1, pageSize: result.body.meta.page_size })
+  )
+    noteUnexpected(world, `${op}: inconsistent page`);
 }
 
 async function putNotificationToken(world, principal) {
@@ -375,7 +469,9 @@ async function putNotificationToken(world, principal) {
   const value = pick(group.values);
   await group.lock(async () => {
     const op = "PUT /voucher_owners/me/notification_tokens";
-    const result = await call(world, op, principal, "PUT", "/voucher_owners/me/notification_tokens", { json: { value, device_identifier: device } });
+    const result = await call(world, op, principal, "PUT", "/voucher_owners/me/notification_tokens", {
+      json: { value, device_identifier: device },
+    });
     if (!expectAnswer(world, op, result, "204")) return;
     // The value leaves whichever device held it before; it may have been another owner's.
     for (const [slot, held] of group.slots) {
@@ -399,7 +495,12 @@ async function deleteNotificationToken(world, principal) {
 
 async function listNotificationTokens(world, principal) {
   const op = "GET /voucher_owners/me/notification_tokens";
-  expectAnswer(world, op, await call(world, op, principal, "GET", "/voucher_owners/me/notification_tokens?page_size=100"), "200");
+  expectAnswer(
+    world,
+    op,
+    await call(world, op, principal, "GET", "/voucher_owners/me/notification_tokens?page_size=100"),
+    "200",
+  );
 }
 
 // Relative weights: mostly card-order work and reads, as a busy back office would do. A step that

@@ -5,7 +5,8 @@ import { queryD1 } from "../local-worker.mjs";
 import { checkSeries } from "./verify.mjs";
 
 const QUERIES = {
-  orders: "SELECT id, entries_count, (SELECT count(*) FROM card_order_entries e WHERE e.order_id = card_orders.id) AS entry_rows FROM card_orders",
+  orders:
+    "SELECT id, entries_count, (SELECT count(*) FROM card_order_entries e WHERE e.order_id = card_orders.id) AS entry_rows FROM card_orders",
   invoices: "SELECT number, cancellation_number FROM invoices",
   sequences: "SELECT series, year, last FROM number_sequences",
   entries: "SELECT count(*) AS n FROM card_order_entries",
@@ -29,9 +30,17 @@ export async function readRows(worker) {
 function checkRowCounts(world, state, rows, findings) {
   const orders = world.tenants.reduce((sum, tenant) => sum + tenant.orders.size, 0);
   const invoices = world.tenants.reduce((sum, tenant) => sum + tenant.invoices.size, 0);
-  const entries = world.tenants.reduce((sum, tenant) => sum + [...tenant.orders.values()].reduce((n, order) => n + order.entries.size, 0), 0);
+  const entries = world.tenants.reduce(
+    (sum, tenant) => sum + [...tenant.orders.values()].reduce((n, order) => n + order.entries.size, 0),
+    0,
+  );
   const events = [...state.events.values()].reduce((sum, list) => sum + list.length, 0);
-  for (const [what, stored, made] of [["card_orders", rows.orders.length, orders], ["invoices", rows.invoices.length, invoices], ["card_order_entries", rows.entries[0].n, entries], ["events", rows.events[0].n, events]]) {
+  for (const [what, stored, made] of [
+    ["card_orders", rows.orders.length, orders],
+    ["invoices", rows.invoices.length, invoices],
+    ["card_order_entries", rows.entries[0].n, entries],
+    ["events", rows.events[0].n, events],
+  ]) {
     if (stored > made) findings.duplicate(`${what} rows`, `${stored} stored, ${made} made by the run`);
     if (stored < made) findings.lose(`${what} rows`, `${stored} stored, ${made} made by the run`);
   }
@@ -40,22 +49,44 @@ function checkRowCounts(world, state, rows, findings) {
 
 function checkCounters(rows, findings) {
   for (const order of rows.orders) {
-    if (order.entries_count !== order.entry_rows) findings.misstate(`card_order ${order.id} entries_count`, `${order.entries_count}, ${order.entry_rows} entry rows`);
+    if (order.entries_count !== order.entry_rows)
+      findings.misstate(
+        `card_order ${order.id} entries_count`,
+        `${order.entries_count}, ${order.entry_rows} entry rows`,
+      );
   }
   for (const counter of rows.counters) {
-    if (counter.total !== counter.rows) findings.misstate(`list_counts ${counter.kind} ${counter.customer_id} ${counter.what || "(all)"}`, `total ${counter.total}, ${counter.rows} rows`);
+    if (counter.total !== counter.rows)
+      findings.misstate(
+        `list_counts ${counter.kind} ${counter.customer_id} ${counter.what || "(all)"}`,
+        `total ${counter.total}, ${counter.rows} rows`,
+      );
   }
   for (const { series, year, last } of rows.sequences) {
-    const taken = rows.invoices.filter((invoice) => (series === "INV" ? invoice.number : invoice.cancellation_number)?.startsWith(`${series}-${year}-`)).length;
+    const taken = rows.invoices.filter((invoice) =>
+      (series === "INV" ? invoice.number : invoice.cancellation_number)?.startsWith(`${series}-${year}-`),
+    ).length;
     if (taken !== last) findings.misstate(`number_sequences ${series} ${year}`, `last ${last}, ${taken} numbers given`);
   }
   return `counters: entries_count = its entry rows for all ${rows.orders.length} card orders; ${rows.counters.length} kept list totals = their rows; number_sequences.last = numbers given`;
 }
 
 function checkStoredNumbers(rows, findings) {
-  const inv = checkSeries(findings, "INV", rows.invoices.map((invoice) => invoice.number));
-  const cn = checkSeries(findings, "CN", rows.invoices.map((invoice) => invoice.cancellation_number).filter((number) => number !== null));
+  const inv = checkSeries(
+    findings,
+    "INV",
+    rows.invoices.map((invoice) => invoice.number),
+  );
+  const cn = checkSeries(
+    findings,
+    "CN",
+    rows.invoices.map((invoice) => invoice.cancellation_number).filter((number) => number !== null),
+  );
   return `numbers gapless and unique over the whole database: ${inv}; ${cn}`;
 }
 
-export const rowChecks = (world, state, rows) => [(f) => checkRowCounts(world, state, rows, f), (f) => checkCounters(rows, f), (f) => checkStoredNumbers(rows, f)];
+export const rowChecks = (world, state, rows) => [
+  (f) => checkRowCounts(world, state, rows, f),
+  (f) => checkCounters(rows, f),
+  (f) => checkStoredNumbers(rows, f),
+];

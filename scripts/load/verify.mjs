@@ -35,7 +35,8 @@ const principalOf = (world, tenant) => world.principals.find((p) => p.tenant ===
 async function readList(world, principal, path, states) {
   const { items, total } = await readAll(world, principal, `${path}?page_size=${PAGE_SIZE}`);
   const totalsByState = {};
-  for (const state of states) totalsByState[state] = (await read(world, principal, `${path}?state=${state}&page_size=1`)).meta.total_entries;
+  for (const state of states)
+    totalsByState[state] = (await read(world, principal, `${path}?state=${state}&page_size=1`)).meta.total_entries;
   return { entries: items, total, totalsByState };
 }
 
@@ -51,13 +52,17 @@ export async function readState(world, connections) {
   const found = new Map();
   await mapPool(targets, connections, async ({ tenant, path, id }) => {
     const result = await world.send(principalOf(world, tenant), "GET", path);
-    if (result.status !== 200 && result.status !== 404) throw new Error(`GET ${path} answered ${statusLabel(result)} during verification`);
+    if (result.status !== 200 && result.status !== 404)
+      throw new Error(`GET ${path} answered ${statusLabel(result)} during verification`);
     found.set(id, result.status === 200 ? result.body.data : null);
   });
   const entries = new Map();
   const orders = world.tenants.flatMap((tenant) => tenant.orderIds.map((id) => ({ tenant, id })));
   await mapPool(orders, connections, async ({ tenant, id }) => {
-    entries.set(id, await readAll(world, principalOf(world, tenant), `/card_orders/${id}/entries?page_size=${ENTRY_PAGE_SIZE}`));
+    entries.set(
+      id,
+      await readAll(world, principalOf(world, tenant), `/card_orders/${id}/entries?page_size=${ENTRY_PAGE_SIZE}`),
+    );
   });
   const lists = await mapPool(world.tenants, connections, async (tenant) => {
     const principal = principalOf(world, tenant);
@@ -85,13 +90,20 @@ const KINDS = ["lost", "duplicated", "wrong", "undelivered"];
 function createFindings() {
   const found = Object.fromEntries(KINDS.map((kind) => [kind, new Map()]));
   const note = (kind) => (key, why) => found[kind].set(key, why);
-  return { ...found, lose: note("lost"), duplicate: note("duplicated"), misstate: note("wrong"), undeliver: note("undelivered") };
+  return {
+    ...found,
+    lose: note("lost"),
+    duplicate: note("duplicated"),
+    misstate: note("wrong"),
+    undeliver: note("undelivered"),
+  };
 }
 
 /** The findings of several checks as one: a thing two checks found counts once. */
 export function mergeFindings(...groups) {
   const merged = createFindings();
-  for (const findings of groups) for (const kind of KINDS) findings[kind].forEach((why, key) => merged[kind].set(key, why));
+  for (const findings of groups)
+    for (const kind of KINDS) findings[kind].forEach((why, key) => merged[kind].set(key, why));
   return merged;
 }
 
@@ -119,8 +131,33 @@ export const tally = (findings) => KINDS.map((kind) => `${kind}=${findings[kind]
 
 // Fields no change alters: the current version must still show what the 201 (or first GET) showed.
 const FIXED_FIELDS = {
-  card_order: ["id", "created_at", "customer", "description", "invoice_reference", "cost_center", "payment_method", "voucher_category"],
-  invoice: ["id", "type", "number", "created_at", "booked_on", "service_period_start", "service_period_end", "creditor", "due_on", "gross_amount", "net_amount", "recipient", "reference", "cost_center", "payment_method"],
+  card_order: [
+    "id",
+    "created_at",
+    "customer",
+    "description",
+    "invoice_reference",
+    "cost_center",
+    "payment_method",
+    "voucher_category",
+  ],
+  invoice: [
+    "id",
+    "type",
+    "number",
+    "created_at",
+    "booked_on",
+    "service_period_start",
+    "service_period_end",
+    "creditor",
+    "due_on",
+    "gross_amount",
+    "net_amount",
+    "recipient",
+    "reference",
+    "cost_center",
+    "payment_method",
+  ],
 };
 // Fields another request changes without an answer that shows this resource: checked on their own.
 const LINKED_FIELDS = { card_order: ["updated_at", "invoice", "entries_count"], invoice: ["orders"] };
@@ -129,7 +166,9 @@ const LINKED_FIELDS = { card_order: ["updated_at", "invoice", "entries_count"], 
 function difference(kind, tracked, current) {
   if (!current) return "not found";
   const changed = FIXED_FIELDS[kind].filter((field) => !sameJson(current[field], tracked.created[field]));
-  const moved = Object.keys(tracked.latest).filter((field) => !LINKED_FIELDS[kind].includes(field) && !sameJson(current[field], tracked.latest[field]));
+  const moved = Object.keys(tracked.latest).filter(
+    (field) => !LINKED_FIELDS[kind].includes(field) && !sameJson(current[field], tracked.latest[field]),
+  );
   if (kind === "invoice" && current.orders[0]?.id !== tracked.created.orders[0].id) changed.push("orders[0].id");
   if (current.updated_at < tracked.latest.updated_at) moved.push("updated_at went back");
   const fields = [...new Set([...changed, ...moved])];
@@ -139,7 +178,10 @@ function difference(kind, tracked, current) {
 function checkRetrievable(world, { found }, findings) {
   let checked = 0;
   for (const tenant of world.tenants) {
-    for (const [kind, map] of [["card_order", tenant.orders], ["invoice", tenant.invoices]]) {
+    for (const [kind, map] of [
+      ["card_order", tenant.orders],
+      ["invoice", tenant.invoices],
+    ]) {
       for (const [id, tracked] of map) {
         checked++;
         const why = difference(kind, tracked, found.get(id));
@@ -154,7 +196,8 @@ function checkRetrievable(world, { found }, findings) {
 function compareList(findings, tenant, kind, map, list) {
   const seen = new Set();
   for (const { id } of list.entries) {
-    if (seen.has(id) || !map.has(id)) findings.duplicate(`${kind} ${id}`, seen.has(id) ? "listed twice" : "listed but never acknowledged");
+    if (seen.has(id) || !map.has(id))
+      findings.duplicate(`${kind} ${id}`, seen.has(id) ? "listed twice" : "listed but never acknowledged");
     seen.add(id);
   }
   for (const id of map.keys()) if (!seen.has(id)) findings.lose(`${kind} ${id}`, `missing from ${tenant.id}'s list`);
@@ -200,15 +243,21 @@ function checkEntries(world, { found, entries }, findings) {
       const seen = new Set();
       for (const entry of list.items) {
         const key = `entry ${entry.id}`;
-        if (order.deleted.has(entry.id)) findings.lose(`delete of ${key}`, "answered 204, but the entry is still listed");
-        else if (seen.has(entry.id) || !order.entries.has(entry.id)) findings.duplicate(key, seen.has(entry.id) ? "listed twice" : "listed but never acknowledged");
+        if (order.deleted.has(entry.id))
+          findings.lose(`delete of ${key}`, "answered 204, but the entry is still listed");
+        else if (seen.has(entry.id) || !order.entries.has(entry.id))
+          findings.duplicate(key, seen.has(entry.id) ? "listed twice" : "listed but never acknowledged");
         else if (!sameJson(entry, order.entries.get(entry.id).created)) findings.lose(key, "differs from its 201");
         seen.add(entry.id);
       }
-      for (const id of order.entries.keys()) if (!seen.has(id)) findings.lose(`entry ${id}`, `missing from card order ${orderId}'s entries`);
+      for (const id of order.entries.keys())
+        if (!seen.has(id)) findings.lose(`entry ${id}`, `missing from card order ${orderId}'s entries`);
       const count = found.get(orderId)?.entries_count;
       if (count !== list.items.length || list.total !== list.items.length) {
-        findings.misstate(`card_order ${orderId} entries_count`, `entries_count ${count}, total_entries ${list.total}, ${list.items.length} entries listed`);
+        findings.misstate(
+          `card_order ${orderId} entries_count`,
+          `entries_count ${count}, total_entries ${list.total}, ${list.items.length} entries listed`,
+        );
       }
     }
   }
@@ -230,16 +279,28 @@ function checkAmounts(world, { found }, findings, vars) {
       const invoice = found.get(id);
       if (!invoice) continue; // lost, and reported so by the first check
       const kind = kindByLinks(found.get(tracked.orderId), id);
-      if (kind !== tracked.kind) findings.misstate(`invoice ${id}`, `linked as its order's ${kind} invoice, made as its ${tracked.kind} invoice`);
+      if (kind !== tracked.kind)
+        findings.misstate(
+          `invoice ${id}`,
+          `linked as its order's ${kind} invoice, made as its ${tracked.kind} invoice`,
+        );
       const amounts = [...tenant.orders.get(tracked.orderId).entries.values()].map((entry) => entry.created.amount);
       const expected = expectedAmounts(tracked.kind, amounts, vars);
       if (invoice.net_amount !== expected.net || invoice.gross_amount !== expected.gross) {
-        findings.misstate(`invoice ${id}`, `${tracked.kind} invoice of ${amounts.length} entries: net ${invoice.net_amount}, gross ${invoice.gross_amount}; expected ${expected.net}, ${expected.gross}`);
+        findings.misstate(
+          `invoice ${id}`,
+          `${tracked.kind} invoice of ${amounts.length} entries: net ${invoice.net_amount}, gross ${invoice.gross_amount}; expected ${expected.net}, ${expected.gross}`,
+        );
       }
       byKind[tracked.kind]++;
     }
   }
-  const { VOUCHER_VAT_PERCENT: voucherVat, SERVICE_VAT_PERCENT: serviceVat, CARD_PRODUCTION_FEE: fee, SHIPPING_FEE: shipping } = vars;
+  const {
+    VOUCHER_VAT_PERCENT: voucherVat,
+    SERVICE_VAT_PERCENT: serviceVat,
+    CARD_PRODUCTION_FEE: fee,
+    SHIPPING_FEE: shipping,
+  } = vars;
   return (
     `amounts as entries and fees give them (BigInt, VAT half up once per invoice): ${byKind.voucher} voucher invoices (sum of entries, ${voucherVat} % VAT), ` +
     `${byKind.production} production (${fee} per card, ${serviceVat} %), ${byKind.shipping} shipping (${shipping}, ${serviceVat} %)`
@@ -262,7 +323,8 @@ export function checkSeries(findings, prefix, numbers) {
       if (seen.has(n)) findings.duplicate(`${prefix} ${year} ${n}`, "number given twice");
       seen.add(n);
     }
-    for (let n = 1; n <= sequence.length; n++) if (!seen.has(n)) findings.lose(`${prefix} ${year} ${n}`, "gap in the numbers");
+    for (let n = 1; n <= sequence.length; n++)
+      if (!seen.has(n)) findings.lose(`${prefix} ${year} ${n}`, "gap in the numbers");
     ranges.push(`${prefix}-${year}-000001..${String(sequence.length).padStart(6, "0")}`);
   }
   return ranges.length ? ranges.join(", ") : `no ${prefix} numbers`;
@@ -272,10 +334,19 @@ function checkNumbers({ lists }, findings) {
   const invoices = lists.flatMap((list) => list.invoices.entries);
   const cancelled = invoices.filter((invoice) => invoice.state === "cancelled");
   for (const invoice of invoices) {
-    if ((invoice.state === "cancelled") !== (invoice.cancellation_number !== "")) findings.misstate(`invoice ${invoice.id}`, "cancellation_number does not match its state");
+    if ((invoice.state === "cancelled") !== (invoice.cancellation_number !== ""))
+      findings.misstate(`invoice ${invoice.id}`, "cancellation_number does not match its state");
   }
-  const inv = checkSeries(findings, "INV", invoices.map((invoice) => invoice.number));
-  const cn = checkSeries(findings, "CN", cancelled.map((invoice) => invoice.cancellation_number));
+  const inv = checkSeries(
+    findings,
+    "INV",
+    invoices.map((invoice) => invoice.number),
+  );
+  const cn = checkSeries(
+    findings,
+    "CN",
+    cancelled.map((invoice) => invoice.cancellation_number),
+  );
   return `numbers of all three kinds gapless and unique over every tenant's list: ${inv}; cancellations ${cn}`;
 }
 
@@ -287,11 +358,19 @@ function checkInvoiceLinks(world, { found }, findings) {
       const order = found.get(orderId);
       if (!order) continue;
       const voucher = tenant.invoiceOf.get(orderId) ?? null;
-      if (!sameJson(order.invoice, voucher)) findings.lose(`card_order ${orderId} invoice`, `shows ${JSON.stringify(order.invoice)} instead of ${voucher?.number ?? null}`);
+      if (!sameJson(order.invoice, voucher))
+        findings.lose(
+          `card_order ${orderId} invoice`,
+          `shows ${JSON.stringify(order.invoice)} instead of ${voucher?.number ?? null}`,
+        );
       if (voucher) linked.voucher++;
-      for (const [kind, field, from] of [["production", "production_invoice", "in_production"], ["shipping", "shipping_invoice", "delivered"]]) {
+      for (const [kind, field, from] of [
+        ["production", "production_invoice", "in_production"],
+        ["shipping", "shipping_invoice", "delivered"],
+      ]) {
         const link = order[field];
-        const due = CARD_ORDER_STATES.indexOf(order.state) >= CARD_ORDER_STATES.indexOf(from) && order.state !== "cancelled";
+        const due =
+          CARD_ORDER_STATES.indexOf(order.state) >= CARD_ORDER_STATES.indexOf(from) && order.state !== "cancelled";
         const invoice = link && tenant.invoices.get(link.id);
         if (due !== Boolean(link) || (link && (invoice?.created.number !== link.number || link.type !== "invoice"))) {
           findings.misstate(`card_order ${orderId} ${field}`, `${order.state} order shows ${JSON.stringify(link)}`);
@@ -305,12 +384,18 @@ function checkInvoiceLinks(world, { found }, findings) {
 
 async function checkNotificationDevices(world, findings) {
   for (const principal of world.principals) {
-    const listed = (await read(world, principal, "/voucher_owners/me/notification_tokens?page_size=100")).data.map((device) => device.device_identifier);
-    const expected = world.groups.flatMap((group) => group.devices.filter((device) => group.slots.has(`${principal.sub} ${device}`)));
+    const listed = (await read(world, principal, "/voucher_owners/me/notification_tokens?page_size=100")).data.map(
+      (device) => device.device_identifier,
+    );
+    const expected = world.groups.flatMap((group) =>
+      group.devices.filter((device) => group.slots.has(`${principal.sub} ${device}`)),
+    );
     listed.forEach((device, i) => {
-      if (!expected.includes(device) || listed.indexOf(device) !== i) findings.duplicate(`${principal.sub} device ${device}`, "listed but not registered, or twice");
+      if (!expected.includes(device) || listed.indexOf(device) !== i)
+        findings.duplicate(`${principal.sub} device ${device}`, "listed but not registered, or twice");
     });
-    for (const device of expected) if (!listed.includes(device)) findings.lose(`${principal.sub} device ${device}`, "registered but not listed");
+    for (const device of expected)
+      if (!listed.includes(device)) findings.lose(`${principal.sub} device ${device}`, "registered but not listed");
   }
   return `notification devices of ${world.principals.length} owners as registered (${world.counts.moves} token values moved to another owner)`;
 }
@@ -333,19 +418,26 @@ export const resourceChecks = (world, state, vars) => [
 /** Whether the resource as it is now shows the change `event` stands for. */
 const SHOWS = {
   "card_order.submitted": (event, now) => now.submitted_at !== null && now.submitted_at === event.data.submitted_at,
-  "card_order.production_started": (event, now) => now.production_started_at !== null && now.production_started_at === event.data.production_started_at,
+  "card_order.production_started": (event, now) =>
+    now.production_started_at !== null && now.production_started_at === event.data.production_started_at,
   "card_order.delivered": (event, now) => now.delivered_at !== null && now.delivered_at === event.data.delivered_at,
   "card_order.cancelled": (event, now) => now.state === "cancelled" && event.data.state === "cancelled",
   "invoice.created": (event, now) => now.number === event.data.number,
   "invoice.paid": (event, now) => now.state === "paid" && now.paid_at === event.data.paid_at,
-  "invoice.cancelled": (event, now) => now.state === "cancelled" && now.cancellation_number === event.data.cancellation_number,
+  "invoice.cancelled": (event, now) =>
+    now.state === "cancelled" && now.cancellation_number === event.data.cancellation_number,
 };
 
 /** The events the resource as it is now says happened to it. */
 function impliedEvents(kind, now) {
   const types =
     kind === "card_order"
-      ? [now.submitted_at && "card_order.submitted", now.production_started_at && "card_order.production_started", now.delivered_at && "card_order.delivered", now.state === "cancelled" && "card_order.cancelled"]
+      ? [
+          now.submitted_at && "card_order.submitted",
+          now.production_started_at && "card_order.production_started",
+          now.delivered_at && "card_order.delivered",
+          now.state === "cancelled" && "card_order.cancelled",
+        ]
       : ["invoice.created", now.state === "paid" && "invoice.paid", now.state === "cancelled" && "invoice.cancelled"];
   return types.filter(Boolean);
 }
@@ -369,10 +461,14 @@ function checkEvents(world, { found, events }, findings) {
       const known = (kind === "card_order" ? tenant.orders : tenant.invoices).has(event.data?.id);
       const now = found.get(event.data?.id);
       if (byChange.has(change)) findings.duplicate(`event ${event.id}`, `a second event of ${change}`);
-      else if (!known || !now || !SHOWS[event.type]?.(event, now)) findings.duplicate(`event ${event.id}`, `${change}: no such change of ${tenant.id}'s resources`);
+      else if (!known || !now || !SHOWS[event.type]?.(event, now))
+        findings.duplicate(`event ${event.id}`, `${change}: no such change of ${tenant.id}'s resources`);
       byChange.set(change, event);
     }
-    for (const [kind, map] of [["card_order", tenant.orders], ["invoice", tenant.invoices]]) {
+    for (const [kind, map] of [
+      ["card_order", tenant.orders],
+      ["invoice", tenant.invoices],
+    ]) {
       for (const id of map.keys()) {
         const now = found.get(id);
         if (!now) continue;
@@ -385,7 +481,8 @@ function checkEvents(world, { found, events }, findings) {
     for (const [change, data] of tenant.acknowledged) {
       const event = byChange.get(change);
       if (!event) findings.lose(`event ${change}`, "an acknowledged change without its event");
-      else if (!sameJson(event.data, data)) findings.misstate(`event ${event.id}`, `${change}: data differs from the change's answer`);
+      else if (!sameJson(event.data, data))
+        findings.misstate(`event ${event.id}`, `${change}: data differs from the change's answer`);
       else asAnswered++;
     }
   }
@@ -406,15 +503,19 @@ function checkDeliveries(world, { events }, receiver, { waitedMs, boundMs }, fin
     for (const event of events.get(tenant.id)) {
       ids.add(event.id);
       const got = seen.get(event.id);
-      if (!got) findings.undeliver(`delivery of event ${event.id}`, `${event.type} not delivered within ${boundMs / 1000} s`);
-      else if (got.body !== JSON.stringify(event)) findings.misstate(`delivery of event ${event.id}`, "its body is not the event as GET /events shows it");
+      if (!got)
+        findings.undeliver(`delivery of event ${event.id}`, `${event.type} not delivered within ${boundMs / 1000} s`);
+      else if (got.body !== JSON.stringify(event))
+        findings.misstate(`delivery of event ${event.id}`, "its body is not the event as GET /events shows it");
       else delivered++;
       if (got) repeats += got.times - 1;
       if (got) delays.push(got.at - Date.parse(event.created_at));
     }
-    for (const id of seen.keys()) if (!ids.has(id)) findings.duplicate(`delivery ${id}`, `delivered to ${tenant.id}, but no event of it`);
+    for (const id of seen.keys())
+      if (!ids.has(id)) findings.duplicate(`delivery ${id}`, `delivered to ${tenant.id}, but no event of it`);
   }
-  if (receiver.counts.invalid) findings.misstate("signatures", `${receiver.counts.invalid} deliveries failed verification`);
+  if (receiver.counts.invalid)
+    findings.misstate("signatures", `${receiver.counts.invalid} deliveries failed verification`);
   delays.sort((a, b) => a - b);
   const seconds = (q) => (percentile(delays, q) / 1000).toFixed(1);
   // Reported, not judged: CONTRACT part 11 wants the first attempt within 30 s of the change.
@@ -426,4 +527,7 @@ function checkDeliveries(world, { events }, receiver, { waitedMs, boundMs }, fin
   );
 }
 
-export const eventChecks = (world, state, receiver, wait) => [(f) => checkEvents(world, state, f), (f) => checkDeliveries(world, state, receiver, wait, f)];
+export const eventChecks = (world, state, receiver, wait) => [
+  (f) => checkEvents(world, state, f),
+  (f) => checkDeliveries(world, state, receiver, wait, f),
+];

@@ -69,8 +69,16 @@ export async function registerEndpoints(world, receiver) {
  * after `since` (the load's end), or until `stopSignal` aborts, calling the Worker's per-minute Cron
  * Trigger meanwhile. Returns the milliseconds from `since` to the last delivery (or to giving up).
  */
-export async function awaitDeliveries(receiver, workerUrl, eventsByTenant, { since, boundMs, stopSignal, faulty = false }) {
-  const missing = () => [...eventsByTenant].some(([tenant, events]) => events.some((event) => !receiver.received.get(tenant)?.has(event.id)));
+export async function awaitDeliveries(
+  receiver,
+  workerUrl,
+  eventsByTenant,
+  { since, boundMs, stopSignal, faulty = false },
+) {
+  const missing = () =>
+    [...eventsByTenant].some(([tenant, events]) =>
+      events.some((event) => !receiver.received.get(tenant)?.has(event.id)),
+    );
   let nextCron = Date.now() + CRON_EVERY_MS;
   let failedInARow = 0;
   while (missing() && Date.now() - since < boundMs && !stopSignal.aborted) {
@@ -117,7 +125,10 @@ export async function registerNoisyEndpoints(world, server) {
   const noisy = world.tenants[0];
   const principal = world.principals.find((p) => p.tenant === noisy);
   for (const path of NOISY) {
-    const result = await world.send(principal, "POST", "/webhook_endpoints", { json: { url: `${server.url}/${path}`, event_types: ["*"] }, key: randomUUID() });
+    const result = await world.send(principal, "POST", "/webhook_endpoints", {
+      json: { url: `${server.url}/${path}`, event_types: ["*"] },
+      key: randomUUID(),
+    });
     if (result.status !== 201) throw new Error(`POST /webhook_endpoints answered ${result.status}: ${result.text}`);
   }
   return noisy;

@@ -16,7 +16,12 @@ const unauthorized = (detail: string, tokenSent: boolean): ApiError =>
   });
 
 const forbidden = (detail: string, scope?: Scope): ApiError =>
-  ApiError.of("forbidden", detail, AUTHORIZATION, scope ? { "WWW-Authenticate": `${REALM}, error="insufficient_scope", scope="${scope}"` } : {});
+  ApiError.of(
+    "forbidden",
+    detail,
+    AUTHORIZATION,
+    scope ? { "WWW-Authenticate": `${REALM}, error="insufficient_scope", scope="${scope}"` } : {},
+  );
 
 function tokenSettings(env: Bindings): TokenSettings {
   if (!env.JWT_SECRET && !env.JWT_JWKS_URL) throw new Error("Neither JWT_SECRET nor JWT_JWKS_URL is configured");
@@ -43,8 +48,10 @@ export function authenticate(requirement: AccessRequirement): MiddlewareHandler<
       scopes: new Set(claims.scope?.split(" ").filter(Boolean)),
     };
     c.set("principal", principal); // set before the checks, so the request log names who was refused
-    if (!principal.scopes.has(requirement.scope)) throw forbidden(`The access token lacks the scope ${requirement.scope}.`, requirement.scope);
-    if (requirement.tenant && principal.customerId === null) throw forbidden("The access token names no customer (customer_id).");
+    if (!principal.scopes.has(requirement.scope))
+      throw forbidden(`The access token lacks the scope ${requirement.scope}.`, requirement.scope);
+    if (requirement.tenant && principal.customerId === null)
+      throw forbidden("The access token names no customer (customer_id).");
     await next();
   };
 }

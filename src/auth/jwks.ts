@@ -31,10 +31,18 @@ let lastFailure = { url: "", at: 0 };
 const loading = new Map<string, Promise<KeySet>>();
 
 const keysUnavailable = () =>
-  ApiError.of("unavailable", "The token signing keys could not be loaded. Retry the request.", {}, { "Retry-After": String(JWKS_COLD_RETRY_S) });
+  ApiError.of(
+    "unavailable",
+    "The token signing keys could not be loaded. Retry the request.",
+    {},
+    { "Retry-After": String(JWKS_COLD_RETRY_S) },
+  );
 
 async function fetchKeySet(url: string): Promise<KeySet> {
-  const response = await fetch(url, { headers: { Accept: "application/json" }, signal: AbortSignal.timeout(JWKS_TIMEOUT_MS) });
+  const response = await fetch(url, {
+    headers: { Accept: "application/json" },
+    signal: AbortSignal.timeout(JWKS_TIMEOUT_MS),
+  });
   if (!response.ok) throw new Error(`JWKS ${url} answered ${response.status}`);
   const body = (await response.json()) as { keys?: unknown };
   if (!Array.isArray(body.keys)) throw new Error(`JWKS ${url} has no "keys" array`);
@@ -91,4 +99,3 @@ export async function jwksKeyFor(url: string, kid: string, alg: JwksAlgorithm): 
     throw new TokenRejected("The access token is signed with an unusable key.");
   }
 }
-

@@ -15,7 +15,13 @@ let hmacKey: { secret: string; key: Promise<CryptoKey> } | undefined;
 
 function hmacKeyFor(secret: string): Promise<CryptoKey> {
   if (hmacKey?.secret !== secret) {
-    const key = crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
+    const key = crypto.subtle.importKey(
+      "raw",
+      new TextEncoder().encode(secret),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["verify"],
+    );
     hmacKey = { secret, key };
   }
   return hmacKey.key;
@@ -42,8 +48,10 @@ const CLOCK_SKEW_SECONDS = 30;
 function checkTimes({ exp, nbf, iat }: Claims): void {
   const now = Math.floor(Date.now() / 1000);
   if (exp <= now) throw new TokenRejected("The access token has expired.");
-  if (nbf !== undefined && nbf > now + CLOCK_SKEW_SECONDS) throw new TokenRejected("The access token is not valid yet.");
-  if (iat !== undefined && iat > now + CLOCK_SKEW_SECONDS) throw new TokenRejected("The access token was issued in the future.");
+  if (nbf !== undefined && nbf > now + CLOCK_SKEW_SECONDS)
+    throw new TokenRejected("The access token is not valid yet.");
+  if (iat !== undefined && iat > now + CLOCK_SKEW_SECONDS)
+    throw new TokenRejected("The access token was issued in the future.");
 }
 
 // A client sends the same token with every request until it expires, so a verified token's claims
@@ -54,7 +62,8 @@ const VERIFIED_FOR_MS = 60_000;
 const VERIFIED_MAX = 1000;
 const verified = new Map<string, { settings: TokenSettings; claims: Claims; until: number }>();
 
-const sameSettings = (a: TokenSettings, b: TokenSettings) => a.secret === b.secret && a.jwksUrl === b.jwksUrl && a.issuer === b.issuer && a.audience === b.audience;
+const sameSettings = (a: TokenSettings, b: TokenSettings) =>
+  a.secret === b.secret && a.jwksUrl === b.jwksUrl && a.issuer === b.issuer && a.audience === b.audience;
 
 /**
  * Verifies a bearer token: HS256 with the shared secret, or RS256/ES256 with a key of the JWK set.

@@ -30,7 +30,13 @@ class MissingAppSecret extends Error {
 async function derive(secret: string, purpose: Purpose): Promise<CryptoKey> {
   const master = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, ["deriveKey"]);
   const { algorithm, usages } = USES[purpose];
-  return crypto.subtle.deriveKey({ name: "HKDF", hash: "SHA-256", salt: new Uint8Array(), info: encoder.encode(`voucher-billing/${purpose}`) }, master, algorithm, false, usages);
+  return crypto.subtle.deriveKey(
+    { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(), info: encoder.encode(`voucher-billing/${purpose}`) },
+    master,
+    algorithm,
+    false,
+    usages,
+  );
 }
 
 export function keyFor(secret: string | undefined, purpose: Purpose): Promise<CryptoKey> {
@@ -46,7 +52,11 @@ export function keyFor(secret: string | undefined, purpose: Purpose): Promise<Cr
  * turn: what was sealed or signed before a rotation still opens, and the current secret costs no
  * more than before. When none succeeds, the current key's error is thrown.
  */
-export async function withAnyKey<T>(env: AppSecrets, purpose: Purpose, use: (key: CryptoKey) => Promise<T>): Promise<T> {
+export async function withAnyKey<T>(
+  env: AppSecrets,
+  purpose: Purpose,
+  use: (key: CryptoKey) => Promise<T>,
+): Promise<T> {
   const current = await keyFor(env.APP_SECRET, purpose);
   try {
     return await use(current);

@@ -15,7 +15,9 @@ const encoder = new TextEncoder();
 export async function seal(env: AppSecrets, purpose: SealPurpose, row: string, plaintext: string): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const params = { name: "AES-GCM", iv, additionalData: encoder.encode(row) };
-  const ciphertext = new Uint8Array(await crypto.subtle.encrypt(params, await keyFor(env.APP_SECRET, purpose), encoder.encode(plaintext)));
+  const ciphertext = new Uint8Array(
+    await crypto.subtle.encrypt(params, await keyFor(env.APP_SECRET, purpose), encoder.encode(plaintext)),
+  );
   return `${VERSION}.${toBase64(iv)}.${toBase64(ciphertext)}`;
 }
 
@@ -34,7 +36,11 @@ class Unreadable extends Error {
 export async function open(env: AppSecrets, purpose: SealPurpose, row: string, sealed: string): Promise<string> {
   const [version, iv, ciphertext] = sealed.split(".");
   if ((version !== VERSION && version !== UNBOUND) || !iv || !ciphertext) throw new Error("not a sealed secret");
-  const params = { name: "AES-GCM", iv: fromBase64(iv), ...(version === VERSION && { additionalData: encoder.encode(row) }) };
+  const params = {
+    name: "AES-GCM",
+    iv: fromBase64(iv),
+    ...(version === VERSION && { additionalData: encoder.encode(row) }),
+  };
   const plaintext = await withAnyKey(env, purpose, (key) =>
     crypto.subtle.decrypt(params, key, fromBase64(ciphertext)).catch(() => {
       throw new Unreadable(purpose);

@@ -11,10 +11,20 @@ export function insertCardOrder(orm: Database, row: CardOrderRow) {
 }
 
 export const byId = lazily(() =>
-  compile<CardOrderRow>(qb.select().from(cardOrders).where(and(eq(cardOrders.id, param("id")), eq(cardOrders.customerId, param("customer")))), columnsOf(cardOrders)),
+  compile<CardOrderRow>(
+    qb
+      .select()
+      .from(cardOrders)
+      .where(and(eq(cardOrders.id, param("id")), eq(cardOrders.customerId, param("customer")))),
+    columnsOf(cardOrders),
+  ),
 );
 
-export async function findCardOrder(db: RequestDatabase, customerId: string, id: string): Promise<CardOrderRow | undefined> {
+export async function findCardOrder(
+  db: RequestDatabase,
+  customerId: string,
+  id: string,
+): Promise<CardOrderRow | undefined> {
   const [row] = await db.read(byId(), { id, customer: customerId });
   return row;
 }
@@ -23,7 +33,10 @@ export async function findCardOrder(db: RequestDatabase, customerId: string, id:
 const listReads = (byState: boolean) =>
   pageReads<CardOrderRow>({
     table: cardOrders,
-    where: and(eq(cardOrders.customerId, param("customer")), byState ? eq(cardOrders.state, param("state")) : undefined)!,
+    where: and(
+      eq(cardOrders.customerId, param("customer")),
+      byState ? eq(cardOrders.state, param("state")) : undefined,
+    )!,
     total: keptTotal("card_orders", param("customer"), param("filter")),
     createdAt: cardOrders.createdAt,
     id: cardOrders.id,
@@ -32,7 +45,12 @@ const listReads = (byState: boolean) =>
 const cardOrderListReads = { all: lazily(() => listReads(false)), byState: lazily(() => listReads(true)) };
 
 /** One page of the customer's card orders, newest first, and their total (one round trip). */
-export function listCardOrders(db: RequestDatabase, customerId: string, state: CardOrderState | undefined, page: PageRequest) {
+export function listCardOrders(
+  db: RequestDatabase,
+  customerId: string,
+  state: CardOrderState | undefined,
+  page: PageRequest,
+) {
   const reads = (state === undefined ? cardOrderListReads.all : cardOrderListReads.byState)();
   return readPage(db, reads, { customer: customerId, state, filter: state ?? "" }, page);
 }

@@ -141,7 +141,11 @@ export class RequestDatabase {
    * are none, then `settle` with its rows (which may throw: the request then ends there). The
    * Idempotency-Key's lookup rides this way with a write's own reads: one round trip, not two.
    */
-  alongNextRead<Row>(read: CompiledRead<Row>, values: Record<string, unknown>, settle: (rows: Row[]) => void | Promise<void>): void {
+  alongNextRead<Row>(
+    read: CompiledRead<Row>,
+    values: Record<string, unknown>,
+    settle: (rows: Row[]) => void | Promise<void>,
+  ): void {
     this.rider = { statement: this.statement(read, values), settle: (rows) => settle(rows.map(read.map)) };
   }
 
@@ -162,7 +166,10 @@ export class RequestDatabase {
   }
 
   /** Runs two compiled reads in one round trip (a list page and its total). */
-  async readBoth<A, B>(first: [CompiledRead<A>, Record<string, unknown>], second: [CompiledRead<B>, Record<string, unknown>]): Promise<[A[], B[]]> {
+  async readBoth<A, B>(
+    first: [CompiledRead<A>, Record<string, unknown>],
+    second: [CompiledRead<B>, Record<string, unknown>],
+  ): Promise<[A[], B[]]> {
     const [a, b] = await this.reads([this.statement(...first), this.statement(...second)]);
     return [a!.map(first[0].map), b!.map(second[0].map)];
   }
@@ -173,7 +180,10 @@ export class RequestDatabase {
     this.rider = undefined;
     const all = rider ? [...statements, rider.statement] : statements;
     if (all.length === 0) return [];
-    const results = all.length === 1 ? [await all[0]!.all<Record<string, unknown>>()] : await this.session.batch<Record<string, unknown>>(all);
+    const results =
+      all.length === 1
+        ? [await all[0]!.all<Record<string, unknown>>()]
+        : await this.session.batch<Record<string, unknown>>(all);
     await rider?.settle(results.at(-1)!.results);
     return results.slice(0, statements.length).map((result) => result.results);
   }
@@ -197,7 +207,10 @@ export function updateIfUnchanged<T extends Versioned>(
   current: { id: string; updatedAt: string },
   changes: { [K in keyof T["$inferInsert"]]?: T["$inferInsert"][K] | SQL } & { updatedAt: string },
 ) {
-  const guarded = { ...changes, updatedAt: sql`CASE WHEN ${table.updatedAt} = ${current.updatedAt} THEN ${changes.updatedAt} END` };
+  const guarded = {
+    ...changes,
+    updatedAt: sql`CASE WHEN ${table.updatedAt} = ${current.updatedAt} THEN ${changes.updatedAt} END`,
+  };
   return orm
     .update(table as typeof cardOrders)
     .set(guarded as Partial<typeof cardOrders.$inferInsert>)

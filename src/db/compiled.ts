@@ -23,7 +23,10 @@ export const columnsOf = (table: SQLiteTable): Record<string, string> =>
   Object.fromEntries(Object.entries(getTableColumns(table)).map(([field, column]) => [field, column.name]));
 
 /** Builds a read once; `columns` names the result column behind each field of `Row`. */
-export function compile<Row>(query: { toSQL(): { sql: string; params: unknown[] } }, columns: Record<string, string>): CompiledRead<Row> {
+export function compile<Row>(
+  query: { toSQL(): { sql: string; params: unknown[] } },
+  columns: Record<string, string>,
+): CompiledRead<Row> {
   const { sql: text, params } = query.toSQL();
   const [fields, names] = [Object.keys(columns), Object.values(columns)];
   const named = fields.every((field, i) => field === names[i]);
@@ -47,4 +50,5 @@ export function lazily<T>(build: () => T): () => T {
   return () => (built ??= build());
 }
 
-export const bindValues = (read: CompiledRead<unknown>, values: Record<string, unknown>): unknown[] => fillPlaceholders(read.params, values);
+export const bindValues = (read: CompiledRead<unknown>, values: Record<string, unknown>): unknown[] =>
+  fillPlaceholders(read.params, values);

@@ -22,12 +22,23 @@ export function deleteEntry(orm: Database, orderId: string, id: string) {
  * The entry's own statement then moves `entries_count` and `entries_amount` (triggers).
  */
 export function touchDraft(orm: Database, orderId: string, now: string, check: { room: number } | { entryId: string }) {
-  const stillThere = "entryId" in check ? exists(qb.select({ one: sql`1` }).from(cardOrderEntries).where(and(eq(cardOrderEntries.id, check.entryId), eq(cardOrderEntries.orderId, orderId)))) : sql`1`;
+  const stillThere =
+    "entryId" in check
+      ? exists(
+          qb
+            .select({ one: sql`1` })
+            .from(cardOrderEntries)
+            .where(and(eq(cardOrderEntries.id, check.entryId), eq(cardOrderEntries.orderId, orderId))),
+        )
+      : sql`1`;
   return orm
     .update(cardOrders)
     .set({
       state: sql`CASE WHEN ${cardOrders.state} = 'draft' AND ${stillThere} THEN ${cardOrders.state} END`,
-      entriesCount: "room" in check ? sql`CASE WHEN ${cardOrders.entriesCount} < ${check.room} THEN ${cardOrders.entriesCount} END` : undefined,
+      entriesCount:
+        "room" in check
+          ? sql`CASE WHEN ${cardOrders.entriesCount} < ${check.room} THEN ${cardOrders.entriesCount} END`
+          : undefined,
       updatedAt: advancedTimestamp(cardOrders.updatedAt, now),
     })
     .where(eq(cardOrders.id, orderId));
@@ -35,14 +46,20 @@ export function touchDraft(orm: Database, orderId: string, now: string, check: {
 
 const entryOfOrder = lazily(() =>
   compile<CardOrderEntryRow>(
-    qb.select().from(cardOrderEntries).where(and(eq(cardOrderEntries.id, param("id")), eq(cardOrderEntries.orderId, param("order")))),
+    qb
+      .select()
+      .from(cardOrderEntries)
+      .where(and(eq(cardOrderEntries.id, param("id")), eq(cardOrderEntries.orderId, param("order")))),
     columnsOf(cardOrderEntries),
   ),
 );
 
 /** The customer's card order and one entry of it, in one round trip. */
 export async function findOrderAndEntry(db: RequestDatabase, customerId: string, orderId: string, entryId: string) {
-  const [[order], [entry]] = await db.readBoth([cardOrderById(), { id: orderId, customer: customerId }], [entryOfOrder(), { id: entryId, order: orderId }]);
+  const [[order], [entry]] = await db.readBoth(
+    [cardOrderById(), { id: orderId, customer: customerId }],
+    [entryOfOrder(), { id: entryId, order: orderId }],
+  );
   return { order, entry };
 }
 
@@ -63,4 +80,5 @@ const entryReads = lazily(() =>
 );
 
 /** A page of the customer's card order's entries, newest first, and their total; undefined total: no such order. */
-export const listEntries = (db: RequestDatabase, customerId: string, orderId: string, page: PageRequest) => readPage(db, entryReads(), { order: orderId, customer: customerId }, page);
+export const listEntries = (db: RequestDatabase, customerId: string, orderId: string, page: PageRequest) =>
+  readPage(db, entryReads(), { order: orderId, customer: customerId }, page);

@@ -27,17 +27,28 @@ export function listEvents(db: RequestDatabase, customerId: string, type: EventT
 
 /** The consumer has these events: the Cron Trigger need not send them again. */
 export function markDispatched(orm: Database, ids: string[], at: string) {
-  return orm.update(events).set({ dispatchedAt: at }).where(and(inArray(events.id, ids), isNull(events.dispatchedAt)));
+  return orm
+    .update(events)
+    .set({ dispatchedAt: at })
+    .where(and(inArray(events.id, ids), isNull(events.dispatchedAt)));
 }
 
 /** Of these events, those stored and not yet taken by the consumer. */
 export function undispatchedOf(orm: Database, ids: string[]) {
-  return orm.select().from(events).where(and(inArray(events.id, ids), isNull(events.dispatchedAt)));
+  return orm
+    .select()
+    .from(events)
+    .where(and(inArray(events.id, ids), isNull(events.dispatchedAt)));
 }
 
 /** Events written before `before` that the consumer never took, oldest first. */
 export function undispatchedEvents(orm: Database, before: string, limit: number) {
-  return orm.select().from(events).where(and(isNull(events.dispatchedAt), lt(events.createdAt, before))).orderBy(asc(events.createdAt)).limit(limit);
+  return orm
+    .select()
+    .from(events)
+    .where(and(isNull(events.dispatchedAt), lt(events.createdAt, before)))
+    .orderBy(asc(events.createdAt))
+    .limit(limit);
 }
 
 const SWEEP_CHUNK = 500;
@@ -47,7 +58,9 @@ export async function deleteEventsBefore(binding: D1Database, before: string): P
   const orm = drizzle(binding);
   let deleted = 0;
   for (;;) {
-    const { meta } = await orm.run(sql`DELETE FROM ${events} WHERE rowid IN (SELECT rowid FROM ${events} WHERE ${events.createdAt} < ${before} LIMIT ${SWEEP_CHUNK})`);
+    const { meta } = await orm.run(
+      sql`DELETE FROM ${events} WHERE rowid IN (SELECT rowid FROM ${events} WHERE ${events.createdAt} < ${before} LIMIT ${SWEEP_CHUNK})`,
+    );
     deleted += meta.changes;
     if (meta.changes < SWEEP_CHUNK) return deleted;
   }

@@ -17,22 +17,30 @@ export interface IdempotencyClaim {
 }
 
 /** The row a stored response is sealed for (writes/commit.ts): it opens in no other principal's or key's. */
-export const sealedFor = ({ principal, key }: Pick<IdempotencyClaim, "principal" | "key">): string => JSON.stringify([principal, key]);
+export const sealedFor = ({ principal, key }: Pick<IdempotencyClaim, "principal" | "key">): string =>
+  JSON.stringify([principal, key]);
 
-const byKey = (principal: string, key: string) => and(eq(idempotencyKeys.principal, principal), eq(idempotencyKeys.key, key));
+const byKey = (principal: string, key: string) =>
+  and(eq(idempotencyKeys.principal, principal), eq(idempotencyKeys.key, key));
 
 /** The response stored under a principal's key (values: principal, key). */
 export const storedResponse = lazily(() => {
   const { requestHash, status, body, expiresAt } = idempotencyKeys;
   return compile<StoredResponse>(
-    qb.select({ requestHash, status, body, expiresAt }).from(idempotencyKeys).where(and(eq(idempotencyKeys.principal, param("principal")), eq(idempotencyKeys.key, param("key")))),
+    qb
+      .select({ requestHash, status, body, expiresAt })
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.principal, param("principal")), eq(idempotencyKeys.key, param("key")))),
     { requestHash: "request_hash", status: "status", body: "body", expiresAt: "expires_at" },
   );
 });
 
 /** Stores a response; `body` is SQL so that it can hold values the same batch produced. */
 export function storeResponse(orm: Database, row: Omit<IdempotencyKeyRow, "body">, body: SQL) {
-  return orm.insert(idempotencyKeys).values({ ...row, body }).returning({ body: idempotencyKeys.body });
+  return orm
+    .insert(idempotencyKeys)
+    .values({ ...row, body })
+    .returning({ body: idempotencyKeys.body });
 }
 
 /** Frees a key whose stored response has expired but not yet been swept away. */

@@ -10,10 +10,20 @@ import { byId as cardOrderById } from "./card-orders";
 import { cardOrders, invoices, numberSequences, type CardOrderRow, type InvoiceRow } from "./schema";
 
 const byId = lazily(() =>
-  compile<InvoiceRow>(qb.select().from(invoices).where(and(eq(invoices.id, param("id")), eq(invoices.customerId, param("customer")))), columnsOf(invoices)),
+  compile<InvoiceRow>(
+    qb
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.id, param("id")), eq(invoices.customerId, param("customer")))),
+    columnsOf(invoices),
+  ),
 );
 
-export async function findInvoice(db: RequestDatabase, customerId: string, id: string): Promise<InvoiceRow | undefined> {
+export async function findInvoice(
+  db: RequestDatabase,
+  customerId: string,
+  id: string,
+): Promise<InvoiceRow | undefined> {
   const [row] = await db.read(byId(), { id, customer: customerId });
   return row;
 }
@@ -23,13 +33,25 @@ const voucherInvoiceOfOrder = lazily(() =>
     qb
       .select()
       .from(invoices)
-      .where(inArray(invoices.id, qb.select({ id: cardOrders.invoiceId }).from(cardOrders).where(and(eq(cardOrders.id, param("id")), eq(cardOrders.customerId, param("customer")))))),
+      .where(
+        inArray(
+          invoices.id,
+          qb
+            .select({ id: cardOrders.invoiceId })
+            .from(cardOrders)
+            .where(and(eq(cardOrders.id, param("id")), eq(cardOrders.customerId, param("customer")))),
+        ),
+      ),
     columnsOf(invoices),
   ),
 );
 
 /** The customer's card order and the voucher invoice linked to it (if any), in one round trip. */
-export async function findOrderAndVoucherInvoice(db: RequestDatabase, customerId: string, id: string): Promise<{ order?: CardOrderRow; invoice?: InvoiceRow }> {
+export async function findOrderAndVoucherInvoice(
+  db: RequestDatabase,
+  customerId: string,
+  id: string,
+): Promise<{ order?: CardOrderRow; invoice?: InvoiceRow }> {
   const values = { id, customer: customerId };
   const [[order], [invoice]] = await db.readBoth([cardOrderById(), values], [voucherInvoiceOfOrder(), values]);
   return { order, invoice };
@@ -44,10 +66,15 @@ export function setInvoiceOrderState(orm: Database, orderId: string, state: Card
 // Filtered by order, the customer and state terms are written `+column = ?` (SQLite's unary plus),
 // which no index can serve: the plan must take the order's index, which holds a handful of rows.
 function listReads(byState: boolean, byOrder: boolean) {
-  const match = (column: SQLiteColumn, name: string) => (byOrder ? sql`+${column} = ${param(name)}` : eq(column, param(name)));
+  const match = (column: SQLiteColumn, name: string) =>
+    byOrder ? sql`+${column} = ${param(name)}` : eq(column, param(name));
   return pageReads<InvoiceRow>({
     table: invoices,
-    where: and(match(invoices.customerId, "customer"), byState ? match(invoices.state, "state") : undefined, byOrder ? eq(invoices.orderId, param("order")) : undefined)!,
+    where: and(
+      match(invoices.customerId, "customer"),
+      byState ? match(invoices.state, "state") : undefined,
+      byOrder ? eq(invoices.orderId, param("order")) : undefined,
+    )!,
     // An order's invoices are counted per order: counted only when the order is the customer's, so
     // that another customer's order shows no total either.
     total: byOrder
@@ -58,7 +85,9 @@ function listReads(byState: boolean, byOrder: boolean) {
   });
 }
 
-const shapes = [false, true].flatMap((byState) => [false, true].map((byOrder) => lazily(() => listReads(byState, byOrder))));
+const shapes = [false, true].flatMap((byState) =>
+  [false, true].map((byOrder) => lazily(() => listReads(byState, byOrder))),
+);
 
 interface InvoiceFilter {
   state?: InvoiceState;
@@ -66,7 +95,12 @@ interface InvoiceFilter {
 }
 
 /** One page of the customer's invoices, newest first, and their total (one round trip). */
-export function listInvoices(db: RequestDatabase, customerId: string, { state, orderId }: InvoiceFilter, page: PageRequest) {
+export function listInvoices(
+  db: RequestDatabase,
+  customerId: string,
+  { state, orderId }: InvoiceFilter,
+  page: PageRequest,
+) {
   const reads = shapes[(state === undefined ? 0 : 2) + (orderId === undefined ? 0 : 1)]!();
   return readPage(db, reads, { customer: customerId, state, order: orderId, filter: state ?? "" }, page);
 }
@@ -76,7 +110,10 @@ export function takeNumber(orm: Database, series: string, year: number) {
   return orm
     .insert(numberSequences)
     .values({ series, year, last: 1 })
-    .onConflictDoUpdate({ target: [numberSequences.series, numberSequences.year], set: { last: sql`${numberSequences.last} + 1` } });
+    .onConflictDoUpdate({
+      target: [numberSequences.series, numberSequences.year],
+      set: { last: sql`${numberSequences.last} + 1` },
+    });
 }
 
 /** The number `takeNumber` took, formatted `SERIES-YYYY-NNNNNN`, as an SQL value. */

@@ -18,18 +18,30 @@ const byDevice = (ownerId: string, deviceIdentifier: string) =>
  */
 export function registerNotificationToken(orm: Database, row: NotificationTokenRow, maxDevices: number) {
   const { updatedAt, ownerId, deviceIdentifier } = notificationTokens;
-  const leastRecent = qb.select({ rowid: sql`rowid` }).from(notificationTokens).where(eq(ownerId, row.ownerId)).orderBy(asc(updatedAt), asc(deviceIdentifier)).limit(1);
+  const leastRecent = qb
+    .select({ rowid: sql`rowid` })
+    .from(notificationTokens)
+    .where(eq(ownerId, row.ownerId))
+    .orderBy(asc(updatedAt), asc(deviceIdentifier))
+    .limit(1);
   return [
     orm
       .delete(notificationTokens)
-      .where(and(eq(notificationTokens.value, row.value), or(ne(ownerId, row.ownerId), ne(deviceIdentifier, row.deviceIdentifier)))),
+      .where(
+        and(
+          eq(notificationTokens.value, row.value),
+          or(ne(ownerId, row.ownerId), ne(deviceIdentifier, row.deviceIdentifier)),
+        ),
+      ),
     orm
       .delete(notificationTokens)
       .where(
         and(
           sql`rowid = (${leastRecent})`,
           sql`${keptTotal("devices", row.ownerId)} >= ${maxDevices}`,
-          notExists(qb.select({ one: sql`1` }).from(notificationTokens).where(byDevice(row.ownerId, row.deviceIdentifier))),
+          notExists(
+            qb.select({ one: sql`1` }).from(notificationTokens).where(byDevice(row.ownerId, row.deviceIdentifier)),
+          ),
         ),
       ),
     orm
@@ -56,7 +68,11 @@ export type NotificationDeviceRow = Pick<NotificationTokenRow, "deviceIdentifier
 const listReads = lazily(() =>
   pageReads<NotificationDeviceRow>({
     table: notificationTokens,
-    columns: { deviceIdentifier: notificationTokens.deviceIdentifier, createdAt: notificationTokens.createdAt, updatedAt: notificationTokens.updatedAt },
+    columns: {
+      deviceIdentifier: notificationTokens.deviceIdentifier,
+      createdAt: notificationTokens.createdAt,
+      updatedAt: notificationTokens.updatedAt,
+    },
     where: eq(notificationTokens.ownerId, param("owner")),
     total: keptTotal("devices", param("owner")),
     createdAt: notificationTokens.createdAt,
@@ -65,4 +81,5 @@ const listReads = lazily(() =>
 );
 
 /** The owner's devices, newest first, and how many (one round trip). */
-export const listNotificationTokens = (db: RequestDatabase, ownerId: string, page: PageRequest) => readPage(db, listReads(), { owner: ownerId }, page);
+export const listNotificationTokens = (db: RequestDatabase, ownerId: string, page: PageRequest) =>
+  readPage(db, listReads(), { owner: ownerId }, page);

@@ -105,8 +105,6 @@ export const cardOrderEntries = sqliteTable(
   (t) => [index("card_order_entries_order_created").on(t.orderId, t.createdAt, t.id)],
 );
 
-
-
 /**
  * The total of every list (`total_entries`), kept by triggers (drizzle/0006_list_counts.sql) so that
  * no write path can forget one, and read as one row instead of counting rows, which D1 bills for
@@ -200,7 +198,6 @@ export const events = sqliteTable(
     index("events_undispatched").on(t.createdAt).where(sql`${t.dispatchedAt} IS NULL`),
   ],
 );
-
 
 /** Where a customer's events go (Standard Webhooks). The signing secret is stored encrypted. */
 export const webhookEndpoints = sqliteTable(

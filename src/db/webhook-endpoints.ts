@@ -17,12 +17,26 @@ export function insertWebhookEndpoint(orm: Database, row: WebhookEndpointRow, ma
 }
 
 export function deleteWebhookEndpoint(orm: Database, customerId: string, id: string) {
-  return orm.delete(webhookEndpoints).where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.customerId, customerId)));
+  return orm
+    .delete(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.customerId, customerId)));
 }
 
-const byId = lazily(() => compile<WebhookEndpointRow>(qb.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, param("id")), customerEndpoints)), columnsOf(webhookEndpoints)));
+const byId = lazily(() =>
+  compile<WebhookEndpointRow>(
+    qb
+      .select()
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.id, param("id")), customerEndpoints)),
+    columnsOf(webhookEndpoints),
+  ),
+);
 
-export async function findWebhookEndpoint(db: RequestDatabase, customerId: string, id: string): Promise<WebhookEndpointRow | undefined> {
+export async function findWebhookEndpoint(
+  db: RequestDatabase,
+  customerId: string,
+  id: string,
+): Promise<WebhookEndpointRow | undefined> {
   const [row] = await db.read(byId(), { id, customer: customerId });
   return row;
 }
@@ -43,12 +57,16 @@ const listReads = lazily(() =>
 );
 
 /** One page of the customer's endpoints, newest first, and how many there are (one round trip). */
-export const listWebhookEndpoints = (db: RequestDatabase, customerId: string, page: PageRequest) => readPage(db, listReads(), { customer: customerId }, page);
+export const listWebhookEndpoints = (db: RequestDatabase, customerId: string, page: PageRequest) =>
+  readPage(db, listReads(), { customer: customerId }, page);
 
 /** The endpoints of these customers, for the fan-out of their events. */
 export function endpointsOf(orm: Database, customerIds: string[]) {
   const { id, customerId, eventTypes } = webhookEndpoints;
-  return orm.select({ id, customerId, eventTypes }).from(webhookEndpoints).where(inArray(webhookEndpoints.customerId, customerIds));
+  return orm
+    .select({ id, customerId, eventTypes })
+    .from(webhookEndpoints)
+    .where(inArray(webhookEndpoints.customerId, customerIds));
 }
 
 /** Where a delivery goes: undefined once the endpoint was deleted (no further attempt). */

@@ -20,12 +20,15 @@ class MalformedBillingVariable extends Error {
   }
 }
 
-function read(vars: BillingVariables, name: keyof typeof BILLING_DEFAULTS, parse: (text: string) => number | undefined): number {
+function read(
+  vars: BillingVariables,
+  name: keyof typeof BILLING_DEFAULTS,
+  parse: (text: string) => number | undefined,
+): number {
   const value = parse(vars[name] ?? BILLING_DEFAULTS[name]);
   if (value === undefined) throw new MalformedBillingVariable(name);
   return value;
 }
-
 
 /** What the order tells an invoice about its amount. */
 interface BilledOrder {
@@ -37,10 +40,19 @@ interface BilledOrder {
  * Net and gross amount of an order's invoice of `kind`, in cents, from the variables as they are
  * now. Fees have an amount's form, "0.00" to "10000.00" (CONTRACT part 12).
  */
-export function invoiceAmounts(kind: InvoiceKind, order: BilledOrder, vars: BillingVariables): { net: number; gross: number } {
+export function invoiceAmounts(
+  kind: InvoiceKind,
+  order: BilledOrder,
+  vars: BillingVariables,
+): { net: number; gross: number } {
   const [net, rate] =
     kind === "voucher"
       ? [order.entriesAmount, read(vars, "VOUCHER_VAT_PERCENT", parsePercent)]
-      : [kind === "production" ? order.entriesCount * read(vars, "CARD_PRODUCTION_FEE", parseAmount) : read(vars, "SHIPPING_FEE", parseAmount), read(vars, "SERVICE_VAT_PERCENT", parsePercent)];
+      : [
+          kind === "production"
+            ? order.entriesCount * read(vars, "CARD_PRODUCTION_FEE", parseAmount)
+            : read(vars, "SHIPPING_FEE", parseAmount),
+          read(vars, "SERVICE_VAT_PERCENT", parsePercent),
+        ];
   return { net, gross: net + vatCents(net, rate) };
 }

@@ -37,6 +37,11 @@ export const MAX_ENTRIES_PER_ORDER = 500;
 
 /** Entries are added and deleted only while the order is a draft, and only up to the limit. */
 export function assertEntriesChangeable(order: { state: CardOrderState; entriesCount: number }, adding: boolean): void {
-  if (order.state !== "draft") throw ApiError.of("invalid_state", `The card order is ${order.state}; entries are added and deleted only while it is draft.`);
-  if (adding && order.entriesCount >= MAX_ENTRIES_PER_ORDER) throw ApiError.of("conflict", `The card order has ${MAX_ENTRIES_PER_ORDER} entries, the most it can hold.`);
+  if (order.state !== "draft")
+    throw ApiError.of(
+      "invalid_state",
+      `The card order is ${order.state}; entries are added and deleted only while it is draft.`,
+    );
+  if (adding && order.entriesCount >= MAX_ENTRIES_PER_ORDER)
+    throw ApiError.of("conflict", `The card order has ${MAX_ENTRIES_PER_ORDER} entries, the most it can hold.`);
 }

@@ -22,4 +22,7 @@ export const CARD_ORDER_EVENTS = {
   cancel: "card_order.cancelled",
 } as const satisfies Record<string, EventType>;
 
-export const INVOICE_EVENTS = { pay: "invoice.paid", cancel: "invoice.cancelled" } as const satisfies Record<string, EventType>;
+export const INVOICE_EVENTS = { pay: "invoice.paid", cancel: "invoice.cancelled" } as const satisfies Record<
+  string,
+  EventType
+>;

@@ -28,12 +28,21 @@ export const NUMBER_SERIES = { invoice: "INV", cancellation: "CN" } as const;
  * A card order can be given a voucher invoice once it is submitted, and again only when the one it
  * has was cancelled (CONTRACT part 6).
  */
-export function assertInvoiceable(order: { state: CardOrderState }, voucherInvoice: { state: InvoiceState; number: string } | undefined): void {
+export function assertInvoiceable(
+  order: { state: CardOrderState },
+  voucherInvoice: { state: InvoiceState; number: string } | undefined,
+): void {
   if (!INVOICEABLE.includes(order.state)) {
-    throw ApiError.of("invalid_state", `The card order is ${order.state}; it can be invoiced only when it is ${INVOICEABLE.join(", ")}.`);
+    throw ApiError.of(
+      "invalid_state",
+      `The card order is ${order.state}; it can be invoiced only when it is ${INVOICEABLE.join(", ")}.`,
+    );
   }
   if (voucherInvoice && voucherInvoice.state !== "cancelled") {
-    throw ApiError.of("conflict", `The card order already has an invoice (${voucherInvoice.number}, ${voucherInvoice.state}); cancel it first to invoice the order again.`);
+    throw ApiError.of(
+      "conflict",
+      `The card order already has an invoice (${voucherInvoice.number}, ${voucherInvoice.state}); cancel it first to invoice the order again.`,
+    );
   }
 }
 

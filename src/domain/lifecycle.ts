@@ -26,11 +26,21 @@ export function defineLifecycle<State extends string, Action extends string, Sta
   return lifecycle;
 }
 
-export const allows = <S extends string, A extends string>(lifecycle: Lifecycle<S, A, string>, state: S, action: A): boolean =>
-  lifecycle.transitions[action].from.includes(state);
+export const allows = <S extends string, A extends string>(
+  lifecycle: Lifecycle<S, A, string>,
+  state: S,
+  action: A,
+): boolean => lifecycle.transitions[action].from.includes(state);
 
-export function assertAllowed<S extends string, A extends string>(lifecycle: Lifecycle<S, A, string>, state: S, action: A): void {
+export function assertAllowed<S extends string, A extends string>(
+  lifecycle: Lifecycle<S, A, string>,
+  state: S,
+  action: A,
+): void {
   if (allows(lifecycle, state, action)) return;
   const { from } = lifecycle.transitions[action];
-  throw ApiError.of("invalid_state", `The ${lifecycle.noun} is ${state}; ${action} is only possible when it is ${from.join(" or ")}.`);
+  throw ApiError.of(
+    "invalid_state",
+    `The ${lifecycle.noun} is ${state}; ${action} is only possible when it is ${from.join(" or ")}.`,
+  );
 }

@@ -32,7 +32,8 @@ export function parsePercent(text: string): number | undefined {
 /** VAT on a net amount: net × rate / 100, rounded half up to the cent, in integers only. */
 export function vatCents(netCents: number, rateHundredths: number): number {
   const scaled = netCents * rateHundredths; // in 1/10000 cents
-  if (!Number.isSafeInteger(scaled) || scaled < 0) throw new RangeError(`VAT out of range: ${netCents} × ${rateHundredths}`);
+  if (!Number.isSafeInteger(scaled) || scaled < 0)
+    throw new RangeError(`VAT out of range: ${netCents} × ${rateHundredths}`);
   const remainder = scaled % 10_000;
   return (scaled - remainder) / 10_000 + (remainder >= 5_000 ? 1 : 0);
 }

@@ -27,7 +27,8 @@ function parseIPv6(text: string): bigint | undefined {
   const [head = [], tail = []] = halves.map((half) => (half ? half.split(":") : []));
   const zeros = 8 - head.length - tail.length;
   const groups = halves.length === 1 ? head : zeros > 0 ? [...head, ...Array<string>(zeros).fill("0"), ...tail] : [];
-  if (halves.length > 2 || groups.length !== 8 || !groups.every((group) => /^[0-9a-f]{1,4}$/i.test(group))) return undefined;
+  if (halves.length > 2 || groups.length !== 8 || !groups.every((group) => /^[0-9a-f]{1,4}$/i.test(group)))
+    return undefined;
   return BigInt(`0x${groups.map((group) => group.padStart(4, "0")).join("")}`);
 }
 

@@ -19,7 +19,9 @@ export function webhookUrlProblem(text: string, allowLocal: boolean): string | u
   if (url.protocol !== "https:" && url.protocol !== "http:") return "must be an https URL";
   if (url.username || url.password) return "must not carry credentials";
   if (!isPublicWebhookHost(url.hostname)) {
-    return allowLocal ? undefined : "must point at a publicly reachable host, not a loopback, private or reserved address (ALLOW_LOCAL_WEBHOOKS is off)";
+    return allowLocal
+      ? undefined
+      : "must point at a publicly reachable host, not a loopback, private or reserved address (ALLOW_LOCAL_WEBHOOKS is off)";
   }
   return url.protocol === "https:" ? undefined : "must be an https URL";
 }

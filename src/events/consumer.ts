@@ -6,7 +6,10 @@ import { logDeadLetter, ownFailureRetryDelaySeconds } from "./retry";
 import { deliver } from "./webhook-delivery";
 
 type Kind<K extends QueueMessage["kind"]> = Message<Extract<QueueMessage, { kind: K }>>;
-const isKind = <K extends QueueMessage["kind"]>(kind: K) => (message: Message<QueueMessage>): message is Kind<K> => message.body.kind === kind;
+const isKind =
+  <K extends QueueMessage["kind"]>(kind: K) =>
+  (message: Message<QueueMessage>): message is Kind<K> =>
+    message.body.kind === kind;
 
 /**
  * The queue consumer (wrangler.toml). The dead-letter queue's name ends in `-dlq`: what reaches it
@@ -19,7 +22,12 @@ export async function consume(batch: MessageBatch<QueueMessage>, env: Bindings):
     for (const message of batch.messages) {
       const { kind } = message.body;
       const eventId = kind === "push" ? message.body.eventId : message.body.event.id;
-      logDeadLetter({ kind, event_id: eventId, endpoint_id: kind === "delivery" ? message.body.endpointId : undefined, attempts: message.attempts });
+      logDeadLetter({
+        kind,
+        event_id: eventId,
+        endpoint_id: kind === "delivery" ? message.body.endpointId : undefined,
+        attempts: message.attempts,
+      });
       message.ack();
     }
     return;
@@ -29,8 +37,12 @@ export async function consume(batch: MessageBatch<QueueMessage>, env: Bindings):
   await Promise.all([
     events.length > 0 ? fanOut(env, events).catch((error) => retryAll(events, error)) : undefined,
     // Each on its own: a slow or failing receiver holds up no other.
-    ...batch.messages.filter(isKind("delivery")).map((message) => deliver(env, message, lane).catch((error) => retryAll([message], error))),
-    ...batch.messages.filter(isKind("push")).map((message) => push(env, message).catch((error) => retryAll([message], error))),
+    ...batch.messages
+      .filter(isKind("delivery"))
+      .map((message) => deliver(env, message, lane).catch((error) => retryAll([message], error))),
+    ...batch.messages
+      .filter(isKind("push"))
+      .map((message) => push(env, message).catch((error) => retryAll([message], error))),
   ]);
 }
 

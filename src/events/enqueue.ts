@@ -12,9 +12,18 @@ import type { QueueMessage } from "./messages";
 export async function enqueueEvents(queue: Queue<QueueMessage>, rows: EventRow[]): Promise<void> {
   if (rows.length === 0) return;
   try {
-    await queue.sendBatch(rows.map((row) => ({ body: { kind: "event", customerId: row.customerId, event: toEvent(row) } })));
+    await queue.sendBatch(
+      rows.map((row) => ({ body: { kind: "event", customerId: row.customerId, event: toEvent(row) } })),
+    );
   } catch (error) {
-    console.error(JSON.stringify({ level: "error", error: "events_not_enqueued", event_ids: rows.map((row) => row.id), cause: String(error) }));
+    console.error(
+      JSON.stringify({
+        level: "error",
+        error: "events_not_enqueued",
+        event_ids: rows.map((row) => row.id),
+        cause: String(error),
+      }),
+    );
   }
 }
 
@@ -28,6 +37,8 @@ export async function enqueueIfStored(env: Pick<Bindings, "DB" | "EVENTS">, ids:
   try {
     await enqueueEvents(env.EVENTS, await undispatchedOf(drizzle(env.DB), ids));
   } catch (error) {
-    console.error(JSON.stringify({ level: "error", error: "events_not_recovered", event_ids: ids, cause: String(error) }));
+    console.error(
+      JSON.stringify({ level: "error", error: "events_not_recovered", event_ids: ids, cause: String(error) }),
+    );
   }
 }

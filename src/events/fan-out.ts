@@ -20,14 +20,34 @@ const subscribed = (eventTypes: string, type: string): boolean => {
 /** One push per device of each voucher owner with cards in the delivered order (CONTRACT part 12). */
 async function pushesFor(orm: ReturnType<typeof drizzle>, event: EventMessage["event"]): Promise<QueueMessage[]> {
   const orderId = event.data.id;
-  const owners = orm.select({ owner: cardOrderEntries.voucherOwnerId }).from(cardOrderEntries).where(eq(cardOrderEntries.orderId, orderId));
+  const owners = orm
+    .select({ owner: cardOrderEntries.voucherOwnerId })
+    .from(cardOrderEntries)
+    .where(eq(cardOrderEntries.orderId, orderId));
   const [entries, devices] = await orm.batch([
-    orm.select({ id: cardOrderEntries.id, owner: cardOrderEntries.voucherOwnerId, holder: cardOrderEntries.cardHolderName }).from(cardOrderEntries).where(eq(cardOrderEntries.orderId, orderId)),
-    orm.select({ owner: notificationTokens.ownerId, token: notificationTokens.value }).from(notificationTokens).where(inArray(notificationTokens.ownerId, owners)),
+    orm
+      .select({
+        id: cardOrderEntries.id,
+        owner: cardOrderEntries.voucherOwnerId,
+        holder: cardOrderEntries.cardHolderName,
+      })
+      .from(cardOrderEntries)
+      .where(eq(cardOrderEntries.orderId, orderId)),
+    orm
+      .select({ owner: notificationTokens.ownerId, token: notificationTokens.value })
+      .from(notificationTokens)
+      .where(inArray(notificationTokens.ownerId, owners)),
   ]);
   return devices.map(({ owner, token }) => {
     const own = entries.filter((entry) => entry.owner === owner);
-    return { kind: "push", eventId: event.id, orderId, token, entryIds: own.map((entry) => entry.id), cardHolderNames: [...new Set(own.map((entry) => entry.holder))] };
+    return {
+      kind: "push",
+      eventId: event.id,
+      orderId,
+      token,
+      entryIds: own.map((entry) => entry.id),
+      cardHolderNames: [...new Set(own.map((entry) => entry.holder))],
+    };
   });
 }
 
@@ -40,23 +60,38 @@ export async function fanOut(env: Bindings, messages: readonly Message<EventMess
   const orm = drizzle(env.DB);
   const events = messages.map((message) => message.body);
   const customers = [...new Set(events.map((body) => body.customerId))];
-  const [endpoints] = await orm.batch([endpointsOf(orm, customers), markDispatched(orm, events.map((body) => body.event.id), new Date().toISOString())]);
+  const [endpoints] = await orm.batch([
+    endpointsOf(orm, customers),
+    markDispatched(
+      orm,
+      events.map((body) => body.event.id),
+      new Date().toISOString(),
+    ),
+  ]);
 
   const next: QueueMessage[] = [];
   const slow: QueueMessage[] = []; // endpoints known to be slow start on the slow lane (webhook-delivery.ts)
   for (const { customerId, event } of events) {
     for (const endpoint of endpoints) {
-      if (endpoint.customerId === customerId && subscribed(endpoint.eventTypes, event.type)) (isSlow(endpoint.id) ? slow : next).push({ kind: "delivery", endpointId: endpoint.id, event });
+      if (endpoint.customerId === customerId && subscribed(endpoint.eventTypes, event.type))
+        (isSlow(endpoint.id) ? slow : next).push({ kind: "delivery", endpointId: endpoint.id, event });
     }
   }
   const delivered = events.filter(({ event }) => event.type === "card_order.delivered").map(({ event }) => event);
   if (delivered.length > 0) {
     const push = pushConfig(env);
-    if ("off" in push) console.log(JSON.stringify({ job: "push", status: "off", reason: push.off, event_ids: delivered.map((event) => event.id) }));
+    if ("off" in push)
+      console.log(
+        JSON.stringify({ job: "push", status: "off", reason: push.off, event_ids: delivered.map((event) => event.id) }),
+      );
     else for (const event of delivered) next.push(...(await pushesFor(orm, event)));
   }
-  for (const [queue, bodies] of [[env.EVENTS, next], [env.SLOW_DELIVERIES, slow]] as const) {
-    for (let i = 0; i < bodies.length; i += SEND_BATCH_MAX) await queue.sendBatch(bodies.slice(i, i + SEND_BATCH_MAX).map((body) => ({ body })));
+  for (const [queue, bodies] of [
+    [env.EVENTS, next],
+    [env.SLOW_DELIVERIES, slow],
+  ] as const) {
+    for (let i = 0; i < bodies.length; i += SEND_BATCH_MAX)
+      await queue.sendBatch(bodies.slice(i, i + SEND_BATCH_MAX).map((body) => ({ body })));
   }
   for (const message of messages) message.ack();
 }

@@ -7,5 +7,10 @@ import type { EventBody } from "../schemas/event";
  */
 export type QueueMessage =
   | { kind: "event"; customerId: string; event: EventBody }
-  | { kind: "delivery"; endpointId: string; event: EventBody; /** Failed attempts on the events queue before the slow lane took it. */ priorAttempts?: number }
+  | {
+      kind: "delivery";
+      endpointId: string;
+      event: EventBody /** Failed attempts on the events queue before the slow lane took it. */;
+      priorAttempts?: number;
+    }
   | { kind: "push"; eventId: string; orderId: string; token: string; entryIds: string[]; cardHolderNames: string[] };

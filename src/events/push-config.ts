@@ -25,7 +25,8 @@ export function pushConfig(env: Bindings): PushConfig | { off: string } {
   } catch {
     return { off: "FCM_SERVICE_ACCOUNT is not a service account's JSON" };
   }
-  if (!string(account?.client_email) || !string(account.private_key)) return { off: "FCM_SERVICE_ACCOUNT has no client_email or private_key" };
+  if (!string(account?.client_email) || !string(account.private_key))
+    return { off: "FCM_SERVICE_ACCOUNT has no client_email or private_key" };
   return {
     projectId: env.FCM_PROJECT_ID,
     clientEmail: account.client_email,

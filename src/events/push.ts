@@ -12,13 +12,18 @@ type PushMessage = Extract<QueueMessage, { kind: "push" }>;
 /** What the owner's phone shows: their own card holders' names, and no one else's (CONTRACT part 12). */
 function notification(names: string[]): { title: string; body: string } {
   const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
-  return { title: "Your voucher card is on its way", body: `The ${names.length === 1 ? "card" : "cards"} for ${list} ${names.length === 1 ? "has" : "have"} been delivered.` };
+  return {
+    title: "Your voucher card is on its way",
+    body: `The ${names.length === 1 ? "card" : "cards"} for ${list} ${names.length === 1 ? "has" : "have"} been delivered.`,
+  };
 }
 
 /** FCM's answer for a token that no longer names an app install. */
 async function unregistered(response: Response): Promise<boolean> {
   if (response.status !== 404) return false;
-  const body = (await response.json().catch(() => undefined)) as { error?: { details?: { errorCode?: string }[] } } | undefined;
+  const body = (await response.json().catch(() => undefined)) as
+    | { error?: { details?: { errorCode?: string }[] } }
+    | undefined;
   return body?.error?.details?.some((detail) => detail.errorCode === "UNREGISTERED") ?? false;
 }
 
@@ -26,7 +31,14 @@ async function unregistered(response: Response): Promise<boolean> {
 export async function push(env: Bindings, message: Message<PushMessage>): Promise<void> {
   const { eventId, orderId, token, entryIds, cardHolderNames } = message.body;
   const started = Date.now();
-  const log = (status: unknown) => logAttempt({ job: "push", event_id: eventId, attempt: message.attempts, status, duration_ms: Date.now() - started });
+  const log = (status: unknown) =>
+    logAttempt({
+      job: "push",
+      event_id: eventId,
+      attempt: message.attempts,
+      status,
+      duration_ms: Date.now() - started,
+    });
   const config = pushConfig(env);
   if ("off" in config) {
     log("off");
@@ -63,6 +75,7 @@ export async function push(env: Bindings, message: Message<PushMessage>): Promis
   }
   if (response.status === 401) forgetAccessToken();
   // Throttled, refused credentials or a server error may pass later; any other refusal will not.
-  if (response.status === 401 || response.status === 429 || response.status >= 500) return message.retry({ delaySeconds: retryDelaySeconds(message.attempts, env) });
+  if (response.status === 401 || response.status === 429 || response.status >= 500)
+    return message.retry({ delaySeconds: retryDelaySeconds(message.attempts, env) });
   message.ack();
 }

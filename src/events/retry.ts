@@ -15,14 +15,19 @@ const growing = (base: number, attempt: number) => Math.min(base * 4 ** (attempt
 
 export function retryDelaySeconds(attempt: number, env: Pick<Bindings, "WEBHOOK_RETRY_BASE_SECONDS">): number {
   const configured = Number(env.WEBHOOK_RETRY_BASE_SECONDS);
-  const base = env.WEBHOOK_RETRY_BASE_SECONDS !== undefined && Number.isInteger(configured) && configured >= 0 ? configured : DEFAULT_BASE_S;
+  const base =
+    env.WEBHOOK_RETRY_BASE_SECONDS !== undefined && Number.isInteger(configured) && configured >= 0
+      ? configured
+      : DEFAULT_BASE_S;
   return growing(base, attempt);
 }
 
-const spoken = (seconds: number) => (seconds < 60 ? `${seconds} s` : seconds < 3600 ? `${seconds / 60} min` : `${seconds / 3600} h`);
+const spoken = (seconds: number) =>
+  seconds < 60 ? `${seconds} s` : seconds < 3600 ? `${seconds / 60} min` : `${seconds / 3600} h`;
 
 /** The waits of a failed delivery, as the OpenAPI document states them. */
-export const describeRetries = (): string => `after ${[1, 2, 3].map((attempt) => spoken(growing(DEFAULT_BASE_S, attempt))).join(", ")} and so on, at most every ${spoken(LONGEST_S)}`;
+export const describeRetries = (): string =>
+  `after ${[1, 2, 3].map((attempt) => spoken(growing(DEFAULT_BASE_S, attempt))).join(", ")} and so on, at most every ${spoken(LONGEST_S)}`;
 
 export const ownFailureRetryDelaySeconds = (attempt: number): number => growing(OWN_FAILURE_BASE_S, attempt);
 
@@ -33,5 +38,9 @@ export const logAttempt = (fields: Record<string, unknown>): void => console.log
 export const MAX_ATTEMPTS = 9;
 
 /** What failed every attempt, for an operator: the dead-letter queue's consumer logs the same line. */
-export const logDeadLetter = (fields: { kind: string; event_id: string; endpoint_id?: string; attempts: number }): void =>
-  console.error(JSON.stringify({ level: "error", job: "dead_letter", ...fields }));
+export const logDeadLetter = (fields: {
+  kind: string;
+  event_id: string;
+  endpoint_id?: string;
+  attempts: number;
+}): void => console.error(JSON.stringify({ level: "error", job: "dead_letter", ...fields }));

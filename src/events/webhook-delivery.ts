@@ -25,9 +25,20 @@ export const FAST_LANE_TIMEOUT_MS = 2_500;
 
 type Lane = "fast" | "slow";
 
-async function post(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<number | "timeout" | "network_error"> {
+async function post(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+): Promise<number | "timeout" | "network_error"> {
   try {
-    const response = await fetch(url, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+    const response = await fetch(url, {
+      method: "POST",
+      headers,
+      body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     await response.body?.cancel();
     return response.status;
   } catch (error) {
@@ -44,7 +55,16 @@ export async function deliver(env: Bindings, message: Message<DeliveryMessage>, 
   // The slow lane's queue counts from 1 again: the attempts that failed before it still count.
   const attempt = (message.body.priorAttempts ?? 0) + message.attempts;
   const started = Date.now();
-  const log = (status: unknown) => logAttempt({ job: "webhook_delivery", event_id: event.id, endpoint_id: endpointId, attempt, lane, status, duration_ms: Date.now() - started });
+  const log = (status: unknown) =>
+    logAttempt({
+      job: "webhook_delivery",
+      event_id: event.id,
+      endpoint_id: endpointId,
+      attempt,
+      lane,
+      status,
+      duration_ms: Date.now() - started,
+    });
   const toSlowLane = async (status: string) => {
     await env.SLOW_DELIVERIES.send({ ...message.body, priorAttempts: attempt - 1 });
     log(status);

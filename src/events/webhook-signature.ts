@@ -10,7 +10,13 @@ const SECRET_BYTES = 32;
 export const newWebhookSecret = (): string => PREFIX + toBase64(crypto.getRandomValues(new Uint8Array(SECRET_BYTES)));
 
 export async function signWebhook(secret: string, id: string, timestamp: number, body: string): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", fromBase64(secret.slice(PREFIX.length)), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey(
+    "raw",
+    fromBase64(secret.slice(PREFIX.length)),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
   const signature = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${id}.${timestamp}.${body}`));
   return `v1,${toBase64(new Uint8Array(signature))}`;
 }

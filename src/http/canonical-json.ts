@@ -4,7 +4,11 @@
 // value or type (1 and "1") does not.
 const sortedKeys = (_key: string, value: unknown): unknown =>
   value !== null && typeof value === "object" && !Array.isArray(value)
-    ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, (value as Record<string, unknown>)[key]]))
+    ? Object.fromEntries(
+        Object.keys(value)
+          .sort()
+          .map((key) => [key, (value as Record<string, unknown>)[key]]),
+      )
     : value;
 
 /** `value` is parsed JSON, or an array holding some. */

@@ -6,7 +6,10 @@ import type { AppEnv } from "../env";
 let configured: { origins: string; handler: MiddlewareHandler | undefined } | undefined;
 
 function corsFor(origins: string): MiddlewareHandler | undefined {
-  const allowed = origins.split(",").map((o) => o.trim()).filter(Boolean);
+  const allowed = origins
+    .split(",")
+    .map((o) => o.trim())
+    .filter(Boolean);
   if (allowed.length === 0) return undefined;
   return honoCors({
     origin: allowed,

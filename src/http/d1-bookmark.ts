@@ -16,7 +16,9 @@ export function sessionStart(c: Context): D1SessionBookmark | D1SessionConstrain
   const bookmark = c.req.header(BOOKMARK_HEADER);
   if (bookmark === undefined) return "first-unconstrained";
   if (!BOOKMARK_PATTERN.test(bookmark)) {
-    throw ApiError.of("invalid_parameter", `${BOOKMARK_HEADER} must be a bookmark from an earlier response.`, { header: BOOKMARK_HEADER });
+    throw ApiError.of("invalid_parameter", `${BOOKMARK_HEADER} must be a bookmark from an earlier response.`, {
+      header: BOOKMARK_HEADER,
+    });
   }
   return bookmark;
 }

@@ -27,13 +27,23 @@ function fingerprint(c: Context<AppEnv>, customerId: string | null, body: unknow
 }
 
 /** The stored response when it is live, undefined when the key is free to use. */
-async function replay(c: Context<AppEnv>, claim: IdempotencyClaim, stored: StoredResponse | undefined): Promise<Response | undefined> {
+async function replay(
+  c: Context<AppEnv>,
+  claim: IdempotencyClaim,
+  stored: StoredResponse | undefined,
+): Promise<Response | undefined> {
   if (!stored || stored.expiresAt <= new Date().toISOString()) return undefined;
   if (stored.requestHash !== claim.requestHash) {
-    throw ApiError.of("idempotency_key_reused", "This Idempotency-Key was used for a different request; use a new key.", { header: HEADER });
+    throw ApiError.of(
+      "idempotency_key_reused",
+      "This Idempotency-Key was used for a different request; use a new key.",
+      { header: HEADER },
+    );
   }
   // A response that showed a secret was stored sealed (writes/commit.ts).
-  const body = isSealed(stored.body) ? await open(c.env, "stored-responses", sealedFor(claim), stored.body) : stored.body;
+  const body = isSealed(stored.body)
+    ? await open(c.env, "stored-responses", sealedFor(claim), stored.body)
+    : stored.body;
   return sendJson(c, stored.status, body, { "Idempotent-Replayed": "true" });
 }
 
@@ -44,7 +54,8 @@ class Replayed {
 
 /** Whether `error` answers 4xx: what a duplicate that lost the race to its first request gets. */
 const refusal = (error: unknown): boolean =>
-  (error instanceof ApiError && error.status < 500 && error.errors[0].code !== "idempotency_key_reused") || isWriteConflict(error);
+  (error instanceof ApiError && error.status < 500 && error.errors[0].code !== "idempotency_key_reused") ||
+  isWriteConflict(error);
 
 /**
  * A repeat of an earlier request (same principal and key, same request: see fingerprint) within 24
@@ -53,10 +64,17 @@ const refusal = (error: unknown): boolean =>
  * handler's first reads (or goes just before its write): a keyed write costs no extra round trip,
  * and a repeat ends before the handler acts on what it read. `body` is the parsed JSON body.
  */
-export async function withIdempotencyKey(c: Context<AppEnv>, body: unknown, respond: () => Promise<Response>): Promise<Response> {
+export async function withIdempotencyKey(
+  c: Context<AppEnv>,
+  body: unknown,
+  respond: () => Promise<Response>,
+): Promise<Response> {
   const key = c.req.header(HEADER);
   if (key === undefined) return respond();
-  if (!KEY_PATTERN.test(key)) throw ApiError.of("invalid_parameter", "Idempotency-Key must be 1 to 255 visible ASCII characters.", { header: HEADER });
+  if (!KEY_PATTERN.test(key))
+    throw ApiError.of("invalid_parameter", "Idempotency-Key must be 1 to 255 visible ASCII characters.", {
+      header: HEADER,
+    });
 
   const principal = principalOf(c);
   const requestHash = await fingerprint(c, principal.customerId, body);

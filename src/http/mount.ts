@@ -14,12 +14,26 @@ const keyed = (spec: RouteSpec) => authenticated(spec) && spec.method === "post"
 // What a route goes through, in this order, and the errors each step can answer: token and scope
 // before any lookup, then the rate limit, the body, the Idempotency-Key and the query. Mounting
 // (the middleware) and the OpenAPI document (the errors) both read this list.
-const STEPS: { applies: (spec: RouteSpec) => boolean; middleware?: (spec: RouteSpec) => MiddlewareHandler<AppEnv>[]; errors: ErrorCode[] }[] = [
-  { applies: authenticated, middleware: (spec) => [authenticate(spec.access!), rateLimit], errors: ["unauthorized", "forbidden", "rate_limited"] },
-  { applies: (spec) => spec.body !== NO_BODY, errors: ["invalid_json", "payload_too_large", "unsupported_media_type", "validation_failed"] },
+const STEPS: {
+  applies: (spec: RouteSpec) => boolean;
+  middleware?: (spec: RouteSpec) => MiddlewareHandler<AppEnv>[];
+  errors: ErrorCode[];
+}[] = [
+  {
+    applies: authenticated,
+    middleware: (spec) => [authenticate(spec.access!), rateLimit],
+    errors: ["unauthorized", "forbidden", "rate_limited"],
+  },
+  {
+    applies: (spec) => spec.body !== NO_BODY,
+    errors: ["invalid_json", "payload_too_large", "unsupported_media_type", "validation_failed"],
+  },
   { applies: keyed, errors: ["invalid_parameter", "idempotency_key_reused"] },
   // Query parameters; authenticated GETs also read the x-d1-bookmark header.
-  { applies: (spec) => Object.keys(spec.query.shape).length > 0 || (authenticated(spec) && spec.method === "get"), errors: ["invalid_parameter"] },
+  {
+    applies: (spec) => Object.keys(spec.query.shape).length > 0 || (authenticated(spec) && spec.method === "get"),
+    errors: ["invalid_parameter"],
+  },
   { applies: (spec) => spec.path.includes("{"), errors: ["not_found"] },
   // Authenticated routes use the database.
   { applies: authenticated, errors: ["unavailable"] },

@@ -13,8 +13,21 @@ export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
     ({ success } = await c.env.RATE_LIMITER.limit({ key: principalOf(c).sub }));
   } catch (error) {
     // The limiter protects the API; its own outage must not take the API down with it.
-    console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), error: "rate_limiter_unavailable", cause: String(error) }));
+    console.error(
+      JSON.stringify({
+        level: "error",
+        request_id: c.get("requestId"),
+        error: "rate_limiter_unavailable",
+        cause: String(error),
+      }),
+    );
   }
-  if (!success) throw ApiError.of("rate_limited", "Too many requests for this token's subject; slow down and retry later.", {}, { "Retry-After": RETRY_AFTER_SECONDS });
+  if (!success)
+    throw ApiError.of(
+      "rate_limited",
+      "Too many requests for this token's subject; slow down and retry later.",
+      {},
+      { "Retry-After": RETRY_AFTER_SECONDS },
+    );
   await next();
 };

@@ -22,6 +22,8 @@ export function sendJson(c: Context, status: number, text: string, headers: Reco
 export const replyText = <T>(c: Context, status: number, text: string | null): Reply<T> =>
   (text === null ? c.body(null, status as 204) : sendJson(c, status, text)) as Reply<T>;
 
-export const reply = <T>(c: Context, status: number, body: T): Reply<T> => replyText<T>(c, status, JSON.stringify(body));
+export const reply = <T>(c: Context, status: number, body: T): Reply<T> =>
+  replyText<T>(c, status, JSON.stringify(body));
 
-export const replyHtml = (c: Context, status: number, html: string): Reply<string> => c.html(html, status as 200) as Reply<string>;
+export const replyHtml = (c: Context, status: number, html: string): Reply<string> =>
+  c.html(html, status as 200) as Reply<string>;

@@ -60,7 +60,8 @@ function nestedTooDeeply(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     if (inString) {
-      if (ch === 0x5c) i++; // skip the escaped character
+      if (ch === 0x5c)
+        i++; // skip the escaped character
       else if (ch === 0x22) inString = false;
     } else if (ch === 0x22) inString = true;
     else if (ch === 0x7b || ch === 0x5b) {
@@ -70,7 +71,8 @@ function nestedTooDeeply(text: string): boolean {
   return false;
 }
 
-const pointerOf = (path: PropertyKey[]): string => "/" + path.map((key) => String(key).replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
+const pointerOf = (path: PropertyKey[]): string =>
+  "/" + path.map((key) => String(key).replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
 
 /** One error per offending field, with its JSON pointer, in the order of the schema. */
 function fieldErrors(issues: z.core.$ZodIssue[], input: Record<string, unknown>): [ErrorItem, ...ErrorItem[]] {
@@ -105,7 +107,9 @@ export async function readJsonBody<B extends z.ZodMiniType>(c: Context, schema: 
   const none: z.ZodMiniType = NO_BODY;
   if (schema === none) return { value: schema.parse(undefined), json: undefined };
   if (!isJsonMediaType(c.req.header("Content-Type"))) {
-    throw ApiError.of("unsupported_media_type", "Send the body as JSON with Content-Type: application/json.", { header: "Content-Type" });
+    throw ApiError.of("unsupported_media_type", "Send the body as JSON with Content-Type: application/json.", {
+      header: "Content-Type",
+    });
   }
   const bytes = await readLimited(c.req.raw);
   let text: string;
@@ -121,7 +125,8 @@ export async function readJsonBody<B extends z.ZodMiniType>(c: Context, schema: 
   } catch {
     throw invalidJson("The request body is not valid JSON.");
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw invalidJson("The request body must be a JSON object.");
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    throw invalidJson("The request body must be a JSON object.");
 
   const result = schema.safeParse(parsed);
   if (!result.success) throw new ApiError(fieldErrors(result.error.issues, parsed as Record<string, unknown>));

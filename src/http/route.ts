@@ -31,7 +31,13 @@ export interface RouteSpec {
   /** Errors particular to this route, beyond those that follow from its access, body and path. */
   errors?: ErrorCode[];
   /** `headers`: fixed values its handler sets beyond those of every response (the document shows them). */
-  success: { status: 200 | 201 | 204; description: string; schema: z.ZodMiniType; mediaType?: string; headers?: Record<string, string> };
+  success: {
+    status: 200 | 201 | 204;
+    description: string;
+    schema: z.ZodMiniType;
+    mediaType?: string;
+    headers?: Record<string, string>;
+  };
 }
 
 /** What a route's handler gets: its body and query, validated against the route's schemas. */
@@ -41,7 +47,10 @@ interface Input<S extends RouteSpec> {
 }
 
 /** A route's handler answers the body of its success schema (errors are thrown as ApiError). */
-export type Handler<S extends RouteSpec> = (c: Context<AppEnv>, input: Input<S>) => Reply<z.input<S["success"]["schema"]>> | Promise<Reply<z.input<S["success"]["schema"]>>>;
+export type Handler<S extends RouteSpec> = (
+  c: Context<AppEnv>,
+  input: Input<S>,
+) => Reply<z.input<S["success"]["schema"]>> | Promise<Reply<z.input<S["success"]["schema"]>>>;
 
 /** A route and what runs it: its input checks, then its handler. */
 export interface Endpoint {

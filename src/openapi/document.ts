@@ -21,12 +21,15 @@ const JSON_SCHEMA_OPTIONS = {
 
 // Operation tags, in the order of the endpoints; each needs a description (lint: tag-description).
 const TAG_DESCRIPTIONS: Record<string, string> = {
-  "Card orders": "A customer's orders of voucher cards: draft → submitted → in_production → delivered, or cancelled while draft or submitted.",
+  "Card orders":
+    "A customer's orders of voucher cards: draft → submitted → in_production → delivered, or cancelled while draft or submitted.",
   "Card order entries": "The cards of a draft card order: who gets each and the amount loaded on it.",
   Invoices: "Invoices of card orders (INV-YYYY-NNNNNN, gapless per year): open → paid, or cancelled (CN-YYYY-NNNNNN).",
   "Notification tokens": "The push-notification tokens of the calling voucher owner's devices.",
-  Events: "The customer's event log (CONTRACT part 11): every change a client may react to, newest first, kept 30 days.",
-  "Webhook endpoints": "Where the customer's events are POSTed, signed as Standard Webhooks specifies; the secret is shown once, when the endpoint is created.",
+  Events:
+    "The customer's event log (CONTRACT part 11): every change a client may react to, newest first, kept 30 days.",
+  "Webhook endpoints":
+    "Where the customer's events are POSTed, signed as Standard Webhooks specifies; the secret is shown once, when the endpoint is created.",
   Service: "Public, without a token: liveness, this document and its interactive reference.",
 };
 
@@ -38,8 +41,15 @@ function schemaRef(schema: z.ZodMiniType): Record<string, unknown> {
 }
 
 function operation(spec: RouteSpec) {
-  const parameters: unknown[] = [...spec.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: "path", required: true, schema: { type: "string" } }));
-  const query = z.toJSONSchema(spec.query, JSON_SCHEMA_OPTIONS) as { properties?: Record<string, { description?: string }> };
+  const parameters: unknown[] = [...spec.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name,
+    in: "path",
+    required: true,
+    schema: { type: "string" },
+  }));
+  const query = z.toJSONSchema(spec.query, JSON_SCHEMA_OPTIONS) as {
+    properties?: Record<string, { description?: string }>;
+  };
   for (const [name, { description, ...schema }] of Object.entries(query.properties ?? {})) {
     parameters.push({ name, in: "query", required: false, description, schema });
   }
@@ -48,7 +58,8 @@ function operation(spec: RouteSpec) {
       name: "Idempotency-Key",
       in: "header",
       required: false,
-      description: "1-255 visible ASCII characters. A repeat of the same request (method, path and query string, customer, and the body as JSON: spacing and key order aside) by the same principal within 24 h replays the first response (with `Idempotent-Replayed: true`) and writes nothing; the same key with another request answers 422 idempotency_key_reused.",
+      description:
+        "1-255 visible ASCII characters. A repeat of the same request (method, path and query string, customer, and the body as JSON: spacing and key order aside) by the same principal within 24 h replays the first response (with `Idempotent-Replayed: true`) and writes nothing; the same key with another request answers 422 idempotency_key_reused.",
       schema: { type: "string", minLength: 1, maxLength: 255 },
     });
   }
@@ -56,7 +67,8 @@ function operation(spec: RouteSpec) {
     name: REQUEST_ID_HEADER,
     in: "header",
     required: false,
-    description: "The client's own request id (1-128 of `[A-Za-z0-9_.:@-]`), echoed in the response and logged; anything else is replaced by a UUID.",
+    description:
+      "The client's own request id (1-128 of `[A-Za-z0-9_.:@-]`), echoed in the response and logged; anything else is replaced by a UUID.",
     schema: { type: "string", pattern: SANE_REQUEST_ID.source },
   });
   if (spec.access) {
@@ -64,7 +76,8 @@ function operation(spec: RouteSpec) {
       name: BOOKMARK_HEADER,
       in: "header",
       required: false,
-      description: "A D1 bookmark from an earlier response: reads then see at least that state (read-your-writes across replicas).",
+      description:
+        "A D1 bookmark from an earlier response: reads then see at least that state (read-your-writes across replicas).",
       schema: { type: "string" },
     });
   }
@@ -73,7 +86,9 @@ function operation(spec: RouteSpec) {
     [spec.success.status]: {
       description: spec.success.description,
       headers: responseHeaders(spec, spec.success.status),
-      ...(spec.success.status === 204 ? {} : { content: { [spec.success.mediaType ?? "application/json"]: { schema: schemaRef(spec.success.schema) } } }),
+      ...(spec.success.status === 204
+        ? {}
+        : { content: { [spec.success.mediaType ?? "application/json"]: { schema: schemaRef(spec.success.schema) } } }),
     },
   };
   const byStatus = new Map<number, ErrorCode[]>();
@@ -112,7 +127,10 @@ export function openApiDocument(endpoints: readonly Endpoint[]) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const { spec } of endpoints) (paths[spec.path] ??= {})[spec.method] = operation(spec);
 
-  const { schemas } = z.toJSONSchema(components, { ...JSON_SCHEMA_OPTIONS, uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, Record<string, unknown>> };
+  const { schemas } = z.toJSONSchema(components, {
+    ...JSON_SCHEMA_OPTIONS,
+    uri: (id) => `#/components/schemas/${id}`,
+  }) as { schemas: Record<string, Record<string, unknown>> };
   for (const schema of Object.values(schemas)) {
     delete schema.$schema;
     delete schema.$id;
@@ -129,7 +147,10 @@ export function openApiDocument(endpoints: readonly Endpoint[]) {
         "Bearer JWTs carry `sub`, `customer_id` and space-separated `scope`, all strings: a claim of another type makes the token invalid (401). Lists take `page` (from 1) and `page_size` (1-100, default 25) and are newest first; their `next`, `prev` and `last` links add a signed `cursor`, so following them costs a page at any depth. Every error is the envelope `{errors: [{detail, code, source}]}`. POSTs accept an `Idempotency-Key`. Responses carry `x-d1-bookmark`; echo it to read your own writes. Amounts are decimal strings with two places (EUR), never numbers. Every change is an event (GET /events), delivered to webhook endpoints as the `webhooks` section describes.",
     },
     servers: [{ url: "/" }],
-    tags: [...new Set(endpoints.map(({ spec }) => spec.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
+    tags: [...new Set(endpoints.map(({ spec }) => spec.tag))].map((name) => ({
+      name,
+      description: TAG_DESCRIPTIONS[name],
+    })),
     paths,
     webhooks: webhooks(schemas.Event as { properties: Record<string, unknown> }),
     components: {
@@ -147,4 +168,3 @@ export function openApiDocument(endpoints: readonly Endpoint[]) {
     },
   };
 }
-

@@ -9,14 +9,44 @@ const seconds = { type: "integer", minimum: 1 } as const;
  * each response that carries them. `required`: every such response has it.
  */
 export const HEADERS = {
-  RequestId: { description: "The request's id, also in the log line: the client's own X-Request-Id when it sent a sane one (1-128 of `[A-Za-z0-9_.:@-]`), else a new UUID.", required: true, schema: text },
+  RequestId: {
+    description:
+      "The request's id, also in the log line: the client's own X-Request-Id when it sent a sane one (1-128 of `[A-Za-z0-9_.:@-]`), else a new UUID.",
+    required: true,
+    schema: text,
+  },
   NoSniff: { description: "Always `nosniff`.", required: true, schema: { type: "string", const: "nosniff" } },
-  NoStore: { description: "`no-store`: responses of the API are not cached.", required: true, schema: { type: "string", const: "no-store" } },
-  Bookmark: { description: "The D1 session's latest bookmark; send it back as x-d1-bookmark to read your own writes from any replica.", required: true, schema: text },
-  BookmarkIfUsed: { description: "The D1 session's latest bookmark, when the request reached the database.", schema: text },
-  IdempotentReplayed: { description: "`true` when this is the stored response to an earlier request with the same Idempotency-Key; nothing was written again.", schema: { type: "string", const: "true" } },
-  Challenge: { description: 'RFC 6750 challenge: `Bearer realm="…"`, with `error="invalid_token"` when a token was sent and refused.', required: true, schema: text },
-  ScopeChallenge: { description: '`Bearer realm="…", error="insufficient_scope", scope="…"` when the token lacks the scope (not when it lacks a customer_id).', schema: text },
+  NoStore: {
+    description: "`no-store`: responses of the API are not cached.",
+    required: true,
+    schema: { type: "string", const: "no-store" },
+  },
+  Bookmark: {
+    description:
+      "The D1 session's latest bookmark; send it back as x-d1-bookmark to read your own writes from any replica.",
+    required: true,
+    schema: text,
+  },
+  BookmarkIfUsed: {
+    description: "The D1 session's latest bookmark, when the request reached the database.",
+    schema: text,
+  },
+  IdempotentReplayed: {
+    description:
+      "`true` when this is the stored response to an earlier request with the same Idempotency-Key; nothing was written again.",
+    schema: { type: "string", const: "true" },
+  },
+  Challenge: {
+    description:
+      'RFC 6750 challenge: `Bearer realm="…"`, with `error="invalid_token"` when a token was sent and refused.',
+    required: true,
+    schema: text,
+  },
+  ScopeChallenge: {
+    description:
+      '`Bearer realm="…", error="insufficient_scope", scope="…"` when the token lacks the scope (not when it lacks a customer_id).',
+    schema: text,
+  },
   RetryAfter: { description: "Seconds to wait before retrying.", required: true, schema: seconds },
 };
 

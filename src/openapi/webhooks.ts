@@ -7,10 +7,19 @@ import { DELIVERY_TIMEOUT_MS, FAST_LANE_TIMEOUT_MS } from "../events/webhook-del
 const text = { type: "string" } as const;
 
 const HEADERS = {
-  "webhook-id": { description: "The event's id: the same on every attempt of a delivery, so a receiver dedupes on it.", required: true, schema: text },
-  "webhook-timestamp": { description: "Unix seconds when this attempt was signed; refuse a delivery far from your clock (replays).", required: true, schema: { type: "string", pattern: "^[0-9]+$" } },
+  "webhook-id": {
+    description: "The event's id: the same on every attempt of a delivery, so a receiver dedupes on it.",
+    required: true,
+    schema: text,
+  },
+  "webhook-timestamp": {
+    description: "Unix seconds when this attempt was signed; refuse a delivery far from your clock (replays).",
+    required: true,
+    schema: { type: "string", pattern: "^[0-9]+$" },
+  },
   "webhook-signature": {
-    description: "`v1,` + base64 HMAC-SHA-256 of `<webhook-id>.<webhook-timestamp>.<body>` with the endpoint's secret (Standard Webhooks); verify it before trusting the body.",
+    description:
+      "`v1,` + base64 HMAC-SHA-256 of `<webhook-id>.<webhook-timestamp>.<body>` with the endpoint's secret (Standard Webhooks); verify it before trusting the body.",
     required: true,
     schema: { type: "string", pattern: "^v1,[A-Za-z0-9+/]+={0,2}$" },
   },
@@ -44,14 +53,21 @@ export function webhooks(event: { properties: Record<string, unknown> }) {
                 "application/json": {
                   schema: {
                     ...event,
-                    properties: { ...event.properties, type: { type: "string", const: type }, data: { $ref: `#/components/schemas/${resource}` } },
+                    properties: {
+                      ...event.properties,
+                      type: { type: "string", const: type },
+                      data: { $ref: `#/components/schemas/${resource}` },
+                    },
                   },
                 },
               },
             },
             responses: {
               "2XX": { description: "Received: the delivery is done." },
-              "4XX": { description: "Refused (a bad signature, say): retried like any failure, then sent to the dead-letter queue." },
+              "4XX": {
+                description:
+                  "Refused (a bad signature, say): retried like any failure, then sent to the dead-letter queue.",
+              },
             },
           },
         },

@@ -50,7 +50,12 @@ export async function writeCursor(secret: string | undefined, { list, page, size
   return cursor;
 }
 
-const refused = () => ApiError.of("invalid_parameter", "cursor does not fit this list, filter, page and page_size; follow the links of an answer, or use page alone.", { parameter: "cursor" });
+const refused = () =>
+  ApiError.of(
+    "invalid_parameter",
+    "cursor does not fit this list, filter, page and page_size; follow the links of an answer, or use page alone.",
+    { parameter: "cursor" },
+  );
 
 /**
  * The cursor a request sent, if it is one the server wrote for exactly this list, page and size.
@@ -65,7 +70,13 @@ export async function readCursor(env: AppSecrets, text: string, expected: Omit<C
     // In constant time, so that the time taken tells nothing of where they differ (a MAC's length is no secret).
     if (actual.byteLength !== given.byteLength || !crypto.subtle.timingSafeEqual(actual, given)) throw refused();
   });
-  const [list, page, size, mode, key] = JSON.parse(new TextDecoder().decode(fromBase64url(payload))) as [string, number, number, Seek["mode"], [string, string] | null];
+  const [list, page, size, mode, key] = JSON.parse(new TextDecoder().decode(fromBase64url(payload))) as [
+    string,
+    number,
+    number,
+    Seek["mode"],
+    [string, string] | null,
+  ];
   if (list !== expected.list || page !== expected.page || size !== expected.size) throw refused();
   if (mode === "last") return { mode };
   // A mode this code no longer writes (an "after" cursor from before a deploy) is refused, not read.

@@ -16,7 +16,13 @@ interface PageEdges {
  * `next`, `prev` and `last` carry a cursor, so that a client following them reads a page's rows and
  * no more; `first` never has one, and `self` is the request's own (CONTRACT part 4).
  */
-export async function pageEnvelope<T>(c: Context<AppEnv>, request: PageRequest, data: T[], totalEntries: number, edges: PageEdges | undefined): Promise<ListEnvelope<T>> {
+export async function pageEnvelope<T>(
+  c: Context<AppEnv>,
+  request: PageRequest,
+  data: T[],
+  totalEntries: number,
+  edges: PageEdges | undefined,
+): Promise<ListEnvelope<T>> {
   const { page, pageSize } = request;
   const url = new URL(c.req.url);
   const base = `${url.origin}${url.pathname}?`;
@@ -35,13 +41,19 @@ export async function pageEnvelope<T>(c: Context<AppEnv>, request: PageRequest, 
     filled[pageAt] = `page=${n}`;
     // Page 1 by number reads no row it does not show: it needs no cursor.
     if (seek === undefined || n === 1) filled.splice(cursorAt, 1);
-    else filled[cursorAt] = `cursor=${await writeCursor(c.env.APP_SECRET, { list: request.list, page: n, size: pageSize, seek })}`;
+    else
+      filled[cursorAt] =
+        `cursor=${await writeCursor(c.env.APP_SECRET, { list: request.list, page: n, size: pageSize, seek })}`;
     return base + filled.join("&");
   };
   const [last, prev, next] = await Promise.all([
     link(totalPages, { mode: "last" }),
     // From past the end (no rows here), `prev` leads back to the last page that has entries.
-    page === 1 ? null : edges ? link(page - 1, { mode: "before", key: edges.first }) : link(Math.min(page - 1, totalPages), { mode: "last" }),
+    page === 1
+      ? null
+      : edges
+        ? link(page - 1, { mode: "before", key: edges.first })
+        : link(Math.min(page - 1, totalPages), { mode: "last" }),
     // The rows say whether more follow, not the count: it may have moved since page 1.
     edges?.next ? link(page + 1, { mode: "from", key: edges.next }) : null,
   ]);

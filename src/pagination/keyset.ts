@@ -51,14 +51,26 @@ interface ListSource {
 const dialect = new SQLiteAsyncDialect();
 
 /** The four page statements and the total statement of a list, built once (call it lazily). */
-export function pageReads<Row>({ table, columns = getTableColumns(table), from, where, seek = { from, where }, total, createdAt, id }: ListSource): PageReads<Row> {
+export function pageReads<Row>({
+  table,
+  columns = getTableColumns(table),
+  from,
+  where,
+  seek = { from, where },
+  total,
+  createdAt,
+  id,
+}: ListSource): PageReads<Row> {
   const kept = sql`coalesce(${total}, 0)`;
   const key = sql`(${createdAt}, ${id})`;
   const anchor = sql`(${param("keyCreatedAt")}, ${param("keyId")})`;
   const newest = sql`${createdAt} DESC, ${id} DESC`;
   const oldest = sql`${createdAt} ASC, ${id} ASC`;
   // Each column under its field's name: D1's rows are then the rows, with no copy per row.
-  const select = sql.join(Object.entries(columns).map(([field, column]) => sql`${column} AS ${sql.identifier(field)}`), sql`, `);
+  const select = sql.join(
+    Object.entries(columns).map(([field, column]) => sql`${column} AS ${sql.identifier(field)}`),
+    sql`, `,
+  );
   const names = Object.fromEntries(Object.keys(columns).map((field) => [field, field]));
   const page = (source: SQL | undefined, condition: SQL, order: SQL, limit: SQL) => {
     const statement = sql`SELECT ${select} FROM ${source ?? table} WHERE ${condition} ORDER BY ${order} LIMIT ${limit}`;
@@ -74,11 +86,19 @@ export function pageReads<Row>({ table, columns = getTableColumns(table), from, 
     keyOf: (row) => [(row as Record<string, string>)[createdAtField]!, (row as Record<string, string>)[idField]!],
     // Page 1 skips nothing, so its LIMIT needs no look at the total.
     first: page(from, where, newest, sql`${param("limit")}`),
-    offset: page(from, where, newest, sql`CASE WHEN ${param("offset")} < ${kept} THEN ${param("limit")} ELSE 0 END OFFSET ${param("offset")}`),
+    offset: page(
+      from,
+      where,
+      newest,
+      sql`CASE WHEN ${param("offset")} < ${kept} THEN ${param("limit")} ELSE 0 END OFFSET ${param("offset")}`,
+    ),
     from: page(seek.from, sql`${seek.where} AND ${key} <= ${anchor}`, newest, sql`${param("limit")}`),
     before: page(seek.from, sql`${seek.where} AND ${key} > ${anchor}`, oldest, sql`${param("limit")}`),
     last: page(seek.from, seek.where, oldest, sql`((${kept} - 1) % ${param("limit")}) + 1`),
-    total: compile<{ total: number | null }>({ toSQL: () => dialect.sqlToQuery(sql`SELECT ${total} AS "total"`) }, { total: "total" }),
+    total: compile<{ total: number | null }>(
+      { toSQL: () => dialect.sqlToQuery(sql`SELECT ${total} AS "total"`) },
+      { total: "total" },
+    ),
   };
 }
 
@@ -90,12 +110,23 @@ export const keptTotal = (list: CountedList, scope: SQL | Placeholder | string, 
  * One page and the list's total in one round trip. `total` is undefined when the list's owner does
  * not exist (an order's entries, of an order that is not the customer's).
  */
-export async function readPage<Row>(db: RequestDatabase, reads: PageReads<Row>, values: Record<string, unknown>, request: PageRequest) {
+export async function readPage<Row>(
+  db: RequestDatabase,
+  reads: PageReads<Row>,
+  values: Record<string, unknown>,
+  request: PageRequest,
+) {
   const { seek } = request;
   const statement = seek ? reads[seek.mode] : request.offset === 0 ? reads.first : reads.offset;
   const key = seek && seek.mode !== "last" ? seek.key : [null, null];
   const readsAhead = seek === undefined || seek.mode === "from";
-  const bound = { ...values, limit: request.pageSize + (readsAhead ? 1 : 0), offset: request.offset, keyCreatedAt: key[0], keyId: key[1] };
+  const bound = {
+    ...values,
+    limit: request.pageSize + (readsAhead ? 1 : 0),
+    offset: request.offset,
+    keyCreatedAt: key[0],
+    keyId: key[1],
+  };
   const [rows, [count]] = await db.readBoth([statement, bound], [reads.total, bound]);
   const ahead = readsAhead && rows.length > request.pageSize ? rows.pop() : undefined;
   // Before a key and the last page are read oldest first; the list is newest first.

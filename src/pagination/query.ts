@@ -14,7 +14,14 @@ const wholeNumber = (max: number, fallback: number, description: string) =>
   z
     ._default(
       z.pipe(
-        z.string().check(z.refine((v) => /^[0-9]{1,10}$/.test(v) && Number(v) >= 1 && Number(v) <= max, `must be an integer from 1 to ${max}`)),
+        z
+          .string()
+          .check(
+            z.refine(
+              (v) => /^[0-9]{1,10}$/.test(v) && Number(v) >= 1 && Number(v) <= max,
+              `must be an integer from 1 to ${max}`,
+            ),
+          ),
         z.transform(Number),
       ),
       fallback,
@@ -27,13 +34,16 @@ const PAGE_QUERY = {
   cursor: z
     .optional(z.string().check(z.maxLength(1024, "must be a cursor from a link of an earlier answer")))
     .register(z.globalRegistry, {
-      description: "Set by the server in `next`, `prev` and `last` links: that page without reading the rows before it. Leave it as the link has it; with `page` alone a page is reached by its number. Following `next` ends on the last page, which has none.",
+      description:
+        "Set by the server in `next`, `prev` and `last` links: that page without reading the rows before it. Leave it as the link has it; with `page` alone a page is reached by its number. Following `next` ends on the last page, which has none.",
     }),
 };
 
 /** A filter parameter: one of `allowed`, or any string. */
 export const filter = <const T extends readonly [string, ...string[]]>(description: string, allowed: T) =>
-  z.optional(z.enum(allowed, { error: `must be one of: ${allowed.join(", ")}` })).register(z.globalRegistry, { description });
+  z
+    .optional(z.enum(allowed, { error: `must be one of: ${allowed.join(", ")}` }))
+    .register(z.globalRegistry, { description });
 
 export const anyFilter = (description: string) => z.optional(z.string()).register(z.globalRegistry, { description });
 
@@ -51,7 +61,10 @@ export interface PageRequest {
 }
 
 /** The page a list request asks for: by its cursor (checked against the request) or by number. */
-export async function pageRequest(c: Context<AppEnv>, { page, page_size: pageSize, cursor, ...filters }: { page: number; page_size: number; cursor?: string }): Promise<PageRequest> {
+export async function pageRequest(
+  c: Context<AppEnv>,
+  { page, page_size: pageSize, cursor, ...filters }: { page: number; page_size: number; cursor?: string },
+): Promise<PageRequest> {
   const { customerId, sub } = principalOf(c);
   const list = `${customerId ?? sub}:${c.req.path}?${new URLSearchParams(Object.entries(filters).filter((entry): entry is [string, string] => typeof entry[1] === "string"))}`;
   const seek = cursor === undefined ? undefined : await readCursor(c.env, cursor, { list, page, size: pageSize });

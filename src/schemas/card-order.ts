@@ -1,11 +1,18 @@
 import * as z from "zod/mini";
 import type { CardOrderRow } from "../db/schema";
-import { CARD_ORDER_STATE_LABELS, cardOrderLifecycle, PAYMENT_METHODS, VOUCHER_CATEGORIES } from "../domain/card-orders";
+import {
+  CARD_ORDER_STATE_LABELS,
+  cardOrderLifecycle,
+  PAYMENT_METHODS,
+  VOUCHER_CATEGORIES,
+} from "../domain/card-orders";
 import { allows } from "../domain/lifecycle";
 import { dateTime } from "./formats";
 import { namedResponse } from "./registry";
 
-const InvoiceLink = namedResponse("InvoiceLink", () => z.strictObject({ id: z.string(), type: z.literal("invoice"), number: z.string() }));
+const InvoiceLink = namedResponse("InvoiceLink", () =>
+  z.strictObject({ id: z.string(), type: z.literal("invoice"), number: z.string() }),
+);
 
 /** A card order on the wire: the seed's fields in the seed's order (2.2). */
 export const CardOrder = namedResponse("CardOrder", () =>
@@ -34,7 +41,8 @@ export const CardOrder = namedResponse("CardOrder", () =>
 
 type CardOrderBody = z.input<typeof CardOrder>;
 
-const link = (id: string | null, number: string | null): CardOrderBody["invoice"] => (id === null ? null : { id, type: "invoice", number: number ?? "" });
+const link = (id: string | null, number: string | null): CardOrderBody["invoice"] =>
+  id === null ? null : { id, type: "invoice", number: number ?? "" };
 
 export function toCardOrder(row: CardOrderRow): CardOrderBody {
   return {

@@ -11,7 +11,9 @@ export const Entry = namedResponse(
     z.strictObject({
       id: z.string(),
       type: z.literal("card_order_entry"),
-      voucher_owner_id: z.string().register(z.globalRegistry, { description: "The voucher owner who gets the card: the `sub` of that owner's tokens." }),
+      voucher_owner_id: z.string().register(z.globalRegistry, {
+        description: "The voucher owner who gets the card: the `sub` of that owner's tokens.",
+      }),
       card_holder_name: z.string().register(z.globalRegistry, { description: "The name printed on the card." }),
       amount: money().register(z.globalRegistry, { description: "The value loaded on the card, EUR." }),
       created_at: dateTime(),

@@ -10,15 +10,18 @@ const PageMeta = namedResponse("PageMeta", () =>
 );
 const PageLinks = namedResponse(
   "PageLinks",
-  () => z.strictObject({ self: link(), first: link(), last: link(), prev: z.nullable(link()), next: z.nullable(link()) }),
+  () =>
+    z.strictObject({ self: link(), first: link(), last: link(), prev: z.nullable(link()), next: z.nullable(link()) }),
   "Absolute URLs built from the request URL, keeping every other query parameter.",
 );
 
 /** The seed's paged list envelope (2.4) around `item`. */
-export const listOf = <T extends z.ZodMiniType>(id: string, item: T) => namedResponse(id, () => z.strictObject({ meta: PageMeta, data: z.array(item), links: PageLinks }));
+export const listOf = <T extends z.ZodMiniType>(id: string, item: T) =>
+  namedResponse(id, () => z.strictObject({ meta: PageMeta, data: z.array(item), links: PageLinks }));
 
 /** `{"data": item}`, the answer of a single-resource GET or a transition. */
-export const dataOf = <T extends z.ZodMiniType>(id: string, item: T) => namedResponse(id, () => z.strictObject({ data: item }));
+export const dataOf = <T extends z.ZodMiniType>(id: string, item: T) =>
+  namedResponse(id, () => z.strictObject({ data: item }));
 
 /** The body `listOf(id, item)` describes, for items of type `T`. */
 export interface ListEnvelope<T> {

@@ -14,7 +14,9 @@ export const Event = namedResponse(
       id: z.string().register(z.globalRegistry, { description: "Unique; also the webhook-id a receiver dedupes on." }),
       type: z.enum(EVENT_TYPES),
       created_at: dateTime(),
-      data: z.union([CardOrder, Invoice]).register(z.globalRegistry, { description: "The resource after the change, exactly as GET showed it then." }),
+      data: z
+        .union([CardOrder, Invoice])
+        .register(z.globalRegistry, { description: "The resource after the change, exactly as GET showed it then." }),
     }),
   "A change a client may react to.",
 );
@@ -22,4 +24,9 @@ export const Event = namedResponse(
 export type EventBody = z.input<typeof Event>;
 
 /** The stored event as the wire shows it; `data` was stored as the serialized resource. */
-export const toEvent = (row: EventRow): EventBody => ({ id: row.id, type: row.type, created_at: row.createdAt, data: JSON.parse(row.data) as EventBody["data"] });
+export const toEvent = (row: EventRow): EventBody => ({
+  id: row.id,
+  type: row.type,
+  created_at: row.createdAt,
+  data: JSON.parse(row.data) as EventBody["data"],
+});

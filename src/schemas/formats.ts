@@ -4,11 +4,13 @@ import { formatCents, parseAmount } from "../domain/money";
 // The wire formats of CONTRACT part 1, for request and response schemas alike. Lengths count
 // characters (code points), as JSON Schema's maxLength does, not UTF-16 units as String.length would.
 
-export const dateTime = () => z.string().register(z.globalRegistry, { format: "date-time", examples: ["2026-11-22T09:15:30.123Z"] });
+export const dateTime = () =>
+  z.string().register(z.globalRegistry, { format: "date-time", examples: ["2026-11-22T09:15:30.123Z"] });
 export const date = () => z.string().register(z.globalRegistry, { format: "date", examples: ["2026-11-22"] });
 
 /** An amount of EUR as the wire shows it: a decimal string with two places (CONTRACT part 1). */
-export const money = () => z.string().register(z.globalRegistry, { pattern: "^(0|[1-9][0-9]*)\\.[0-9]{2}$", examples: ["119.00"] });
+export const money = () =>
+  z.string().register(z.globalRegistry, { pattern: "^(0|[1-9][0-9]*)\\.[0-9]{2}$", examples: ["119.00"] });
 
 const codePoints = (text: string): number => {
   let count = 0;
@@ -33,7 +35,12 @@ export const requiredText = (max: number) => text("a string", true, max);
 
 /** A required string that will name a resource in a URL path: `.` and `..` cannot (URLs resolve them away). */
 export const pathSegmentText = (max: number) =>
-  text("a string", true, max, z.refine((s) => s !== "." && s !== "..", 'must not be "." or "..", which no URL path can name'));
+  text(
+    "a string",
+    true,
+    max,
+    z.refine((s) => s !== "." && s !== "..", 'must not be "." or "..", which no URL path can name'),
+  );
 
 /** An optional string of at most `max` characters; `null` means none. */
 export const optionalText = (max: number) => z.optional(z.nullable(text("a string or null", false, max)));
@@ -51,7 +58,10 @@ export const printableText = (max: number) =>
     true,
     max,
     z.refine((s) => !EDGE_SPACE.test(s), "must not be blank or begin or end with whitespace"),
-    z.refine((s) => !UNPRINTABLE.test(s), "must hold only printable characters (no control or format characters such as a zero-width space)"),
+    z.refine(
+      (s) => !UNPRINTABLE.test(s),
+      "must hold only printable characters (no control or format characters such as a zero-width space)",
+    ),
   );
 
 /**
@@ -62,13 +72,19 @@ export const amountInput = (minCents: number) =>
   z.pipe(
     z
       .string({ error: 'must be a decimal string such as "25.00", not a number' })
-      .check(z.refine((s) => (parseAmount(s) ?? -1) >= minCents, `must be a decimal string from "${formatCents(minCents)}" to "10000.00" with two places, e.g. "25.00"`))
+      .check(
+        z.refine(
+          (s) => (parseAmount(s) ?? -1) >= minCents,
+          `must be a decimal string from "${formatCents(minCents)}" to "10000.00" with two places, e.g. "25.00"`,
+        ),
+      )
       .register(z.globalRegistry, { pattern: "^(0|[1-9][0-9]{0,4})\\.[0-9]{2}$", examples: ["25.00"] }),
     z.transform((s: string) => parseAmount(s)!),
   );
 
 /** One of a fixed set of strings. */
-export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of: ${values.join(", ")}` });
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `must be one of: ${values.join(", ")}` });
 
 /** A JSON object with exactly these fields: an unknown field is refused (typos do not pass silently). */
 export const requestBody = <Shape extends z.core.$ZodShape>(shape: Shape) => z.strictObject(shape);

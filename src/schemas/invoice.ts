@@ -21,18 +21,23 @@ export const Invoice = namedResponse("Invoice", () =>
     creditor: z.string(),
     due_on: date(),
     paid_at: z.nullable(dateTime()),
-    cancellation_number: z.string().register(z.globalRegistry, { description: '"" until the invoice is cancelled, then CN-YYYY-NNNNNN.' }),
+    cancellation_number: z
+      .string()
+      .register(z.globalRegistry, { description: '"" until the invoice is cancelled, then CN-YYYY-NNNNNN.' }),
     cancelled_at: z.nullable(dateTime()),
-    gross_amount: z.nullable(money().register(z.globalRegistry, { description: "EUR: net_amount plus VAT, rounded half up once." })),
+    gross_amount: z.nullable(
+      money().register(z.globalRegistry, { description: "EUR: net_amount plus VAT, rounded half up once." }),
+    ),
     net_amount: z.nullable(money().register(z.globalRegistry, { description: "EUR." })),
     recipient: z.nullable(z.string().register(z.globalRegistry, { description: "The card order's customer." })),
-    orders: z.array(z.strictObject({ id: z.string(), type: z.literal("card_order"), state: z.enum(cardOrderLifecycle.states) })),
+    orders: z.array(
+      z.strictObject({ id: z.string(), type: z.literal("card_order"), state: z.enum(cardOrderLifecycle.states) }),
+    ),
     reference: z.nullable(z.string()),
     cost_center: z.nullable(z.string()),
     payment_method: z.enum(PAYMENT_METHODS),
   }),
 );
-
 
 export function toInvoice(row: InvoiceRow): z.input<typeof Invoice> {
   return {

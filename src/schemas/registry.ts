@@ -13,4 +13,5 @@ export function named<T extends z.ZodMiniType>(id: string, schema: T, descriptio
  * schemas type the handlers, make the OpenAPI document's components and check the tests' answers,
  * so a cold start need not build them (about half of its zod schemas; BENCHMARKS.md).
  */
-export const namedResponse = <T extends z.ZodMiniType>(id: string, build: () => T, description?: string) => named(id, z.lazy(build), description);
+export const namedResponse = <T extends z.ZodMiniType>(id: string, build: () => T, description?: string) =>
+  named(id, z.lazy(build), description);

@@ -8,17 +8,23 @@ const fields = () => ({
   id: z.string(),
   type: z.literal("webhook_endpoint"),
   url: z.string(),
-  event_types: z.array(z.enum(["*", ...EVENT_TYPES])).register(z.globalRegistry, { description: 'The event types delivered to the endpoint, or ["*"] for all.' }),
+  event_types: z
+    .array(z.enum(["*", ...EVENT_TYPES]))
+    .register(z.globalRegistry, { description: 'The event types delivered to the endpoint, or ["*"] for all.' }),
 });
 
 /** A webhook endpoint as listed: CONTRACT part 11's fields in its order, without the secret. */
-export const WebhookEndpoint = namedResponse("WebhookEndpoint", () => z.strictObject({ ...fields(), created_at: dateTime() }));
+export const WebhookEndpoint = namedResponse("WebhookEndpoint", () =>
+  z.strictObject({ ...fields(), created_at: dateTime() }),
+);
 
 /** A webhook endpoint as created: with its signing secret, shown this once. */
 export const NewWebhookEndpoint = namedResponse("NewWebhookEndpoint", () =>
   z.strictObject({
     ...fields(),
-    secret: z.string().register(z.globalRegistry, { description: "whsec_ + base64 of 32 random bytes: the Standard Webhooks signing secret. Shown only here." }),
+    secret: z.string().register(z.globalRegistry, {
+      description: "whsec_ + base64 of 32 random bytes: the Standard Webhooks signing secret. Shown only here.",
+    }),
     created_at: dateTime(),
   }),
 );
@@ -34,4 +40,8 @@ export const toWebhookEndpoint = (row: WebhookEndpointRow): Listed => ({
 });
 
 /** The endpoint as created, with its secret in its place. */
-export const withSecret = ({ created_at, ...head }: Listed, secret: string): z.input<typeof NewWebhookEndpoint> => ({ ...head, secret, created_at });
+export const withSecret = ({ created_at, ...head }: Listed, secret: string): z.input<typeof NewWebhookEndpoint> => ({
+  ...head,
+  secret,
+  created_at,
+});

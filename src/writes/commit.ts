@@ -45,23 +45,43 @@ type WriteOutcome<T> = {
  * D1 as one atomic batch, so that either all of it is stored or nothing is. The stored events are
  * then handed to the queue after the response (the Cron Trigger catches what that misses).
  */
-export async function commit<T>(c: Context<AppEnv>, writes: BatchItem<"sqlite">[], outcome: WriteOutcome<T>): Promise<Reply<T>> {
+export async function commit<T>(
+  c: Context<AppEnv>,
+  writes: BatchItem<"sqlite">[],
+  outcome: WriteOutcome<T>,
+): Promise<Reply<T>> {
   const db = database(c);
   const { orm } = db;
   // The Idempotency-Key's lookup, if no read took it along: a repeat ends here, before writing.
   await db.flush();
   const claim = c.get("idempotency");
   const text = outcome.body === undefined ? "" : JSON.stringify(outcome.body);
-  const body = claim && outcome.secret ? sql`${await seal(c.env, "stored-responses", sealedFor(claim), text)}` : filled(text, outcome.fill);
+  const body =
+    claim && outcome.secret
+      ? sql`${await seal(c.env, "stored-responses", sealedFor(claim), text)}`
+      : filled(text, outcome.fill);
   const drafts = outcome.events ?? [];
-  const { ids, inserts: events } = drafts.length > 0 ? insertEvents(orm, customerOf(c), drafts) : { ids: [], inserts: [] };
+  const { ids, inserts: events } =
+    drafts.length > 0 ? insertEvents(orm, customerOf(c), drafts) : { ids: [], inserts: [] };
 
   const statements: BatchItem<"sqlite">[] = [...writes, ...events];
   if (claim) {
     const now = new Date();
     if (claim.replacesExpired) statements.push(deleteExpiredKey(orm, claim.principal, claim.key, now.toISOString()));
     const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString();
-    statements.push(storeResponse(orm, { principal: claim.principal, key: claim.key, requestHash: claim.requestHash, status: outcome.status, expiresAt }, body));
+    statements.push(
+      storeResponse(
+        orm,
+        {
+          principal: claim.principal,
+          key: claim.key,
+          requestHash: claim.requestHash,
+          status: outcome.status,
+          expiresAt,
+        },
+        body,
+      ),
+    );
   } else if (outcome.fill) {
     // A select rather than orm.all(): drizzle's D1 batch cannot bind parameters of raw SQL.
     statements.push(orm.select({ body: sql<string>`${body}` }).from(sql`(SELECT 1)`));

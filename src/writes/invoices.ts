@@ -32,7 +32,12 @@ interface IssuedInvoice {
  * UTC year and the invoice, with its amounts fixed now. Go in the batch of the change that makes
  * it, so that a number is taken only with its invoice and the sequence stays gapless.
  */
-export function issueInvoice({ orm, vars, at }: IssueContext, order: CardOrderRow, kind: InvoiceKind, reference: string | null): IssuedInvoice {
+export function issueInvoice(
+  { orm, vars, at }: IssueContext,
+  order: CardOrderRow,
+  kind: InvoiceKind,
+  reference: string | null,
+): IssuedInvoice {
   const now = new Date(at);
   const year = now.getUTCFullYear();
   const { net, gross } = invoiceAmounts(kind, order, vars);
@@ -73,7 +78,10 @@ export function issueInvoice({ orm, vars, at }: IssueContext, order: CardOrderRo
 /** A cancellation is a legal document of its own: it takes a number of the CN series in the same batch. */
 export function cancellationNumber(orm: Database, at: string) {
   const year = new Date(at).getUTCFullYear();
-  return { number: numberOf(NUMBER_SERIES.cancellation, year), take: takeNumber(orm, NUMBER_SERIES.cancellation, year) };
+  return {
+    number: numberOf(NUMBER_SERIES.cancellation, year),
+    take: takeNumber(orm, NUMBER_SERIES.cancellation, year),
+  };
 }
 
 /**
@@ -89,5 +97,8 @@ export function cancelInvoice(orm: Database, invoice: InvoiceRow, at: string) {
     data: toInvoice({ ...invoice, ...changes, orderState: "cancelled" }),
     fill: { "$.cancellation_number": number },
   };
-  return { writes: [take, updateIfUnchanged(orm, invoices, invoice, { ...changes, cancellationNumber: number })], event };
+  return {
+    writes: [take, updateIfUnchanged(orm, invoices, invoice, { ...changes, cancellationNumber: number })],
+    event,
+  };
 }

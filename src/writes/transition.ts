@@ -29,7 +29,12 @@ export interface TransitionEffects<Row> {
   events?: EventDraft[];
 }
 
-interface TransitionRequest<State extends CardOrderState | InvoiceState, Row extends { state: State }, Action extends string, Shown> {
+interface TransitionRequest<
+  State extends CardOrderState | InvoiceState,
+  Row extends { state: State },
+  Action extends string,
+  Shown,
+> {
   lifecycle: Lifecycle<State, Action, string>;
   action: Action;
   table: Versioned;
@@ -42,13 +47,20 @@ interface TransitionRequest<State extends CardOrderState | InvoiceState, Row ext
 }
 
 const shown = <Row>(changes: Changes<Row>): Partial<Row> =>
-  Object.fromEntries(Object.entries(changes).map(([key, value]) => [key, value instanceof SQL ? "" : value])) as Partial<Row>;
+  Object.fromEntries(
+    Object.entries(changes).map(([key, value]) => [key, value instanceof SQL ? "" : value]),
+  ) as Partial<Row>;
 
 /**
  * Moves a loaded card order or invoice along its lifecycle: the transition table decides, the
  * time is stamped, and the write is guarded against a concurrent change. Answers `{data: ...}`.
  */
-export async function applyTransition<State extends CardOrderState | InvoiceState, Row extends { id: string; state: State; updatedAt: string }, Action extends string, Shown>(
+export async function applyTransition<
+  State extends CardOrderState | InvoiceState,
+  Row extends { id: string; state: State; updatedAt: string },
+  Action extends string,
+  Shown,
+>(
   c: Context<AppEnv>,
   { lifecycle, action, table, row, show, event, effects }: TransitionRequest<State, Row, Action, Shown>,
 ): Promise<Reply<{ data: Shown }>> {
@@ -62,7 +74,9 @@ export async function applyTransition<State extends CardOrderState | InvoiceStat
   return commit(c, [...(extra.writes ?? []), updateIfUnchanged(orm, table, row, { ...changes, ...extra.changes })], {
     status: 200,
     body: { data },
-    fill: extra.fill && Object.fromEntries(Object.entries(extra.fill).map(([path, value]) => [path.replace(/^\$/, "$.data"), value])),
+    fill:
+      extra.fill &&
+      Object.fromEntries(Object.entries(extra.fill).map(([path, value]) => [path.replace(/^\$/, "$.data"), value])),
     events: [{ type: event, data, fill: extra.fill }, ...(extra.events ?? [])],
   });
 }

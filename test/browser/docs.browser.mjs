@@ -24,16 +24,39 @@ let output = "";
 const state = mkdtempSync(join(tmpdir(), "docs-browser-"));
 
 before(async () => {
-  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium (or set CHROMIUM)`);
+  assert.ok(
+    existsSync(CHROMIUM),
+    `${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium (or set CHROMIUM)`,
+  );
   const port = process.env.PORT ? Number(process.env.PORT) : await anyFreePort();
   const inspectorPort = process.env.PORT ? port + 1000 : await anyFreePort();
   base = `http://${HOST}:${port}`;
   // wrangler.toml's [build] command writes the OpenAPI document and Scalar's bundle first.
-  const args = ["dev", "--ip", HOST, "--port", String(port), "--inspector-port", String(inspectorPort), "--persist-to", state, "--show-interactive-dev-session=false"];
-  wrangler = wranglerSpawn(args, { cwd: new URL("../..", import.meta.url).pathname, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const args = [
+    "dev",
+    "--ip",
+    HOST,
+    "--port",
+    String(port),
+    "--inspector-port",
+    String(inspectorPort),
+    "--persist-to",
+    state,
+    "--show-interactive-dev-session=false",
+  ];
+  wrangler = wranglerSpawn(args, {
+    cwd: new URL("../..", import.meta.url).pathname,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   for (const stream of [wrangler.stdout, wrangler.stderr]) stream.on("data", (chunk) => (output += chunk));
   const deadline = Date.now() + 60_000;
-  while (!(await fetch(`${base}/health`).then((r) => r.ok, () => false))) {
+  while (
+    !(await fetch(`${base}/health`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
     assert.equal(wrangler.exitCode, null, `wrangler dev exited:\n${output}`);
     assert.ok(Date.now() < deadline, `wrangler dev did not answer within 60 s:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -42,7 +65,15 @@ before(async () => {
     executablePath: CHROMIUM,
     // No name resolves but the test server's address, and Chromium's own background connections
     // (to Google) stay off: nothing leaves the machine even beside the routes refused below.
-    args: ["--no-sandbox", "--disable-gpu", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
 });
 
@@ -62,7 +93,9 @@ async function watchedPage(options = {}) {
   const seen = { requests: [], refused: [], failed: [], consoleErrors: [], pageErrors: [], cspViolations: [] };
   await context.addInitScript(() => {
     window.__cspViolations = [];
-    document.addEventListener("securitypolicyviolation", (e) => window.__cspViolations.push(`${e.effectiveDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+    document.addEventListener("securitypolicyviolation", (e) =>
+      window.__cspViolations.push(`${e.effectiveDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`),
+    );
   });
   await context.route("**/*", (route) => {
     if (new URL(route.request().url()).hostname === HOST) return route.continue();
@@ -72,7 +105,10 @@ async function watchedPage(options = {}) {
   const page = await context.newPage();
   page.on("request", (request) => seen.requests.push(`${request.method()} ${new URL(request.url()).pathname}`));
   page.on("requestfailed", (request) => seen.failed.push(`${request.url()} ${request.failure()?.errorText}`));
-  page.on("response", (response) => response.status() >= 400 && seen.failed.push(`${response.url()} ${response.status()}`));
+  page.on(
+    "response",
+    (response) => response.status() >= 400 && seen.failed.push(`${response.url()} ${response.status()}`),
+  );
   page.on("console", (message) => message.type() === "error" && seen.consoleErrors.push(message.text()));
   page.on("pageerror", (error) => seen.pageErrors.push(String(error)));
   return { context, page, seen };
@@ -99,7 +135,10 @@ test("/docs renders the reference from this origin alone, without an error", { t
   assert.deepEqual(seen.pageErrors, [], "uncaught errors");
   assert.deepEqual(seen.cspViolations, [], "Content-Security-Policy violations");
   assert.equal(await page.locator("#docs-fallback").count(), 0, "the fallback text gives way to the reference");
-  assert.ok(seen.requests.includes("GET /openapi.json"), `the reference reads /openapi.json: ${seen.requests.join(", ")}`);
+  assert.ok(
+    seen.requests.includes("GET /openapi.json"),
+    `the reference reads /openapi.json: ${seen.requests.join(", ")}`,
+  );
   await context.close();
 });
 

@@ -17,7 +17,8 @@ const secret = randomBytes(32).toString("hex");
 let worker;
 
 // The Worker runs in a process group of its own, which an interrupt of this process does not reach.
-for (const signal of ["SIGINT", "SIGTERM"]) process.once(signal, () => stopAllWorkers().finally(() => process.exit(130)));
+for (const signal of ["SIGINT", "SIGTERM"])
+  process.once(signal, () => stopAllWorkers().finally(() => process.exit(130)));
 
 before(async () => {
   const port = await firstFreePorts(Number(process.env.DEV_SERVER_PORT ?? 8900) + 50, [0, 1000], "DEV_SERVER_PORT");
@@ -48,7 +49,16 @@ function send(method, path, { headers = {}, body, chunks, timeoutMs }) {
 
 test("a chunked POST over 64 KiB gets 413, and the next GET and POST are answered within 2 s", async () => {
   const now = Math.floor(Date.now() / 1000);
-  const token = await sign({ sub: "dev-server-test", customer_id: "dev-server-test", scope: "card_orders:read card_orders:write", exp: now + 600 }, secret, "HS256");
+  const token = await sign(
+    {
+      sub: "dev-server-test",
+      customer_id: "dev-server-test",
+      scope: "card_orders:read card_orders:write",
+      exp: now + 600,
+    },
+    secret,
+    "HS256",
+  );
   const headers = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
   const chunks = ['{"description":"', ...Array(5).fill("x".repeat(14_000)), '"}']; // 70 KB
   const order = JSON.stringify({ voucher_category: "mixed", payment_method: "bank_transfer" });
@@ -58,7 +68,10 @@ test("a chunked POST over 64 KiB gets 413, and the next GET and POST are answere
     assert.equal(big.status, 413, `round ${round}: ${big.text}`);
     assert.match(big.text, /"code":"payload_too_large"/);
 
-    const list = await send("GET", "/card_orders", { headers: { Authorization: headers.Authorization }, timeoutMs: NEXT_REQUEST_TIMEOUT_MS });
+    const list = await send("GET", "/card_orders", {
+      headers: { Authorization: headers.Authorization },
+      timeoutMs: NEXT_REQUEST_TIMEOUT_MS,
+    });
     assert.equal(list.status, 200, `round ${round}: ${list.text}`);
     const created = await send("POST", "/card_orders", { headers, body: order, timeoutMs: NEXT_REQUEST_TIMEOUT_MS });
     assert.equal(created.status, 201, `round ${round}: ${created.text}`);
@@ -67,7 +80,11 @@ test("a chunked POST over 64 KiB gets 413, and the next GET and POST are answere
 
 test("a chunked PUT of a device token over 64 KiB gets 413, and the next PUT is answered within 2 s", async () => {
   const now = Math.floor(Date.now() / 1000);
-  const token = await sign({ sub: "dev-server-owner", scope: "notification_tokens:write", exp: now + 600 }, secret, "HS256");
+  const token = await sign(
+    { sub: "dev-server-owner", scope: "notification_tokens:write", exp: now + 600 },
+    secret,
+    "HS256",
+  );
   const headers = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
   const path = "/voucher_owners/me/notification_tokens";
   const chunks = ['{"device_identifier":"phone","value":"', ...Array(5).fill("x".repeat(14_000)), '"}']; // 70 KB

@@ -14,7 +14,12 @@ import { firstFreePorts } from "../../scripts/ports.mjs";
 test("each Cron Trigger runs through /cdn-cgi/local/scheduled and logs its job", { timeout: 120_000 }, async (t) => {
   const port = await firstFreePorts(Number(process.env.DEV_SERVER_PORT ?? 8900) + 100, [0, 1000], "DEV_SERVER_PORT");
   const logFile = join(mkdtempSync(join(tmpdir(), "crons-")), "worker.log");
-  const worker = await startWorker({ name: "crons-test", port, logFile, vars: { JWT_SECRET: randomBytes(32).toString("hex") } });
+  const worker = await startWorker({
+    name: "crons-test",
+    port,
+    logFile,
+    vars: { JWT_SECRET: randomBytes(32).toString("hex") },
+  });
   t.after(() => worker.stop());
 
   const toml = readFileSync(new URL("../../wrangler.toml", import.meta.url), "utf8");
@@ -27,6 +32,9 @@ test("each Cron Trigger runs through /cdn-cgi/local/scheduled and logs its job",
   assert.equal(legacy.status, 404, await legacy.text());
 
   await new Promise((resolve) => setTimeout(resolve, 500)); // the log line's way to the file
-  const jobs = readFileSync(logFile, "utf8").split("\n").filter((line) => line.startsWith('{"job"')).map((line) => JSON.parse(line).job);
+  const jobs = readFileSync(logFile, "utf8")
+    .split("\n")
+    .filter((line) => line.startsWith('{"job"'))
+    .map((line) => JSON.parse(line).job);
   assert.deepEqual(jobs, ["redispatch_events", "sweep"]);
 });

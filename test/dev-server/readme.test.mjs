@@ -62,7 +62,12 @@ function normalized(text, { api, hookPort }) {
 function shell(env) {
   const fifo = join(mkdtempSync(join(tmpdir(), "readme-session-")), "terminal");
   execFileSync("mkfifo", [fifo]);
-  const bash = spawn("bash", ["--noprofile", "--norc"], { cwd: ROOT, env, detached: true, stdio: ["pipe", "ignore", "ignore"] });
+  const bash = spawn("bash", ["--noprofile", "--norc"], {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ["pipe", "ignore", "ignore"],
+  });
   bash.stdin.write(`exec > ${fifo} 2>&1\n`);
   let output = "";
   let waiting;
@@ -77,7 +82,10 @@ function shell(env) {
   return {
     run(command, timeoutMs = 30_000) {
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no end of "${command}" within ${timeoutMs} ms; so far:\n${output}`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`no end of "${command}" within ${timeoutMs} ms; so far:\n${output}`)),
+          timeoutMs,
+        );
         waiting = (result) => ((waiting = undefined), clearTimeout(timer), resolve(result));
         bash.stdin.write(`${command}\nprintf '\\n__STEP_END__%s\\n' $?\n`);
       });
@@ -87,10 +95,15 @@ function shell(env) {
   };
 }
 
-test("the README's curl session and TypeScript client, against a fresh `wrangler dev`", { timeout: 300_000 }, async (t) => {
+test("the README's curl session and TypeScript client, against a fresh `wrangler dev`", {
+  timeout: 300_000,
+}, async (t) => {
   syncDevVars(join(ROOT, ".dev.vars"), join(ROOT, ".dev.vars.example"));
   const devVars = Object.fromEntries(
-    [...readFileSync(join(ROOT, ".dev.vars"), "utf8").matchAll(/^([A-Z][A-Z0-9_]*)=(.*)$/gm)].map(([, key, value]) => [key, value.replace(/^'(.*)'$|^"(.*)"$/, "$1$2")]),
+    [...readFileSync(join(ROOT, ".dev.vars"), "utf8").matchAll(/^([A-Z][A-Z0-9_]*)=(.*)$/gm)].map(([, key, value]) => [
+      key,
+      value.replace(/^'(.*)'$|^"(.*)"$/, "$1$2"),
+    ]),
   );
   const port = await firstFreePorts(Number(process.env.DEV_SERVER_PORT ?? 8900) + 150, [0, 1, 1000], "DEV_SERVER_PORT");
   const hookPort = port + 1;
@@ -118,7 +131,8 @@ test("the README's curl session and TypeScript client, against a fresh `wrangler
     let shown = normalized(expected, ports);
     // Deliveries arrive at least once and in any order (as the README says under the session): the
     // receiver's lines as a set, a repeat (which it marks) counted once.
-    const asSet = (lines) => [...new Set(lines.split("\n").map((line) => line.replace(/ \(repeat\)$/, "")))].sort().join("\n");
+    const asSet = (lines) =>
+      [...new Set(lines.split("\n").map((line) => line.replace(/ \(repeat\)$/, "")))].sort().join("\n");
     if (command.includes("cat receiver.log")) [actual, shown] = [asSet(actual), asSet(shown)];
     assert.equal(actual, shown, `$ ${command}`);
   }
@@ -134,7 +148,10 @@ test("the README's curl session and TypeScript client, against a fresh `wrangler
   assert.ok(setup, "the client says how to make its types");
   const types = await bash.run(`(cd ${dir} && ${setup})`, 60_000);
   assert.equal(types.status, 0, types.text);
-  const checked = await bash.run(`npx tsc --noEmit --strict --skipLibCheck --target es2022 --module preserve --types node ${dir}/client.ts`, 60_000);
+  const checked = await bash.run(
+    `npx tsc --noEmit --strict --skipLibCheck --target es2022 --module preserve --types node ${dir}/client.ts`,
+    60_000,
+  );
   assert.equal(checked.status, 0, `the client type-checks against the generated types:\n${checked.text}`);
   // Node strips types by default from 22.18; before, the README's flag (its warning goes to /dev/null).
   const [major, minor] = process.versions.node.split(".").map(Number);

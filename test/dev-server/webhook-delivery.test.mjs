@@ -40,7 +40,9 @@ async function startReceiver(port) {
   };
 }
 
-test("a submitted card order reaches a local receiver as a signed webhook within 15 s", { timeout: 180_000 }, async (t) => {
+test("a submitted card order reaches a local receiver as a signed webhook within 15 s", {
+  timeout: 180_000,
+}, async (t) => {
   const port = await firstFreePorts(Number(process.env.DEV_SERVER_PORT ?? 8900), [0, 1, 1000], "DEV_SERVER_PORT");
   const receiver = await startReceiver(port + 1);
   t.after(() => receiver.stop());
@@ -52,7 +54,11 @@ test("a submitted card order reaches a local receiver as a signed webhook within
   });
   t.after(() => worker.stop());
 
-  const token = await sign({ sub: "dev-server-test", customer_id: "customer-dev", scope: SCOPES, exp: Math.floor(Date.now() / 1000) + 600 }, jwtSecret, "HS256");
+  const token = await sign(
+    { sub: "dev-server-test", customer_id: "customer-dev", scope: SCOPES, exp: Math.floor(Date.now() / 1000) + 600 },
+    jwtSecret,
+    "HS256",
+  );
   const api = async (method, path, json) => {
     const headers = { Authorization: `Bearer ${token}`, ...(json && { "Content-Type": "application/json" }) };
     const response = await fetch(worker.url + path, { method, headers, body: json && JSON.stringify(json) });
@@ -64,14 +70,28 @@ test("a submitted card order reaches a local receiver as a signed webhook within
   const order = await api("POST", "/card_orders", { voucher_category: "gift", payment_method: "bank_transfer" });
   assert.equal(order.status, 201);
   const orderId = order.body.data[0].id;
-  assert.equal((await api("POST", `/card_orders/${orderId}/entries`, { voucher_owner_id: "owner-1", card_holder_name: "Ada Lovelace", amount: "25.05" })).status, 201);
+  assert.equal(
+    (
+      await api("POST", `/card_orders/${orderId}/entries`, {
+        voucher_owner_id: "owner-1",
+        card_holder_name: "Ada Lovelace",
+        amount: "25.05",
+      })
+    ).status,
+    201,
+  );
   const submitted = await api("POST", `/card_orders/${orderId}/submit`);
   assert.equal(submitted.status, 200);
   const changedAt = Date.now();
 
   const delivery = await Promise.race([
     receiver.next(),
-    new Promise((_, reject) => setTimeout(() => reject(new Error(`no delivery within ${DELIVERY_WITHIN_MS / 1000} s`)), DELIVERY_WITHIN_MS).unref()),
+    new Promise((_, reject) =>
+      setTimeout(
+        () => reject(new Error(`no delivery within ${DELIVERY_WITHIN_MS / 1000} s`)),
+        DELIVERY_WITHIN_MS,
+      ).unref(),
+    ),
   ]);
   assert.ok(delivery.at - changedAt <= DELIVERY_WITHIN_MS);
   // As a receiver verifies it: the signature over id, timestamp and body, with the endpoint's secret.

@@ -33,7 +33,11 @@ export const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-
 /** A valid HS256 token: all scopes, a fresh sub and customer unless given, 10 minutes to live. */
 export async function token(claims: Claims = {}): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  return sign({ sub: unique("user"), customer_id: unique("customer"), scope: ALL_SCOPES, exp: now + 600, ...claims }, JWT_SECRET, "HS256");
+  return sign(
+    { sub: unique("user"), customer_id: unique("customer"), scope: ALL_SCOPES, exp: now + 600, ...claims },
+    JWT_SECRET,
+    "HS256",
+  );
 }
 
 /** Bindings that replace the test environment's for one call (another JWT setting, a faulty DB). */
@@ -82,7 +86,10 @@ export function call(path: string, options: CallOptions = {}): Promise<Response>
     headers["Content-Type"] ??= "application/json";
     body = JSON.stringify(options.json);
   }
-  return send(new Request(BASE + path, { method: options.method ?? (body === undefined ? "GET" : "POST"), headers, body }), options.env);
+  return send(
+    new Request(BASE + path, { method: options.method ?? (body === undefined ? "GET" : "POST"), headers, body }),
+    options.env,
+  );
 }
 
 /** Field order matters (CONTRACT part 1): compare it wherever `expected` spells an object out. */
@@ -113,7 +120,11 @@ export async function follow(link: string, token: string): Promise<any> {
 }
 
 /** Asserts an error response: the envelope with exactly these errors. */
-export function expectError(response: Response, status: number, ...errors: { code: string; source?: object; detail?: unknown }[]) {
+export function expectError(
+  response: Response,
+  status: number,
+  ...errors: { code: string; source?: object; detail?: unknown }[]
+) {
   return expectJson(response, status, {
     errors: errors.map(({ code, source = {}, detail = expect.stringMatching(/\S/) }) => ({ detail, code, source })),
   });
@@ -154,10 +165,15 @@ export const CARD_ORDER_PATHS = {
  * A card order of `auth`'s customer (`order` as its body) with one entry (or `entries`), led into
  * `state`; as the API last showed it.
  */
-export async function orderIn(auth: string, state: keyof typeof CARD_ORDER_PATHS, { order: body = newCardOrder, entries = [newEntry] }: { order?: object; entries?: object[] } = {}): Promise<any> {
+export async function orderIn(
+  auth: string,
+  state: keyof typeof CARD_ORDER_PATHS,
+  { order: body = newCardOrder, entries = [newEntry] }: { order?: object; entries?: object[] } = {},
+): Promise<any> {
   let order = await createCardOrder(auth, body);
   for (const entry of entries) await addEntry(auth, order.id, entry);
-  if (entries.length > 0) order = (await ((await call(`/card_orders/${order.id}`, { token: auth })).json() as Promise<any>)).data;
+  if (entries.length > 0)
+    order = (await ((await call(`/card_orders/${order.id}`, { token: auth })).json() as Promise<any>)).data;
   for (const action of CARD_ORDER_PATHS[state]) {
     const response = await call(`/card_orders/${order.id}/${action}`, { token: auth, method: "POST" });
     expect({ action, status: response.status }).toStrictEqual({ action, status: 200 });
@@ -167,7 +183,10 @@ export async function orderIn(auth: string, state: keyof typeof CARD_ORDER_PATHS
 }
 
 export async function createInvoice(auth: string, orderId: string, reference?: string): Promise<any> {
-  const response = await call("/invoices", { token: auth, json: reference === undefined ? { order_id: orderId } : { order_id: orderId, reference } });
+  const response = await call("/invoices", {
+    token: auth,
+    json: reference === undefined ? { order_id: orderId } : { order_id: orderId, reference },
+  });
   expect(response.status).toBe(201);
   return ((await response.json()) as any).data[0];
 }
@@ -177,7 +196,11 @@ export async function createInvoice(auth: string, orderId: string, reference?: s
  * after it (CONTRACT part 4: `prev`, `next` and `last` carry one; page 1 and `first` never do).
  */
 export const listLink = (pathAndQuery: string, cursor = false) =>
-  cursor ? expect.stringMatching(new RegExp(`^${(BASE + pathAndQuery).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}&cursor=[\\w-]+\\.[\\w-]+$`)) : BASE + pathAndQuery;
+  cursor
+    ? expect.stringMatching(
+        new RegExp(`^${(BASE + pathAndQuery).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}&cursor=[\\w-]+\\.[\\w-]+$`),
+      )
+    : BASE + pathAndQuery;
 
 /** The single-page envelope a POST answers with. */
 export const singlePage = (path: string, data: unknown[]) => ({

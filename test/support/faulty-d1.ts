@@ -108,7 +108,9 @@ class FaultyStatement {
   }
 
   first<T>(column?: string): Promise<T | null> {
-    return this.db.call("first", [this.sql], () => (column === undefined ? this.inner.first<T>() : this.inner.first<T>(column)));
+    return this.db.call("first", [this.sql], () =>
+      column === undefined ? this.inner.first<T>() : this.inner.first<T>(column),
+    );
   }
 
   raw<T>(options?: { columnNames?: boolean }): Promise<unknown> {

@@ -48,7 +48,10 @@ export interface Outcome {
  * slow lane). A retry is recorded, not re-run: the test decides. Returns every message's outcome, in
  * the order consumed.
  */
-export async function drain(bindings: Partial<Cloudflare.Env> = {}, queue = "voucher-billing-events"): Promise<Outcome[]> {
+export async function drain(
+  bindings: Partial<Cloudflare.Env> = {},
+  queue = "voucher-billing-events",
+): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   const lanes = [
     { name: queue, from: queued },
@@ -65,11 +68,17 @@ export async function drain(bindings: Partial<Cloudflare.Env> = {}, queue = "vou
         const outcome: Outcome = { queue: lane.name, body: message.body, acked: false };
         const { ack, retry } = message;
         message.ack = () => ((outcome.acked = true), ack.call(message));
-        message.retry = (options?: QueueRetryOptions) => ((outcome.retried = { ...options }), retry.call(message, options));
+        message.retry = (options?: QueueRetryOptions) => (
+          (outcome.retried = { ...options }), retry.call(message, options)
+        );
         return outcome;
       });
       const ctx = createExecutionContext();
-      await worker.queue(batch, { ...env, EVENTS: queued.binding, SLOW_DELIVERIES: slowQueued.binding, ...bindings }, ctx);
+      await worker.queue(
+        batch,
+        { ...env, EVENTS: queued.binding, SLOW_DELIVERIES: slowQueued.binding, ...bindings },
+        ctx,
+      );
       await waitOnExecutionContext(ctx);
       outcomes.push(...seen);
     }

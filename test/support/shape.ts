@@ -38,14 +38,26 @@ function keyOrderErrors(schema: z.ZodMiniType, value: unknown, path: string): st
       return (value as unknown[]).flatMap((item, i) => keyOrderErrors(def.element!, item, `${path}[${i}]`));
     case "union":
       // The option the value satisfies decides the order.
-      return keyOrderErrors(def.options!.find((option) => option.safeParse(value).success) ?? def.options![0]!, value, path);
+      return keyOrderErrors(
+        def.options!.find((option) => option.safeParse(value).success) ?? def.options![0]!,
+        value,
+        path,
+      );
     case "object": {
       // Only a strict object fixes its fields (the document at /openapi.json has more than `openapi`).
       const strict = def.catchall !== undefined && defOf(def.catchall).type === "never";
       const expected = Object.keys(def.shape!);
       const actual = Object.keys(value as object);
-      const own = !strict || JSON.stringify(actual) === JSON.stringify(expected) ? [] : [`${path}: fields ${actual.join(",")} instead of ${expected.join(",")}`];
-      return [...own, ...expected.flatMap((key) => keyOrderErrors(def.shape![key]!, (value as Record<string, unknown>)[key], `${path}.${key}`))];
+      const own =
+        !strict || JSON.stringify(actual) === JSON.stringify(expected)
+          ? []
+          : [`${path}: fields ${actual.join(",")} instead of ${expected.join(",")}`];
+      return [
+        ...own,
+        ...expected.flatMap((key) =>
+          keyOrderErrors(def.shape![key]!, (value as Record<string, unknown>)[key], `${path}.${key}`),
+        ),
+      ];
     }
     default:
       return [];
@@ -55,11 +67,17 @@ function keyOrderErrors(schema: z.ZodMiniType, value: unknown, path: string): st
 /** Asserts that `value` is exactly what `schema` describes: strict fields, types, and field order. */
 export function expectShape(schema: z.ZodMiniType, value: unknown, what = "$"): void {
   const parsed = schema.safeParse(value);
-  expect(parsed.success ? [] : parsed.error.issues.map((issue) => `${what}.${issue.path.join(".")}: ${issue.message}`), `the shape of ${what}`).toStrictEqual([]);
+  expect(
+    parsed.success ? [] : parsed.error.issues.map((issue) => `${what}.${issue.path.join(".")}: ${issue.message}`),
+    `the shape of ${what}`,
+  ).toStrictEqual([]);
   expect(keyOrderErrors(schema, value, what), `the field order of ${what}`).toStrictEqual([]);
 }
 
-const routes = endpoints.map(({ spec }) => ({ spec, pattern: new RegExp(`^${spec.path.replace(/\{\w+\}/g, "[^/]+")}$`) }));
+const routes = endpoints.map(({ spec }) => ({
+  spec,
+  pattern: new RegExp(`^${spec.path.replace(/\{\w+\}/g, "[^/]+")}$`),
+}));
 
 /** The route that answers `method` on `path`, if any. */
 export function routeOf(method: string, path: string): RouteSpec | undefined {

@@ -21,10 +21,17 @@ import { applyTransition, type TransitionEffects } from "../../writes/transition
 import type * as routes from "./card-orders.routes";
 
 /** The card order named in the path, if it is the caller's customer's; with its voucher invoice if `withInvoice`. */
-async function loadCardOrder(c: Context<AppEnv>, withInvoice = false): Promise<{ order: CardOrderRow; invoice?: InvoiceRow }> {
+async function loadCardOrder(
+  c: Context<AppEnv>,
+  withInvoice = false,
+): Promise<{ order: CardOrderRow; invoice?: InvoiceRow }> {
   const id = c.req.param("id") ?? "";
   const db = database(c);
-  const found = !isId(id) ? {} : withInvoice ? await findOrderAndVoucherInvoice(db, customerOf(c), id) : { order: await findCardOrder(db, customerOf(c), id) };
+  const found = !isId(id)
+    ? {}
+    : withInvoice
+      ? await findOrderAndVoucherInvoice(db, customerOf(c), id)
+      : { order: await findCardOrder(db, customerOf(c), id) };
   if (!found.order) throw notFound("card order");
   return { order: found.order, invoice: found.invoice };
 }
@@ -54,7 +61,10 @@ export const createCardOrder: Handler<typeof routes.createCardOrder> = (c, { bod
     entriesCount: 0,
     entriesAmount: 0,
   };
-  return commit(c, [insertCardOrder(database(c).orm, row)], { status: 201, body: singlePageEnvelope(c, [toCardOrder(row)]) });
+  return commit(c, [insertCardOrder(database(c).orm, row)], {
+    status: 201,
+    body: singlePageEnvelope(c, [toCardOrder(row)]),
+  });
 };
 
 export const listCardOrders: Handler<typeof routes.listCardOrders> = async (c, { query }) => {
@@ -63,7 +73,8 @@ export const listCardOrders: Handler<typeof routes.listCardOrders> = async (c, {
   return reply(c, 200, await pageEnvelope(c, request, rows.map(toCardOrder), total ?? 0, edges));
 };
 
-export const getCardOrder: Handler<typeof routes.getCardOrder> = async (c) => reply(c, 200, { data: toCardOrder((await loadCardOrder(c)).order) });
+export const getCardOrder: Handler<typeof routes.getCardOrder> = async (c) =>
+  reply(c, 200, { data: toCardOrder((await loadCardOrder(c)).order) });
 
 type Effects = TransitionEffects<CardOrderRow>;
 
@@ -71,25 +82,41 @@ type Effects = TransitionEffects<CardOrderRow>;
  * What each transition of a card order does besides moving its state (CONTRACT parts 6 and 10).
  * Every invoice of the order shows its state (`orders[].state`), which moves in the same batch.
  */
-function effectsOf(c: Context<AppEnv>, action: CardOrderAction, order: CardOrderRow, voucherInvoice: InvoiceRow | undefined) {
+function effectsOf(
+  c: Context<AppEnv>,
+  action: CardOrderAction,
+  order: CardOrderRow,
+  voucherInvoice: InvoiceRow | undefined,
+) {
   return (orm: Database, at: string, to: CardOrderState): Effects => {
     const follow = setInvoiceOrderState(orm, order.id, to);
     const issue = (kind: "production" | "shipping"): Effects => {
       const invoice = issueInvoice({ orm, vars: c.env, at }, { ...order, state: to }, kind, order.invoiceReference);
       return {
         writes: [...invoice.writes, follow],
-        changes: kind === "production" ? { productionInvoiceId: invoice.row.id, productionInvoiceNumber: invoice.number } : { shippingInvoiceId: invoice.row.id, shippingInvoiceNumber: invoice.number },
+        changes:
+          kind === "production"
+            ? { productionInvoiceId: invoice.row.id, productionInvoiceNumber: invoice.number }
+            : { shippingInvoiceId: invoice.row.id, shippingInvoiceNumber: invoice.number },
         fill: { [`$.${kind}_invoice.number`]: invoice.number },
         events: [invoice.event],
       };
     };
     switch (action) {
       case "submit":
-        if (order.entriesCount === 0) throw ApiError.of("invalid_state", "The card order has no entries; add at least one entry before submitting it.");
+        if (order.entriesCount === 0)
+          throw ApiError.of(
+            "invalid_state",
+            "The card order has no entries; add at least one entry before submitting it.",
+          );
         return { writes: [follow] };
       case "cancel": {
         // Withdrawing an order withdraws its bill; a paid one must be settled by other means.
-        if (voucherInvoice?.state === "paid") throw ApiError.of("conflict", `The card order's invoice ${voucherInvoice.number} is paid; a paid order cannot be cancelled.`);
+        if (voucherInvoice?.state === "paid")
+          throw ApiError.of(
+            "conflict",
+            `The card order's invoice ${voucherInvoice.number} is paid; a paid order cannot be cancelled.`,
+          );
         if (voucherInvoice?.state !== "open") return { writes: [follow] };
         const cancelled = cancelInvoice(orm, voucherInvoice, at);
         return { writes: [...cancelled.writes, follow], events: [cancelled.event] };

@@ -1,4 +1,9 @@
-import { cardOrderLifecycle, PAYMENT_METHODS, VOUCHER_CATEGORIES, type CardOrderAction } from "../../domain/card-orders";
+import {
+  cardOrderLifecycle,
+  PAYMENT_METHODS,
+  VOUCHER_CATEGORIES,
+  type CardOrderAction,
+} from "../../domain/card-orders";
 import { NO_BODY } from "../../http/request-body";
 import { NO_QUERY } from "../../http/request-query";
 import type { RouteSpec } from "../../http/route";
@@ -30,7 +35,8 @@ export const createCardOrder = {
   path: "/card_orders",
   operationId: "createCardOrder",
   summary: "Create a card order (state draft)",
-  description: "Creates a draft card order for the token's customer. Answers the new order as a single-page list envelope.",
+  description:
+    "Creates a draft card order for the token's customer. Answers the new order as a single-page list envelope.",
   tag: TAG,
   access: { scope: "card_orders:write", tenant: true },
   body: CreateCardOrder,
@@ -43,7 +49,8 @@ export const listCardOrders = {
   path: "/card_orders",
   operationId: "listCardOrders",
   summary: "List the customer's card orders, newest first",
-  description: "Pages the customer's card orders, newest first (created_at, then id, descending), optionally only those in one state.",
+  description:
+    "Pages the customer's card orders, newest first (created_at, then id, descending), optionally only those in one state.",
   tag: TAG,
   access: { scope: "card_orders:read", tenant: true },
   body: NO_BODY,
@@ -65,4 +72,9 @@ export const getCardOrder = {
 } satisfies RouteSpec;
 
 export const transitionCardOrder = (action: CardOrderAction) =>
-  transitionRoute(cardOrderLifecycle, action, { collection: "card_orders", resource: "CardOrder", tag: TAG, schema: CardOrderData });
+  transitionRoute(cardOrderLifecycle, action, {
+    collection: "card_orders",
+    resource: "CardOrder",
+    tag: TAG,
+    schema: CardOrderData,
+  });

@@ -1,7 +1,13 @@
 import type { Context } from "hono";
 import { customerOf } from "../../auth/principal";
 import { findCardOrder } from "../../db/card-orders";
-import { deleteEntry as deleteEntryRow, findOrderAndEntry, insertEntry, listEntries as queryEntries, touchDraft } from "../../db/entries";
+import {
+  deleteEntry as deleteEntryRow,
+  findOrderAndEntry,
+  insertEntry,
+  listEntries as queryEntries,
+  touchDraft,
+} from "../../db/entries";
 import type { CardOrderEntryRow, CardOrderRow } from "../../db/schema";
 import { assertEntriesChangeable, MAX_ENTRIES_PER_ORDER } from "../../domain/card-orders";
 import { isId, newId } from "../../domain/ids";
@@ -28,7 +34,9 @@ async function loadOrder(c: Context<AppEnv>): Promise<CardOrderRow> {
 
 async function loadOrderAndEntry(c: Context<AppEnv>): Promise<{ order: CardOrderRow; entry: CardOrderEntryRow }> {
   const { orderId, entryId } = pathIds(c);
-  const { order, entry } = isId(orderId) ? await findOrderAndEntry(database(c), customerOf(c), orderId, isId(entryId) ? entryId : "") : {};
+  const { order, entry } = isId(orderId)
+    ? await findOrderAndEntry(database(c), customerOf(c), orderId, isId(entryId) ? entryId : "")
+    : {};
   if (!order) throw notFound("card order");
   if (!entry) throw notFound("entry of this card order");
   return { order, entry };
@@ -49,7 +57,11 @@ export const createEntry: Handler<typeof routes.createEntry> = async (c, { body 
   };
   const { orm } = database(c);
   return explainConflict(
-    () => commit(c, [touchDraft(orm, order.id, now, { room: MAX_ENTRIES_PER_ORDER }), insertEntry(orm, row)], { status: 201, body: singlePageEnvelope(c, [toEntry(row)]) }),
+    () =>
+      commit(c, [touchDraft(orm, order.id, now, { room: MAX_ENTRIES_PER_ORDER }), insertEntry(orm, row)], {
+        status: 201,
+        body: singlePageEnvelope(c, [toEntry(row)]),
+      }),
     async () => assertEntriesChangeable(await loadOrder(c), true),
   );
 };
@@ -57,7 +69,9 @@ export const createEntry: Handler<typeof routes.createEntry> = async (c, { body 
 export const listEntries: Handler<typeof routes.listEntries> = async (c, { query }) => {
   const request = await pageRequest(c, query);
   const { orderId } = pathIds(c);
-  const { rows, edges, total } = isId(orderId) ? await queryEntries(database(c), customerOf(c), orderId, request) : { rows: [], edges: undefined, total: undefined };
+  const { rows, edges, total } = isId(orderId)
+    ? await queryEntries(database(c), customerOf(c), orderId, request)
+    : { rows: [], edges: undefined, total: undefined };
   if (total === undefined) throw notFound("card order");
   return reply(c, 200, await pageEnvelope(c, request, rows.map(toEntry), total, edges));
 };
@@ -67,7 +81,15 @@ export const deleteEntry: Handler<typeof routes.deleteEntry> = async (c) => {
   assertEntriesChangeable(order, false);
   const { orm } = database(c);
   return explainConflict(
-    () => commit(c, [touchDraft(orm, order.id, new Date().toISOString(), { entryId: entry.id }), deleteEntryRow(orm, order.id, entry.id)], { status: 204, body: undefined }),
+    () =>
+      commit(
+        c,
+        [
+          touchDraft(orm, order.id, new Date().toISOString(), { entryId: entry.id }),
+          deleteEntryRow(orm, order.id, entry.id),
+        ],
+        { status: 204, body: undefined },
+      ),
     async () => assertEntriesChangeable((await loadOrderAndEntry(c)).order, false),
   );
 };

@@ -45,7 +45,8 @@ export const listEntries = {
   path: "/card_orders/{id}/entries",
   operationId: "listCardOrderEntries",
   summary: "List a card order's entries, newest first",
-  description: "Pages the order's entries, newest first (created_at, then id, descending); total_entries is the order's entries_count.",
+  description:
+    "Pages the order's entries, newest first (created_at, then id, descending); total_entries is the order's entries_count.",
   tag: TAG,
   access: { scope: "card_orders:read", tenant: true },
   body: NO_BODY,
@@ -66,4 +67,3 @@ export const deleteEntry = {
   errors: ["invalid_state", "conflict"],
   success: { status: 204, description: "Removed.", schema: NO_CONTENT },
 } satisfies RouteSpec;
-

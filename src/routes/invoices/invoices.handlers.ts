@@ -31,18 +31,35 @@ async function loadInvoice(c: Context<AppEnv>): Promise<InvoiceRow> {
 export const createInvoice: Handler<typeof routes.createInvoice> = async (c, { body }) => {
   const db = database(c);
   const customerId = customerOf(c);
-  const findOrder = () => (isId(body.order_id) ? findOrderAndVoucherInvoice(db, customerId, body.order_id) : Promise.resolve({ order: undefined, invoice: undefined }));
+  const findOrder = () =>
+    isId(body.order_id)
+      ? findOrderAndVoucherInvoice(db, customerId, body.order_id)
+      : Promise.resolve({ order: undefined, invoice: undefined });
   const { order, invoice: current } = await findOrder();
-  if (!order) throw ApiError.of("validation_failed", "order_id names no card order of this customer.", { pointer: "/order_id" });
+  if (!order)
+    throw ApiError.of("validation_failed", "order_id names no card order of this customer.", { pointer: "/order_id" });
   assertInvoiceable(order, current);
 
   const at = nextTimestamp(order.updatedAt);
   const invoice = issueInvoice({ orm: db.orm, vars: c.env, at }, order, "voucher", body.reference ?? null);
   // Number, invoice and link in one batch: a number is taken only if the invoice is stored, so the
   // sequence stays gapless; the order's guard makes a concurrent second invoice roll back.
-  const writes = [...invoice.writes, updateIfUnchanged(db.orm, cardOrders, order, { invoiceId: invoice.row.id, invoiceNumber: invoice.number, updatedAt: at })];
+  const writes = [
+    ...invoice.writes,
+    updateIfUnchanged(db.orm, cardOrders, order, {
+      invoiceId: invoice.row.id,
+      invoiceNumber: invoice.number,
+      updatedAt: at,
+    }),
+  ];
   return explainConflict(
-    () => commit(c, writes, { status: 201, body: singlePageEnvelope(c, [toInvoice(invoice.row)]), fill: { "$.data[0].number": invoice.number }, events: [invoice.event] }),
+    () =>
+      commit(c, writes, {
+        status: 201,
+        body: singlePageEnvelope(c, [toInvoice(invoice.row)]),
+        fill: { "$.data[0].number": invoice.number },
+        events: [invoice.event],
+      }),
     async () => {
       const fresh = await findOrder();
       if (fresh.order) assertInvoiceable(fresh.order, fresh.invoice);
@@ -52,11 +69,17 @@ export const createInvoice: Handler<typeof routes.createInvoice> = async (c, { b
 
 export const listInvoices: Handler<typeof routes.listInvoices> = async (c, { query }) => {
   const request = await pageRequest(c, query);
-  const { rows, edges, total } = await queryInvoices(database(c), customerOf(c), { state: query.state, orderId: query.order_id }, request);
+  const { rows, edges, total } = await queryInvoices(
+    database(c),
+    customerOf(c),
+    { state: query.state, orderId: query.order_id },
+    request,
+  );
   return reply(c, 200, await pageEnvelope(c, request, rows.map(toInvoice), total ?? 0, edges));
 };
 
-export const getInvoice: Handler<typeof routes.getInvoice> = async (c) => reply(c, 200, { data: toInvoice(await loadInvoice(c)) });
+export const getInvoice: Handler<typeof routes.getInvoice> = async (c) =>
+  reply(c, 200, { data: toInvoice(await loadInvoice(c)) });
 
 export const transitionInvoice =
   (action: InvoiceAction): Handler<ReturnType<typeof routes.transitionInvoice>> =>
@@ -72,7 +95,11 @@ export const transitionInvoice =
         action === "cancel"
           ? (orm, at) => {
               const { number, take } = cancellationNumber(orm, at);
-              return { writes: [take], changes: { cancellationNumber: number }, fill: { "$.cancellation_number": number } };
+              return {
+                writes: [take],
+                changes: { cancellationNumber: number },
+                fill: { "$.cancellation_number": number },
+              };
             }
           : undefined,
     });

@@ -43,7 +43,8 @@ export const listInvoices = {
   path: "/invoices",
   operationId: "listInvoices",
   summary: "List the customer's invoices, newest first",
-  description: "Pages the customer's invoices, newest first (created_at, then id, descending), optionally filtered by state and by card order.",
+  description:
+    "Pages the customer's invoices, newest first (created_at, then id, descending), optionally filtered by state and by card order.",
   tag: TAG,
   access: { scope: "invoices:read", tenant: true },
   body: NO_BODY,
@@ -73,5 +74,8 @@ export const transitionInvoice = (action: InvoiceAction) =>
     resource: "Invoice",
     tag: TAG,
     schema: InvoiceData,
-    effect: action === "cancel" ? "Sets cancelled_at and a cancellation number CN-YYYY-NNNNNN (gapless per UTC year); invoices are never deleted or renumbered. " : undefined,
+    effect:
+      action === "cancel"
+        ? "Sets cancelled_at and a cancellation number CN-YYYY-NNNNNN (gapless per UTC year); invoices are never deleted or renumbered. "
+        : undefined,
   });

@@ -14,11 +14,15 @@ const HEALTHY = JSON.stringify({ status: "ok" });
  */
 async function openApiText(c: Context<AppEnv>): Promise<string> {
   const asset = await c.env.ASSETS.fetch(new URL(routes.openApi.path, c.req.url));
-  if (!asset.ok) throw new Error(`${routes.openApi.path} is not among the static assets (${asset.status}): run npm run build:assets`);
+  if (!asset.ok)
+    throw new Error(
+      `${routes.openApi.path} is not among the static assets (${asset.status}): run npm run build:assets`,
+    );
   return asset.text();
 }
 
-const setHeaders = (c: Context, headers: Record<string, string>) => Object.entries(headers).forEach(([name, value]) => c.header(name, value));
+const setHeaders = (c: Context, headers: Record<string, string>) =>
+  Object.entries(headers).forEach(([name, value]) => c.header(name, value));
 
 /** Health, the OpenAPI document and its interactive reference. */
 export const metaEndpoints: Endpoint[] = [

@@ -29,7 +29,12 @@ export const openApi = {
   operationId: "openApi",
   summary: "This OpenAPI 3.1 document",
   description: "The document, built from the same route specs and schemas that the Worker validates with.",
-  success: { status: 200, description: "The document.", schema: z.object({ openapi: z.string() }), headers: { "Cache-Control": PUBLIC_CACHE } },
+  success: {
+    status: 200,
+    description: "The document.",
+    schema: z.object({ openapi: z.string() }),
+    headers: { "Cache-Control": PUBLIC_CACHE },
+  },
 } satisfies RouteSpec;
 
 export const docs = {

@@ -12,8 +12,17 @@ import type * as routes from "./notification-tokens.routes";
 
 export const registerNotificationToken: Handler<typeof routes.registerNotificationToken> = (c, { body }) => {
   const now = new Date().toISOString();
-  const row = { ownerId: principalOf(c).sub, deviceIdentifier: body.device_identifier, value: body.value, createdAt: now, updatedAt: now };
-  return commit(c, [...queries.registerNotificationToken(database(c).orm, row, MAX_DEVICES_PER_OWNER)], { status: 204, body: undefined });
+  const row = {
+    ownerId: principalOf(c).sub,
+    deviceIdentifier: body.device_identifier,
+    value: body.value,
+    createdAt: now,
+    updatedAt: now,
+  };
+  return commit(c, [...queries.registerNotificationToken(database(c).orm, row, MAX_DEVICES_PER_OWNER)], {
+    status: 204,
+    body: undefined,
+  });
 };
 
 export const listNotificationTokens: Handler<typeof routes.listNotificationTokens> = async (c, { query }) => {
@@ -24,5 +33,8 @@ export const listNotificationTokens: Handler<typeof routes.listNotificationToken
 
 export const deleteNotificationToken: Handler<typeof routes.deleteNotificationToken> = (c) => {
   const { orm } = database(c);
-  return commit(c, [queries.deleteNotificationToken(orm, principalOf(c).sub, c.req.param("device_identifier") ?? "")], { status: 204, body: undefined });
+  return commit(c, [queries.deleteNotificationToken(orm, principalOf(c).sub, c.req.param("device_identifier") ?? "")], {
+    status: 204,
+    body: undefined,
+  });
 };

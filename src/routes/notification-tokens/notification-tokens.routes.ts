@@ -28,8 +28,7 @@ export const registerNotificationToken = {
   path: "/voucher_owners/me/notification_tokens",
   operationId: "registerNotificationToken",
   summary: "Register (or replace) the token of one of the caller's devices",
-  description:
-    `One registration per (voucher owner, device_identifier): a second PUT replaces the value, keeps created_at and advances updated_at. A value belongs to one owner's device at a time: registering it elsewhere removes it here. An owner has at most ${MAX_DEVICES_PER_OWNER} devices: registering another removes the least recently updated one, in the same write.`,
+  description: `One registration per (voucher owner, device_identifier): a second PUT replaces the value, keeps created_at and advances updated_at. A value belongs to one owner's device at a time: registering it elsewhere removes it here. An owner has at most ${MAX_DEVICES_PER_OWNER} devices: registering another removes the least recently updated one, in the same write.`,
   tag: TAG,
   access: ACCESS,
   body: RegisterNotificationToken,
@@ -42,7 +41,8 @@ export const listNotificationTokens = {
   path: "/voucher_owners/me/notification_tokens",
   operationId: "listNotificationTokens",
   summary: "List the caller's registered devices, newest first",
-  description: "Pages the devices registered for the token's subject (the voucher owner), newest first; never the token values.",
+  description:
+    "Pages the devices registered for the token's subject (the voucher owner), newest first; never the token values.",
   tag: TAG,
   access: ACCESS,
   body: NO_BODY,

@@ -1,6 +1,12 @@
 import { customerOf } from "../../auth/principal";
 import { seal } from "../../crypto/secret-box";
-import { countWebhookEndpoints, deleteWebhookEndpoint as deleteRow, findWebhookEndpoint, insertWebhookEndpoint, listWebhookEndpoints as queryEndpoints } from "../../db/webhook-endpoints";
+import {
+  countWebhookEndpoints,
+  deleteWebhookEndpoint as deleteRow,
+  findWebhookEndpoint,
+  insertWebhookEndpoint,
+  listWebhookEndpoints as queryEndpoints,
+} from "../../db/webhook-endpoints";
 import { isId, newId } from "../../domain/ids";
 import { MAX_WEBHOOK_ENDPOINTS, webhookUrlProblem } from "../../domain/webhooks";
 import { ApiError, notFound } from "../../errors";
@@ -15,7 +21,11 @@ import { commit } from "../../writes/commit";
 import { explainConflict } from "../../writes/explain-conflict";
 import type * as routes from "./webhook-endpoints.routes";
 
-const full = () => ApiError.of("conflict", `The customer has ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints, the most it can have; delete one first.`);
+const full = () =>
+  ApiError.of(
+    "conflict",
+    `The customer has ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints, the most it can have; delete one first.`,
+  );
 
 export const createWebhookEndpoint: Handler<typeof routes.createWebhookEndpoint> = async (c, { body }) => {
   const problem = webhookUrlProblem(body.url, c.env.ALLOW_LOCAL_WEBHOOKS === "true");
@@ -34,7 +44,12 @@ export const createWebhookEndpoint: Handler<typeof routes.createWebhookEndpoint>
   const db = database(c);
   // The limit holds in the insert itself (a concurrent 11th rolls back); only then is it counted.
   return explainConflict(
-    () => commit(c, [insertWebhookEndpoint(db.orm, row, MAX_WEBHOOK_ENDPOINTS)], { status: 201, body: singlePageEnvelope(c, [withSecret(toWebhookEndpoint(row), secret)]), secret: true }),
+    () =>
+      commit(c, [insertWebhookEndpoint(db.orm, row, MAX_WEBHOOK_ENDPOINTS)], {
+        status: 201,
+        body: singlePageEnvelope(c, [withSecret(toWebhookEndpoint(row), secret)]),
+        secret: true,
+      }),
     async () => {
       if ((await countWebhookEndpoints(db, customerId)) >= MAX_WEBHOOK_ENDPOINTS) throw full();
     },

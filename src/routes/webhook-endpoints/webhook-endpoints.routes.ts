@@ -15,7 +15,12 @@ const ACCESS = { scope: "webhooks:write", tenant: true } as const;
 
 const eventTypesProblems = (types: string[], ctx: { issues: z.core.$ZodRawIssue[] }) => {
   types.forEach((type, i) => {
-    const problem = type === "*" && types.length > 1 ? 'must stand alone: ["*"] means every type' : types.indexOf(type) < i ? "must not repeat a type" : undefined;
+    const problem =
+      type === "*" && types.length > 1
+        ? 'must stand alone: ["*"] means every type'
+        : types.indexOf(type) < i
+          ? "must not repeat a type"
+          : undefined;
     if (problem) ctx.issues.push({ code: "custom", message: problem, input: type, path: [i] });
   });
 };
@@ -33,9 +38,15 @@ const CreateWebhookEndpoint = named(
           if (problem) ctx.issues.push({ code: "custom", message: problem, input: url });
         }),
       )
-      .register(z.globalRegistry, { format: "uri", description: "https; a host that is not globally reachable, also over http, only while ALLOW_LOCAL_WEBHOOKS is \"true\"." }),
+      .register(z.globalRegistry, {
+        format: "uri",
+        description:
+          'https; a host that is not globally reachable, also over http, only while ALLOW_LOCAL_WEBHOOKS is "true".',
+      }),
     event_types: z
-      .array(z.enum(["*", ...EVENT_TYPES], { error: `must be one of: *, ${EVENT_TYPES.join(", ")}` }), { error: "must be an array of event types" })
+      .array(z.enum(["*", ...EVENT_TYPES], { error: `must be one of: *, ${EVENT_TYPES.join(", ")}` }), {
+        error: "must be an array of event types",
+      })
       .check(z.minLength(1, 'must name at least one event type, or be ["*"]'), z.superRefine(eventTypesProblems)),
   }),
 );
@@ -54,7 +65,11 @@ export const createWebhookEndpoint = {
   body: CreateWebhookEndpoint,
   query: NO_QUERY,
   errors: ["conflict"],
-  success: { status: 201, description: "The new endpoint with its signing secret, as a single-page list envelope.", schema: NewWebhookEndpointList },
+  success: {
+    status: 201,
+    description: "The new endpoint with its signing secret, as a single-page list envelope.",
+    schema: NewWebhookEndpointList,
+  },
 } satisfies RouteSpec;
 
 export const listWebhookEndpoints = {
@@ -75,7 +90,8 @@ export const deleteWebhookEndpoint = {
   path: "/webhook_endpoints/{id}",
   operationId: "deleteWebhookEndpoint",
   summary: "Stop deliveries to an endpoint",
-  description: "No further attempt reaches it, also not the retries of earlier events. An unknown, deleted or another customer's endpoint answers 404.",
+  description:
+    "No further attempt reaches it, also not the retries of earlier events. An unknown, deleted or another customer's endpoint answers 404.",
   tag: TAG,
   access: ACCESS,
   body: NO_BODY,
