@@ -312,7 +312,7 @@ describe("GET /voucher_owners/me/notification_tokens", () => {
     });
   });
 
-  // Cursor pages (pagination/keyset.ts) while devices already passed go; card orders never go, so
+  // Cursor pages (db/keyset.ts) while devices already passed go; card orders never go, so
   // these lists show it.
   const sixDevices = async () => {
     const auth = await token();

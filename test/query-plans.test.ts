@@ -417,7 +417,7 @@ async function triggerStatements(): Promise<{ trigger: string; sql: string; para
 }
 
 /**
- * Every list's statements (src/pagination/keyset.ts), per filter: a page by number, from a key,
+ * Every list's statements (src/db/keyset.ts), per filter: a page by number, from a key,
  * before a key, the last page, and the kept total.
  */
 function listStatements(): Record<string, RegExp> {

@@ -1,5 +1,5 @@
 // The statements the service sends for page 1 of a card-order list (src/db/card-orders.ts through
-// src/pagination/keyset.ts: page 1, one row more than the page to see whether a next page exists,
+// src/db/keyset.ts: page 1, one row more than the page to see whether a next page exists,
 // and the kept total from list_counts), copied verbatim with the values it binds. bench/run.mjs
 // regenerates both from the service and stops if they differ.
 export const PAGE_SQL =

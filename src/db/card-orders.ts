@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { CardOrderState } from "../domain/card-orders";
-import { keptTotal, pageReads, readPage } from "../pagination/keyset";
+import { keptTotal, pageReads, readPage } from "./keyset";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
 import { columnsOf, compile, lazily, param, queryBuilder as qb } from "./compiled";

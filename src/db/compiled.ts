@@ -33,7 +33,7 @@ export function compile<Row>(
   return {
     sql: text,
     params,
-    // A read that names its columns as the fields (pagination/keyset.ts) gets its rows as they are.
+    // A read that names its columns as the fields (keyset.ts) gets its rows as they are.
     map: named
       ? (raw) => raw as Row
       : (raw) => {

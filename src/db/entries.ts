@@ -1,5 +1,5 @@
 import { and, eq, exists, sql } from "drizzle-orm";
-import { pageReads, readPage } from "../pagination/keyset";
+import { pageReads, readPage } from "./keyset";
 import type { PageRequest } from "../pagination/query";
 import { byId as cardOrderById } from "./card-orders";
 import type { Database, RequestDatabase } from "./client";

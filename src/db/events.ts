@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import type { EventType } from "../domain/events";
-import { keptTotal, pageReads, readPage } from "../pagination/keyset";
+import { keptTotal, pageReads, readPage } from "./keyset";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
 import { lazily, param } from "./compiled";

@@ -5,7 +5,7 @@ import type { Database, RequestDatabase } from "./client";
 import { columnsOf, compile, lazily, param, queryBuilder as qb } from "./compiled";
 import type { CardOrderState } from "../domain/card-orders";
 import type { InvoiceState } from "../domain/invoices";
-import { keptTotal, pageReads, readPage } from "../pagination/keyset";
+import { keptTotal, pageReads, readPage } from "./keyset";
 import { byId as cardOrderById } from "./card-orders";
 import { cardOrders, invoices, numberSequences, type CardOrderRow, type InvoiceRow } from "./schema";
 

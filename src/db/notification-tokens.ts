@@ -1,5 +1,5 @@
 import { and, asc, eq, ne, notExists, or, sql } from "drizzle-orm";
-import { keptTotal, pageReads, readPage } from "../pagination/keyset";
+import { keptTotal, pageReads, readPage } from "./keyset";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
 import { lazily, param, queryBuilder as qb } from "./compiled";

@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { keptTotal, pageReads, readPage } from "../pagination/keyset";
+import { keptTotal, pageReads, readPage } from "./keyset";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
 import { columnsOf, compile, lazily, param, queryBuilder as qb } from "./compiled";

@@ -6,11 +6,14 @@ import { ApiError } from "../errors";
 // row's sort key on, or before it, or the list's last page) for one list, filter, page and page
 // size, and is signed, so that a cursor that does not fit the request it comes with is a 400.
 
+/** A row's place in its list: (created_at, id). */
+export type SortKey = [createdAt: string, id: string];
+
 /**
  * Where the page is: from a row on, that row included (next: the row its page read ahead), before a
  * row (prev: the first row of the page it came from), or the last page.
  */
-export type Seek = { mode: "from" | "before"; key: [createdAt: string, id: string] } | { mode: "last" };
+export type Seek = { mode: "from" | "before"; key: SortKey } | { mode: "last" };
 
 interface Cursor {
   /** The list: its path and filters, as the request names them. */

@@ -1,8 +1,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import type { ListEnvelope } from "../schemas/envelopes";
-import { writeCursor, type Seek } from "./cursor";
-import type { SortKey } from "./keyset";
+import { writeCursor, type Seek, type SortKey } from "./cursor";
 import type { PageRequest } from "./query";
 
 /** Where a page's neighbours begin: before its first row, and (if rows follow) from `next` on (keyset.ts). */

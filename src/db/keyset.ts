@@ -1,9 +1,10 @@
 import { getTableColumns, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { SQLiteAsyncDialect, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { RequestDatabase } from "../db/client";
-import { compile, param, type CompiledRead } from "../db/compiled";
-import { listCounts, type CountedList } from "../db/schema";
-import type { PageRequest } from "./query";
+import type { RequestDatabase } from "./client";
+import { compile, param, type CompiledRead } from "./compiled";
+import { listCounts, type CountedList } from "./schema";
+import type { SortKey } from "../pagination/cursor";
+import type { PageRequest } from "../pagination/query";
 
 // Every list is newest first by (created_at, id) and read one of four ways, each on the list's
 // index: by page number (page 1 from the top; page n by OFFSET, paying for the rows it skips, as page
@@ -24,9 +25,6 @@ interface PageReads<Row> {
   last: CompiledRead<Row>;
   total: CompiledRead<{ total: number | null }>;
 }
-
-/** A row's place in its list: (created_at, id). */
-export type SortKey = [createdAt: string, id: string];
 
 /** A list's source, for `pageReads`: its rows, filter and total, and its rows' sort key. */
 interface ListSource {
