@@ -131,13 +131,27 @@ const compatibilityDate = (file) => readFileSync(file, "utf8").match(/^compatibi
 const configs = ["bench", "test"].flatMap((dir) => walk(join(ROOT, dir))).filter((file) => file.endsWith(".toml"));
 const misdated = configs.filter((file) => compatibilityDate(file) !== compatibilityDate(join(ROOT, "wrangler.toml")));
 
+// One number of attempts: each delivery queue's max_retries + 1 is retry.ts's MAX_ATTEMPTS, which the
+// slow lane's count across lanes and the OpenAPI document rely on.
+const toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
+const maxAttempts = Number(readFileSync(join(ROOT, "src/events/retry.ts"), "utf8").match(/MAX_ATTEMPTS = (\d+)/)?.[1]);
+const retries = [
+  ...toml.matchAll(/^queue = "(voucher-billing-(?:events|deliveries-slow))"\n(?:\w.*\n)*?max_retries = (\d+)/gm),
+];
+const miscounted =
+  retries.length === 2
+    ? retries.filter(([, , n]) => Number(n) + 1 !== maxAttempts)
+    : [["", "wrangler.toml's delivery queues", "?"]];
+
 for (const cycle of cycles) console.error(`import cycle: ${cycle.map(rel).sort().join(" -> ")}`);
 for (const line of unused) console.error(`exported but imported nowhere else: ${line}`);
 for (const file of misdated)
   console.error(
     `${rel(file)}: compatibility_date ${compatibilityDate(file)} is not wrangler.toml's ${compatibilityDate(join(ROOT, "wrangler.toml"))}`,
   );
-if (cycles.length || unused.length || misdated.length) process.exit(1);
+for (const [, queue, n] of miscounted)
+  console.error(`${queue}: max_retries ${n} + 1 is not MAX_ATTEMPTS (${maxAttempts}) of src/events/retry.ts`);
+if (cycles.length || unused.length || misdated.length || miscounted.length) process.exit(1);
 console.log(
   `house: ${files.length} files, no import cycle, every export of src/ imported elsewhere, ${configs.length + 1} wrangler configs on ${compatibilityDate(join(ROOT, "wrangler.toml"))}`,
 );

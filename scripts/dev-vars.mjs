@@ -23,3 +23,9 @@ export function syncDevVars(file = ".dev.vars", example = ".dev.vars.example") {
   );
   console.log(`Added ${missing.map((line) => line.slice(0, line.indexOf("="))).join(", ")} to ${file} from ${example}`);
 }
+
+/** The variables of a .dev.vars file, a value's surrounding quotes taken off (as wrangler reads them). */
+export function readDevVars(file = ".dev.vars") {
+  const pairs = readFileSync(file, "utf8").matchAll(/^([A-Z][A-Z0-9_]*)\s*=\s*(.*?)\s*$/gm);
+  return Object.fromEntries([...pairs].map(([, key, value]) => [key, value.replace(/^'(.*)'$|^"(.*)"$/, "$1$2")]));
+}

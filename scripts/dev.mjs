@@ -2,6 +2,7 @@
 // PORT moves the API and its inspector with it (PORT + 1000, as every Worker the scripts and tests
 // start), so that two dev servers never meet on wrangler's default inspector port 9229.
 import { syncDevVars } from "./dev-vars.mjs";
+import { INSPECTOR_OFFSET } from "./ports.mjs";
 import { wranglerSpawn, wranglerSync } from "./wrangler.mjs";
 
 syncDevVars();
@@ -17,7 +18,7 @@ const args = [
   "--port",
   String(port),
   "--inspector-port",
-  String(port + 1000),
+  String(port + INSPECTOR_OFFSET),
   ...process.argv.slice(2),
 ];
 const dev = wranglerSpawn(args, { stdio: "inherit" });

@@ -15,7 +15,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { startWorker } from "./local-worker.mjs";
-import { isFree } from "./ports.mjs";
+import { INSPECTOR_OFFSET, isFree } from "./ports.mjs";
 import { createClient, statusLabel } from "./load/http.mjs";
 import { createWorld, PRINCIPALS_PER_TENANT, runLoad, TENANTS } from "./load/mix.mjs";
 import { readRows, rowChecks } from "./load/rows.mjs";
@@ -214,7 +214,7 @@ async function main() {
   const appSecret = randomBytes(32).toString("hex");
   await assertPortFree(options.port, "the Worker");
   await assertPortFree(options.port + 1, "the webhook receiver");
-  await assertPortFree(options.port + 1000, "the Worker's inspector");
+  await assertPortFree(options.port + INSPECTOR_OFFSET, "the Worker's inspector");
   if (options.noisyNeighbour) await assertPortFree(options.port + 2, "the noisy neighbour's endpoints");
   const vars = billingVars();
   const receiver = await startReceiver(options.port + 1);

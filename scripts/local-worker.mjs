@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { createInterface } from "node:readline";
+import { INSPECTOR_OFFSET } from "./ports.mjs";
 import { quietEnv, wranglerSpawn } from "./wrangler.mjs";
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
@@ -158,7 +159,7 @@ export async function startWorker({
   inspector = true,
   onLine,
   onErrorLine,
-  inspectorPort = port + 1000,
+  inspectorPort = port + INSPECTOR_OFFSET,
   logFile,
 }) {
   const startedIn = generation;

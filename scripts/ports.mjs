@@ -4,6 +4,9 @@ import { createServer } from "node:net";
 
 const HOST = "127.0.0.1";
 
+/** Where a local Worker's inspector listens: its port + this (`npm run dev`, the scripts, the tests). */
+export const INSPECTOR_OFFSET = 1000;
+
 /** Whether nothing listens on 127.0.0.1:`port`. */
 export const isFree = (port) =>
   new Promise((resolve) => {

@@ -1,8 +1,8 @@
 // `npm run token -- --sub <id> [--customer <id>] [--scope "<scopes>"] [--ttl <seconds>]`
 // Prints an HS256 access token signed with JWT_SECRET from .dev.vars, for local requests.
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { sign } from "hono/jwt";
+import { readDevVars } from "./dev-vars.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -23,7 +23,7 @@ if (!values.sub) {
 
 let secret;
 try {
-  secret = readFileSync(values["vars-file"], "utf8").match(/^JWT_SECRET\s*=\s*"?([^"\n]*)"?\s*$/m)?.[1];
+  secret = readDevVars(values["vars-file"]).JWT_SECRET;
 } catch {
   // reported below
 }

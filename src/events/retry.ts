@@ -34,7 +34,7 @@ export const ownFailureRetryDelaySeconds = (attempt: number): number => growing(
 /** One JSON line per attempt, for deliveries and pushes alike; never a secret or a device token. */
 export const logAttempt = (fields: Record<string, unknown>): void => console.log(JSON.stringify(fields));
 
-/** Attempts in all: wrangler.toml's max_retries (8) and the first. */
+/** Attempts in all: wrangler.toml's max_retries (8) and the first (check-house holds them equal). */
 export const MAX_ATTEMPTS = 9;
 
 /** What failed every attempt, for an operator: the dead-letter queue's consumer logs the same line. */

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { chromium } from "playwright-core";
-import { anyFreePort } from "../../scripts/ports.mjs";
+import { anyFreePort, INSPECTOR_OFFSET } from "../../scripts/ports.mjs";
 import { wranglerSpawn } from "../../scripts/wrangler.mjs";
 
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
@@ -29,7 +29,7 @@ before(async () => {
     `${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium (or set CHROMIUM)`,
   );
   const port = process.env.PORT ? Number(process.env.PORT) : await anyFreePort();
-  const inspectorPort = process.env.PORT ? port + 1000 : await anyFreePort();
+  const inspectorPort = process.env.PORT ? port + INSPECTOR_OFFSET : await anyFreePort();
   base = `http://${HOST}:${port}`;
   // wrangler.toml's [build] command writes the OpenAPI document and Scalar's bundle first.
   const args = [

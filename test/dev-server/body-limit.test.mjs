@@ -10,7 +10,7 @@ import { request } from "node:http";
 import { after, before, test } from "node:test";
 import { sign } from "hono/jwt";
 import { startWorker, stopAllWorkers } from "../../scripts/local-worker.mjs";
-import { firstFreePorts } from "../../scripts/ports.mjs";
+import { firstFreePorts, INSPECTOR_OFFSET } from "../../scripts/ports.mjs";
 
 const NEXT_REQUEST_TIMEOUT_MS = 2_000;
 const secret = randomBytes(32).toString("hex");
@@ -21,7 +21,11 @@ for (const signal of ["SIGINT", "SIGTERM"])
   process.once(signal, () => stopAllWorkers().finally(() => process.exit(130)));
 
 before(async () => {
-  const port = await firstFreePorts(Number(process.env.DEV_SERVER_PORT ?? 8900) + 50, [0, 1000], "DEV_SERVER_PORT");
+  const port = await firstFreePorts(
+    Number(process.env.DEV_SERVER_PORT ?? 8900) + 50,
+    [0, INSPECTOR_OFFSET],
+    "DEV_SERVER_PORT",
+  );
   worker = await startWorker({ name: "dev-server-test", port, vars: { JWT_SECRET: secret } });
 });
 

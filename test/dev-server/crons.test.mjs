@@ -9,10 +9,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { runCron, startWorker } from "../../scripts/local-worker.mjs";
-import { firstFreePorts } from "../../scripts/ports.mjs";
+import { firstFreePorts, INSPECTOR_OFFSET } from "../../scripts/ports.mjs";
 
 test("each Cron Trigger runs through /cdn-cgi/local/scheduled and logs its job", { timeout: 120_000 }, async (t) => {
-  const port = await firstFreePorts(Number(process.env.DEV_SERVER_PORT ?? 8900) + 100, [0, 1000], "DEV_SERVER_PORT");
+  const port = await firstFreePorts(
+    Number(process.env.DEV_SERVER_PORT ?? 8900) + 100,
+    [0, INSPECTOR_OFFSET],
+    "DEV_SERVER_PORT",
+  );
   const logFile = join(mkdtempSync(join(tmpdir(), "crons-")), "worker.log");
   const worker = await startWorker({
     name: "crons-test",

@@ -12,9 +12,9 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { syncDevVars } from "../../scripts/dev-vars.mjs";
+import { readDevVars, syncDevVars } from "../../scripts/dev-vars.mjs";
 import { startWorker } from "../../scripts/local-worker.mjs";
-import { firstFreePorts } from "../../scripts/ports.mjs";
+import { firstFreePorts, INSPECTOR_OFFSET } from "../../scripts/ports.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const README = readFileSync(join(ROOT, "README.md"), "utf8");
@@ -99,13 +99,12 @@ test("the README's curl session and TypeScript client, against a fresh `wrangler
   timeout: 300_000,
 }, async (t) => {
   syncDevVars(join(ROOT, ".dev.vars"), join(ROOT, ".dev.vars.example"));
-  const devVars = Object.fromEntries(
-    [...readFileSync(join(ROOT, ".dev.vars"), "utf8").matchAll(/^([A-Z][A-Z0-9_]*)=(.*)$/gm)].map(([, key, value]) => [
-      key,
-      value.replace(/^'(.*)'$|^"(.*)"$/, "$1$2"),
-    ]),
+  const devVars = readDevVars(join(ROOT, ".dev.vars"));
+  const port = await firstFreePorts(
+    Number(process.env.DEV_SERVER_PORT ?? 8900) + 150,
+    [0, 1, INSPECTOR_OFFSET],
+    "DEV_SERVER_PORT",
   );
-  const port = await firstFreePorts(Number(process.env.DEV_SERVER_PORT ?? 8900) + 150, [0, 1, 1000], "DEV_SERVER_PORT");
   const hookPort = port + 1;
   const worker = await startWorker({ name: "readme-session", port, vars: devVars });
   t.after(() => worker.stop());

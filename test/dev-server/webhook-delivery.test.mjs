@@ -10,7 +10,7 @@ import { test } from "node:test";
 import { sign } from "hono/jwt";
 import { Webhook } from "standardwebhooks";
 import { startWorker } from "../../scripts/local-worker.mjs";
-import { firstFreePorts } from "../../scripts/ports.mjs";
+import { firstFreePorts, INSPECTOR_OFFSET } from "../../scripts/ports.mjs";
 
 const DELIVERY_WITHIN_MS = 15_000;
 const SCOPES = "card_orders:read card_orders:write webhooks:write events:read";
@@ -43,7 +43,11 @@ async function startReceiver(port) {
 test("a submitted card order reaches a local receiver as a signed webhook within 15 s", {
   timeout: 180_000,
 }, async (t) => {
-  const port = await firstFreePorts(Number(process.env.DEV_SERVER_PORT ?? 8900), [0, 1, 1000], "DEV_SERVER_PORT");
+  const port = await firstFreePorts(
+    Number(process.env.DEV_SERVER_PORT ?? 8900),
+    [0, 1, INSPECTOR_OFFSET],
+    "DEV_SERVER_PORT",
+  );
   const receiver = await startReceiver(port + 1);
   t.after(() => receiver.stop());
   const jwtSecret = randomBytes(32).toString("hex");
