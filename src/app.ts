@@ -5,6 +5,7 @@ import { onError, onNotFound } from "./http/error-response";
 import { mount } from "./http/mount";
 import { requestContext } from "./http/request-context";
 import type { Endpoint } from "./http/route";
+import { billingProfileEndpoints } from "./routes/billing-profile";
 import { cardOrderEndpoints } from "./routes/card-orders";
 import { entryEndpoints } from "./routes/entries";
 import { eventEndpoints } from "./routes/events";
@@ -18,6 +19,7 @@ export const endpoints: readonly Endpoint[] = [
   ...cardOrderEndpoints,
   ...entryEndpoints,
   ...invoiceEndpoints,
+  ...billingProfileEndpoints,
   ...notificationTokenEndpoints,
   ...eventEndpoints,
   ...webhookEndpointEndpoints,

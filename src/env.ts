@@ -2,8 +2,9 @@ import type { Principal } from "./auth/principal";
 import type { RequestDatabase } from "./db/client";
 import type { IdempotencyClaim } from "./db/idempotency-keys";
 import type { QueueMessage } from "./events/messages";
+import type { SellerVariables } from "./domain/seller";
 
-export interface Bindings {
+export interface Bindings extends SellerVariables {
   DB: D1Database;
   RATE_LIMITER: RateLimit;
   /** The events queue (wrangler.toml): producer and consumer are this Worker. */
@@ -18,6 +19,7 @@ export interface Bindings {
   JWT_JWKS_URL?: string;
   JWT_ISSUER?: string;
   JWT_AUDIENCE?: string;
+  /** The seller of every invoice (CONTRACT part 13; CREDITOR_* in wrangler.toml). */
   CREDITOR_NAME: string;
   /** Fees and VAT rates of the invoices (CONTRACT part 10); the contract's defaults when unset. */
   VOUCHER_VAT_PERCENT?: string;

@@ -124,6 +124,9 @@ async function invoiceOrder(
       recipient: order.customerId,
       servicePeriodStart: null,
       servicePeriodEnd: null,
+      seller: null,
+      buyer: sql`NULL`,
+      linesCount: 0,
     }),
     updateIfUnchanged(orm, cardOrders, order, { invoiceId: id, invoiceNumber: number, updatedAt: at(1000) }),
   ]);

@@ -38,8 +38,7 @@ const listReads = (byState: boolean) =>
       byState ? eq(cardOrders.state, param("state")) : undefined,
     )!,
     total: keptTotal("card_orders", param("customer"), param("filter")),
-    createdAt: cardOrders.createdAt,
-    id: cardOrders.id,
+    key: [cardOrders.createdAt, cardOrders.id],
   });
 
 const cardOrderListReads = { all: lazily(() => listReads(false)), byState: lazily(() => listReads(true)) };

@@ -74,8 +74,7 @@ const entryReads = lazily(() =>
     where: and(eq(cardOrders.id, param("order")), eq(cardOrders.customerId, param("customer")))!,
     seek: { where: eq(cardOrderEntries.orderId, param("order")) },
     total: sql`(SELECT ${cardOrders.entriesCount} FROM ${cardOrders} WHERE ${cardOrders.id} = ${param("order")} AND ${cardOrders.customerId} = ${param("customer")})`,
-    createdAt: cardOrderEntries.createdAt,
-    id: cardOrderEntries.id,
+    key: [cardOrderEntries.createdAt, cardOrderEntries.id],
   }),
 );
 

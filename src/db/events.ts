@@ -13,8 +13,7 @@ const listReads = (byType: boolean) =>
     table: events,
     where: and(eq(events.customerId, param("customer")), byType ? eq(events.type, param("type")) : undefined)!,
     total: keptTotal("events", param("customer"), param("filter")),
-    createdAt: events.createdAt,
-    id: events.id,
+    key: [events.createdAt, events.id],
   });
 
 const eventListReads = { all: lazily(() => listReads(false)), byType: lazily(() => listReads(true)) };

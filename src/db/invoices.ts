@@ -80,8 +80,7 @@ function listReads(byState: boolean, byOrder: boolean) {
     total: byOrder
       ? sql`CASE WHEN EXISTS (SELECT 1 FROM ${cardOrders} WHERE ${cardOrders.id} = ${param("order")} AND ${cardOrders.customerId} = ${param("customer")}) THEN ${keptTotal("order_invoices", param("order"), param("filter"))} ELSE 0 END`
       : keptTotal("invoices", param("customer"), param("filter")),
-    createdAt: invoices.createdAt,
-    id: invoices.id,
+    key: [invoices.createdAt, invoices.id],
   });
 }
 
@@ -121,6 +120,9 @@ export function numberOf(series: string, year: number): SQL<string> {
   return sql<string>`(SELECT printf('%s-%d-%06d', ${numberSequences.series}, ${numberSequences.year}, ${numberSequences.last}) FROM ${numberSequences} WHERE ${numberSequences.series} = ${series} AND ${numberSequences.year} = ${year})`;
 }
 
-export function insertInvoice(orm: Database, row: Omit<InvoiceRow, "number"> & { number: SQL<string> }) {
+export function insertInvoice(
+  orm: Database,
+  row: Omit<InvoiceRow, "number" | "buyer"> & { number: SQL<string>; buyer: SQL<string | null> },
+) {
   return orm.insert(invoices).values(row);
 }

@@ -6,7 +6,8 @@ import { listCounts, type CountedList } from "./schema";
 import type { SortKey } from "../pagination/cursor";
 import type { PageRequest } from "../pagination/query";
 
-// Every list is newest first by (created_at, id) and read one of four ways, each on the list's
+// Every list is newest first by (created_at, id), or ascending by another unique key (an invoice's
+// lines by (invoice_id, position)), and read one of four ways, each on the list's
 // index: by page number (page 1 from the top; page n by OFFSET, paying for the rows it skips, as page
 // numbers imply), from a
 // row's key on or before it (a cursor: a page costs a page at any depth), or the last page (its size
@@ -42,8 +43,9 @@ interface ListSource {
   seek?: { from?: SQL; where: SQL };
   /** The list's kept total as a scalar SQL expression (NULL: the list's owner does not exist). */
   total: SQL;
-  createdAt: SQLiteColumn;
-  id: SQLiteColumn;
+  /** The rows' sort key: (created_at, id), newest first, unless `ascending`. An index must serve it. */
+  key: [SQLiteColumn, SQLiteColumn];
+  ascending?: boolean;
 }
 
 const dialect = new SQLiteAsyncDialect();
@@ -56,14 +58,16 @@ export function pageReads<Row>({
   where,
   seek = { from, where },
   total,
-  createdAt,
-  id,
+  key: [first, second],
+  ascending = false,
 }: ListSource): PageReads<Row> {
   const kept = sql`coalesce(${total}, 0)`;
-  const key = sql`(${createdAt}, ${id})`;
+  const key = sql`(${first}, ${second})`;
   const anchor = sql`(${param("keyCreatedAt")}, ${param("keyId")})`;
-  const newest = sql`${createdAt} DESC, ${id} DESC`;
-  const oldest = sql`${createdAt} ASC, ${id} ASC`;
+  // The list's order, and the reverse for reading back from a key or from the end.
+  const [down, up] = [sql`${first} DESC, ${second} DESC`, sql`${first} ASC, ${second} ASC`];
+  const [inOrder, reversed] = ascending ? [up, down] : [down, up];
+  const [onOrAfter, before] = ascending ? [sql`>=`, sql`<`] : [sql`<=`, sql`>`];
   // Each column under its field's name: D1's rows are then the rows, with no copy per row.
   const select = sql.join(
     Object.entries(columns).map(([field, column]) => sql`${column} AS ${sql.identifier(field)}`),
@@ -75,24 +79,24 @@ export function pageReads<Row>({
     return compile<Row>({ toSQL: () => dialect.sqlToQuery(statement) }, names);
   };
   // A row's sort key, from the fields its two columns are selected as.
-  const [createdAtField, idField] = [createdAt, id].map((column) => {
+  const [firstField, secondField] = [first, second].map((column) => {
     const field = Object.keys(columns).find((name) => columns[name] === column);
     if (field === undefined) throw new Error(`pageReads: the list does not select ${column.name}`);
     return field;
   }) as [string, string];
   return {
-    keyOf: (row) => [(row as Record<string, string>)[createdAtField]!, (row as Record<string, string>)[idField]!],
+    keyOf: (row) => [(row as Record<string, string>)[firstField]!, (row as Record<string, string>)[secondField]!],
     // Page 1 skips nothing, so its LIMIT needs no look at the total.
-    first: page(from, where, newest, sql`${param("limit")}`),
+    first: page(from, where, inOrder, sql`${param("limit")}`),
     offset: page(
       from,
       where,
-      newest,
+      inOrder,
       sql`CASE WHEN ${param("offset")} < ${kept} THEN ${param("limit")} ELSE 0 END OFFSET ${param("offset")}`,
     ),
-    from: page(seek.from, sql`${seek.where} AND ${key} <= ${anchor}`, newest, sql`${param("limit")}`),
-    before: page(seek.from, sql`${seek.where} AND ${key} > ${anchor}`, oldest, sql`${param("limit")}`),
-    last: page(seek.from, seek.where, oldest, sql`((${kept} - 1) % ${param("limit")}) + 1`),
+    from: page(seek.from, sql`${seek.where} AND ${key} ${onOrAfter} ${anchor}`, inOrder, sql`${param("limit")}`),
+    before: page(seek.from, sql`${seek.where} AND ${key} ${before} ${anchor}`, reversed, sql`${param("limit")}`),
+    last: page(seek.from, seek.where, reversed, sql`((${kept} - 1) % ${param("limit")}) + 1`),
     total: compile<{ total: number | null }>(
       { toSQL: () => dialect.sqlToQuery(sql`SELECT ${total} AS "total"`) },
       { total: "total" },
@@ -127,7 +131,7 @@ export async function readPage<Row>(
   };
   const [rows, [count]] = await db.readBoth([statement, bound], [reads.total, bound]);
   const ahead = readsAhead && rows.length > request.pageSize ? rows.pop() : undefined;
-  // Before a key and the last page are read oldest first; the list is newest first.
+  // Before a key and the last page are read in reverse.
   if (seek?.mode === "before" || seek?.mode === "last") rows.reverse();
   // Where the next page starts, if rows follow: the row read ahead (so a full last page has no next,
   // CONTRACT part 4), or, for a page read before a key, that key: the page the cursor came from. The

@@ -75,8 +75,7 @@ const listReads = lazily(() =>
     },
     where: eq(notificationTokens.ownerId, param("owner")),
     total: keptTotal("devices", param("owner")),
-    createdAt: notificationTokens.createdAt,
-    id: notificationTokens.deviceIdentifier,
+    key: [notificationTokens.createdAt, notificationTokens.deviceIdentifier],
   }),
 );
 

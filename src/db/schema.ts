@@ -3,6 +3,7 @@ import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "driz
 import type { CardOrderState, PaymentMethod, VoucherCategory } from "../domain/card-orders";
 import type { EventType } from "../domain/events";
 import type { InvoiceKind, InvoiceState } from "../domain/invoices";
+import type { VatCategory } from "../documents/model";
 
 // Timestamps are stored as the exact wire string (`Date.toISOString()`): it sorts correctly as text
 // and needs no conversion on the way out. Dates are `YYYY-MM-DD`.
@@ -73,6 +74,13 @@ export const invoices = sqliteTable(
     recipient: text("recipient"),
     servicePeriodStart: text("service_period_start"),
     servicePeriodEnd: text("service_period_end"),
+    // What the invoice's documents show of the two parties, as they were in the batch that issued it
+    // (JSON text, src/documents/model.ts): the CREDITOR_* variables and the customer's billing profile.
+    // NULL on invoices issued before e-invoices existed, whose documents answer 409.
+    seller: text("seller"),
+    buyer: text("buyer"),
+    // The number of its lines (`total_entries` of GET /invoices/{id}/lines), fixed with them.
+    linesCount: integer("lines_count").notNull().default(0),
   },
   (t) => [
     uniqueIndex("invoices_number").on(t.number),
@@ -104,6 +112,42 @@ export const cardOrderEntries = sqliteTable(
   },
   (t) => [index("card_order_entries_order_created").on(t.orderId, t.createdAt, t.id)],
 );
+
+/** What an invoice bills, one row a line, written in the invoice's own batch and never changed. */
+export const invoiceLines = sqliteTable(
+  "invoice_lines",
+  {
+    invoiceId: text("invoice_id")
+      .notNull()
+      .references(() => invoices.id),
+    position: integer("position").notNull(),
+    description: text("description").notNull(),
+    quantity: integer("quantity").notNull(),
+    // Cents.
+    unitPrice: integer("unit_price").notNull(),
+    netAmount: integer("net_amount").notNull(),
+    vatCategory: text("vat_category").$type<VatCategory>().notNull(),
+    vatPercent: text("vat_percent").notNull(),
+    cardOrderEntryId: text("card_order_entry_id"),
+  },
+  (t) => [primaryKey({ columns: [t.invoiceId, t.position] })],
+);
+
+/** A customer's invoicing data (CONTRACT part 13), copied onto each invoice when it is issued. */
+export const billingProfiles = sqliteTable("billing_profiles", {
+  customerId: text("customer_id").primaryKey(),
+  legalName: text("legal_name").notNull(),
+  street: text("street").notNull(),
+  postcode: text("postcode").notNull(),
+  city: text("city").notNull(),
+  countryCode: text("country_code").notNull(),
+  vatId: text("vat_id"),
+  buyerReference: text("buyer_reference"),
+  email: text("email"),
+  directDebitIban: text("direct_debit_iban"),
+  directDebitMandateReference: text("direct_debit_mandate_reference"),
+  updatedAt: text("updated_at").notNull(),
+});
 
 /**
  * The total of every list (`total_entries`), kept by triggers (drizzle/0006_list_counts.sql) so that
@@ -173,6 +217,8 @@ export const idempotencyKeys = sqliteTable(
 export type CardOrderRow = typeof cardOrders.$inferSelect;
 export type InvoiceRow = typeof invoices.$inferSelect;
 export type CardOrderEntryRow = typeof cardOrderEntries.$inferSelect;
+export type InvoiceLineRow = typeof invoiceLines.$inferSelect;
+export type BillingProfileRow = typeof billingProfiles.$inferSelect;
 export type NotificationTokenRow = typeof notificationTokens.$inferSelect;
 
 /**

@@ -51,8 +51,7 @@ const listReads = lazily(() =>
     table: webhookEndpoints,
     where: customerEndpoints,
     total: keptTotal("webhook_endpoints", param("customer")),
-    createdAt: webhookEndpoints.createdAt,
-    id: webhookEndpoints.id,
+    key: [webhookEndpoints.createdAt, webhookEndpoints.id],
   }),
 );
 

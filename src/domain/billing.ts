@@ -1,3 +1,4 @@
+import type { VatCategory } from "../documents/model";
 import type { InvoiceKind } from "./invoices";
 import { parseAmount, parsePercent, vatCents } from "./money";
 
@@ -12,8 +13,8 @@ const BILLING_DEFAULTS = {
 
 export type BillingVariables = { [Name in keyof typeof BILLING_DEFAULTS]?: string };
 
-/** A fee or VAT variable that is set but not of the contract's form: the invoice is not made. */
-class MalformedBillingVariable extends Error {
+/** A fee, VAT or seller variable that is missing or not of the contract's form: the invoice is not made. */
+export class MalformedBillingVariable extends Error {
   constructor(readonly variable: string) {
     super(`${variable} is malformed`);
     this.name = "MalformedBillingVariable";
@@ -36,23 +37,39 @@ interface BilledOrder {
   entriesAmount: number;
 }
 
+/** A line of a fee invoice (a voucher invoice has one line per entry, made from the entries). */
+interface FeeLine {
+  description: string;
+  quantity: number;
+  unitPrice: number;
+}
+
+/** What an invoice of `kind` bills: its amounts in cents, its VAT category and rate, and its fee line. */
+export interface InvoiceTerms {
+  net: number;
+  gross: number;
+  /** O: not subject to VAT (a voucher's value at 0%); Z: a fee at 0%; S: a fee or voucher at a positive rate. */
+  vatCategory: VatCategory;
+  /** The rate as configured, e.g. "19", "0". */
+  vatPercent: string;
+  feeLine?: FeeLine;
+}
+
 /**
- * Net and gross amount of an order's invoice of `kind`, in cents, from the variables as they are
- * now. Fees have an amount's form, "0.00" to "10000.00" (CONTRACT part 12).
+ * What `order`'s invoice of `kind` bills, from the variables as they are now (CONTRACT parts 10 and
+ * 13). Fees have an amount's form, "0.00" to "10000.00" (CONTRACT part 12).
  */
-export function invoiceAmounts(
-  kind: InvoiceKind,
-  order: BilledOrder,
-  vars: BillingVariables,
-): { net: number; gross: number } {
-  const [net, rate] =
-    kind === "voucher"
-      ? [order.entriesAmount, read(vars, "VOUCHER_VAT_PERCENT", parsePercent)]
-      : [
-          kind === "production"
-            ? order.entriesCount * read(vars, "CARD_PRODUCTION_FEE", parseAmount)
-            : read(vars, "SHIPPING_FEE", parseAmount),
-          read(vars, "SERVICE_VAT_PERCENT", parsePercent),
-        ];
-  return { net, gross: net + vatCents(net, rate) };
+export function invoiceTerms(kind: InvoiceKind, order: BilledOrder, vars: BillingVariables): InvoiceTerms {
+  const rateVariable = kind === "voucher" ? "VOUCHER_VAT_PERCENT" : "SERVICE_VAT_PERCENT";
+  const rate = read(vars, rateVariable, parsePercent);
+  const vatPercent = vars[rateVariable] ?? BILLING_DEFAULTS[rateVariable];
+  const vatCategory = rate > 0 ? "S" : kind === "voucher" ? "O" : "Z";
+  const feeLine: FeeLine | undefined =
+    kind === "production"
+      ? { description: "Card production", quantity: order.entriesCount, unitPrice: read(vars, "CARD_PRODUCTION_FEE", parseAmount) }
+      : kind === "shipping"
+        ? { description: "Shipping", quantity: 1, unitPrice: read(vars, "SHIPPING_FEE", parseAmount) }
+        : undefined;
+  const net = feeLine ? feeLine.quantity * feeLine.unitPrice : order.entriesAmount;
+  return { net, gross: net + vatCents(net, rate), vatCategory, vatPercent, feeLine };
 }

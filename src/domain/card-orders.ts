@@ -45,3 +45,24 @@ export function assertEntriesChangeable(order: { state: CardOrderState; entriesC
   if (adding && order.entriesCount >= MAX_ENTRIES_PER_ORDER)
     throw ApiError.of("conflict", `The card order has ${MAX_ENTRIES_PER_ORDER} entries, the most it can hold.`);
 }
+
+/**
+ * A card order is submitted only for a customer who can be invoiced (CONTRACT part 13): one with a
+ * billing profile, which for direct debit holds the account and the mandate.
+ */
+export function assertBillable(
+  order: { paymentMethod: PaymentMethod },
+  profile: { directDebitIban: string | null; directDebitMandateReference: string | null } | undefined,
+): void {
+  if (!profile)
+    throw ApiError.of(
+      "conflict",
+      "The customer has no billing profile, which every invoice needs; PUT /customers/me/billing_profile first.",
+    );
+  if (order.paymentMethod === "direct_debit" && (!profile.directDebitIban || !profile.directDebitMandateReference))
+    throw ApiError.of(
+      "conflict",
+      "The card order is paid by direct debit, but the billing profile has no direct_debit_iban and " +
+        "direct_debit_mandate_reference; PUT /customers/me/billing_profile with both first.",
+    );
+}

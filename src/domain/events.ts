@@ -7,6 +7,7 @@ export const EVENT_TYPES = [
   "invoice.created",
   "invoice.paid",
   "invoice.cancelled",
+  "billing_profile.updated",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

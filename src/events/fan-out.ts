@@ -19,7 +19,8 @@ const subscribed = (eventTypes: string, type: string): boolean => {
 
 /** One push per device of each voucher owner with cards in the delivered order (CONTRACT part 12). */
 async function pushesFor(orm: ReturnType<typeof drizzle>, event: EventMessage["event"]): Promise<QueueMessage[]> {
-  const orderId = event.data.id;
+  // Only card_order.delivered is pushed: its data is the card order.
+  const orderId = (event.data as { id: string }).id;
   const owners = orm
     .select({ owner: cardOrderEntries.voucherOwnerId })
     .from(cardOrderEntries)

@@ -25,7 +25,7 @@ const HEADERS = {
   },
 };
 
-const RESOURCE = { card_order: "CardOrder", invoice: "Invoice" } as const;
+const RESOURCE = { card_order: "CardOrder", invoice: "Invoice", billing_profile: "BillingProfile" } as const;
 
 const operationId = (type: string) => type.replace(/[._](\w)/g, (_, c: string) => c.toUpperCase());
 

@@ -6,8 +6,8 @@ import { ApiError } from "../errors";
 // row's sort key on, or before it, or the list's last page) for one list, filter, page and page
 // size, and is signed, so that a cursor that does not fit the request it comes with is a 400.
 
-/** A row's place in its list: (created_at, id). */
-export type SortKey = [createdAt: string, id: string];
+/** A row's place in its list: (created_at, id), or (invoice_id, position) for an invoice's lines. */
+export type SortKey = [string, string | number];
 
 /**
  * Where the page is: from a row on, that row included (next: the row its page read ahead), before a
@@ -78,7 +78,7 @@ export async function readCursor(env: AppSecrets, text: string, expected: Omit<C
     number,
     number,
     Seek["mode"],
-    [string, string] | null,
+    SortKey | null,
   ];
   if (list !== expected.list || page !== expected.page || size !== expected.size) throw refused();
   if (mode === "last") return { mode };

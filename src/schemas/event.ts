@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import type { EventRow } from "../db/schema";
 import { EVENT_TYPES } from "../domain/events";
+import { BillingProfile } from "./billing-profile";
 import { CardOrder } from "./card-order";
 import { dateTime } from "./formats";
 import { Invoice } from "./invoice";
@@ -15,7 +16,7 @@ export const Event = namedResponse(
       type: z.enum(EVENT_TYPES),
       created_at: dateTime(),
       data: z
-        .union([CardOrder, Invoice])
+        .union([CardOrder, Invoice, BillingProfile])
         .register(z.globalRegistry, { description: "The resource after the change, exactly as GET showed it then." }),
     }),
   "A change a client may react to.",

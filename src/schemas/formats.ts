@@ -51,10 +51,9 @@ export const optionalText = (max: number) => z.optional(z.nullable(text("a strin
 const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}]/u;
 const EDGE_SPACE = /^\p{White_Space}|\p{White_Space}$/u;
 
-/** A required name that people read, of 1 to `max` characters: not blank, no space at either end, nothing unprintable. */
-export const printableText = (max: number) =>
+const printable = (type: string, max: number, extra: z.core.$ZodCheck<string>[]) =>
   text(
-    "a string",
+    type,
     true,
     max,
     z.refine((s) => !EDGE_SPACE.test(s), "must not be blank or begin or end with whitespace"),
@@ -62,7 +61,15 @@ export const printableText = (max: number) =>
       (s) => !UNPRINTABLE.test(s),
       "must hold only printable characters (no control or format characters such as a zero-width space)",
     ),
+    ...extra,
   );
+
+/** A required name that people read, of 1 to `max` characters: not blank, no space at either end, nothing unprintable. */
+export const printableText = (max: number, ...extra: z.core.$ZodCheck<string>[]) => printable("a string", max, extra);
+
+/** As printableText, but optional: `null` or an absent field means none. */
+export const optionalPrintableText = (max: number, ...extra: z.core.$ZodCheck<string>[]) =>
+  z.optional(z.nullable(printable("a string or null", max, extra)));
 
 /**
  * An amount in a request: a decimal string from `min` to "10000.00", never a JSON number (CONTRACT

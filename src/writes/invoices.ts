@@ -1,8 +1,11 @@
 import type { SQL } from "drizzle-orm";
 import { updateIfUnchanged, type Database } from "../db/client";
+import { buyerOf } from "../db/billing-profiles";
+import { insertLine, insertVoucherLines } from "../db/invoice-lines";
 import { insertInvoice, numberOf, takeNumber } from "../db/invoices";
 import { invoices, type CardOrderRow, type InvoiceRow } from "../db/schema";
-import { invoiceAmounts, type BillingVariables } from "../domain/billing";
+import { invoiceTerms, type BillingVariables } from "../domain/billing";
+import { sellerOf, type SellerVariables } from "../domain/seller";
 import { newId } from "../domain/ids";
 import { invoiceLifecycle, NUMBER_SERIES, PAYMENT_TERM_DAYS, type InvoiceKind } from "../domain/invoices";
 import { addDays, isoDate, nextTimestamp } from "../domain/time";
@@ -12,7 +15,7 @@ import { toInvoice } from "../schemas/invoice";
 /** What issuing an invoice needs beyond its order. */
 interface IssueContext {
   orm: Database;
-  vars: BillingVariables & { CREDITOR_NAME: string };
+  vars: BillingVariables & SellerVariables & { CREDITOR_NAME: string };
   /** When the invoice is made: its created_at, its booking day, and the day of a service period. */
   at: string;
 }
@@ -22,15 +25,20 @@ interface IssuedInvoice {
   row: InvoiceRow;
   /** Its number, as SQL that the batch evaluates after taking it. */
   number: SQL<string>;
-  writes: [ReturnType<typeof takeNumber>, ReturnType<typeof insertInvoice>];
+  writes: [
+    ReturnType<typeof takeNumber>,
+    ReturnType<typeof insertInvoice>,
+    ReturnType<typeof insertLine> | ReturnType<typeof insertVoucherLines>,
+  ];
   /** Its invoice.created event. */
   event: EventDraft;
 }
 
 /**
- * The writes that issue `order`'s invoice of `kind` (CONTRACT part 10): the next INV number of the
- * UTC year and the invoice, with its amounts fixed now. Go in the batch of the change that makes
- * it, so that a number is taken only with its invoice and the sequence stays gapless.
+ * The writes that issue `order`'s invoice of `kind` (CONTRACT parts 10 and 13): the next INV number
+ * of the UTC year, the invoice with its amounts, its seller (the variables now) and its buyer (the
+ * customer's billing profile as the batch reads it), and its lines. Go in the batch of the change
+ * that makes it, so that a number is taken only with its invoice and the sequence stays gapless.
  */
 export function issueInvoice(
   { orm, vars, at }: IssueContext,
@@ -40,7 +48,8 @@ export function issueInvoice(
 ): IssuedInvoice {
   const now = new Date(at);
   const year = now.getUTCFullYear();
-  const { net, gross } = invoiceAmounts(kind, order, vars);
+  const terms = invoiceTerms(kind, order, vars);
+  const seller = JSON.stringify(sellerOf(vars, order.paymentMethod));
   const row: InvoiceRow = {
     id: newId(),
     customerId: order.customerId,
@@ -60,17 +69,37 @@ export function issueInvoice(
     costCenter: order.costCenter,
     paymentMethod: order.paymentMethod,
     kind,
-    netAmount: net,
-    grossAmount: gross,
+    netAmount: terms.net,
+    grossAmount: terms.gross,
     recipient: order.customerId,
     servicePeriodStart: kind === "voucher" ? null : isoDate(now),
     servicePeriodEnd: kind === "voucher" ? null : isoDate(now),
+    seller,
+    buyer: null,
+    linesCount: terms.feeLine ? 1 : order.entriesCount,
   };
   const number = numberOf(NUMBER_SERIES.invoice, year);
+  const vat = { category: terms.vatCategory, percent: terms.vatPercent };
+  const { feeLine } = terms;
+  const lines = feeLine
+    ? insertLine(orm, {
+        invoiceId: row.id,
+        position: 1,
+        ...feeLine,
+        netAmount: terms.net,
+        vatCategory: vat.category,
+        vatPercent: vat.percent,
+        cardOrderEntryId: null,
+      })
+    : insertVoucherLines(orm, row.id, order.id, vat);
   return {
     row,
     number,
-    writes: [takeNumber(orm, NUMBER_SERIES.invoice, year), insertInvoice(orm, { ...row, number })],
+    writes: [
+      takeNumber(orm, NUMBER_SERIES.invoice, year),
+      insertInvoice(orm, { ...row, number, buyer: buyerOf(order.customerId) }),
+      lines,
+    ],
     event: { type: "invoice.created", data: toInvoice(row), fill: { "$.number": number } },
   };
 }

@@ -136,8 +136,40 @@ export const INVOICE_FIELDS = fieldsOf(Invoice);
 
 export const newCardOrder = { voucher_category: "mixed", payment_method: "bank_transfer" };
 
-/** Creates a card order and returns it as the API showed it. */
-export async function createCardOrder(auth: string, body: object = newCardOrder): Promise<any> {
+/** A billing profile as a customer PUTs it (CONTRACT part 13): every field, direct debit included. */
+export const newBillingProfile = {
+  legal_name: "Müller & Söhne Gastronomie GmbH",
+  street: "Hauptstraße 5",
+  postcode: "80331",
+  city: "München",
+  country_code: "DE",
+  vat_id: "DE987654321",
+  buyer_reference: "04011000-12345-34",
+  email: "rechnung@mueller-soehne.example",
+  direct_debit_iban: "DE89370400440532013000",
+  direct_debit_mandate_reference: "MANDATE-0001",
+};
+
+const profiled = new Set<string>();
+
+/** Gives `auth`'s customer a billing profile (once per token), which a submit needs. */
+export async function withBillingProfile(auth: string, body: object = newBillingProfile): Promise<void> {
+  if (profiled.has(auth) && body === newBillingProfile) return;
+  const response = await call("/customers/me/billing_profile", { token: auth, method: "PUT", json: body });
+  expect(response.status).toBe(200);
+  profiled.add(auth);
+}
+
+/**
+ * Creates a card order and returns it as the API showed it; its customer gets a billing profile
+ * first (`profile: false`: not), as a customer who will submit it must have.
+ */
+export async function createCardOrder(
+  auth: string,
+  body: object = newCardOrder,
+  { profile = true }: { profile?: boolean } = {},
+): Promise<any> {
+  if (profile) await withBillingProfile(auth);
   const response = await call("/card_orders", { token: auth, json: body });
   expect(response.status).toBe(201);
   return ((await response.json()) as any).data[0];

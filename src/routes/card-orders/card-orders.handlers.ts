@@ -3,8 +3,14 @@ import { customerOf } from "../../auth/principal";
 import { findCardOrder, insertCardOrder, listCardOrders as queryCardOrders } from "../../db/card-orders";
 import type { Database } from "../../db/client";
 import { findOrderAndVoucherInvoice, setInvoiceOrderState } from "../../db/invoices";
-import { cardOrders, type CardOrderRow, type InvoiceRow } from "../../db/schema";
-import { cardOrderLifecycle, type CardOrderAction, type CardOrderState } from "../../domain/card-orders";
+import { findOrderAndProfile } from "../../db/billing-profiles";
+import { cardOrders, type BillingProfileRow, type CardOrderRow, type InvoiceRow } from "../../db/schema";
+import {
+  assertBillable,
+  cardOrderLifecycle,
+  type CardOrderAction,
+  type CardOrderState,
+} from "../../domain/card-orders";
 import { CARD_ORDER_EVENTS } from "../../domain/events";
 import { isId, newId } from "../../domain/ids";
 import type { AppEnv } from "../../env";
@@ -20,20 +26,29 @@ import { cancelInvoice, issueInvoice } from "../../writes/invoices";
 import { applyTransition, type TransitionEffects } from "../../writes/transition";
 import type * as routes from "./card-orders.routes";
 
-/** The card order named in the path, if it is the caller's customer's; with its voucher invoice if `withInvoice`. */
-async function loadCardOrder(
-  c: Context<AppEnv>,
-  withInvoice = false,
-): Promise<{ order: CardOrderRow; invoice?: InvoiceRow }> {
+interface LoadedOrder {
+  order: CardOrderRow;
+  invoice?: InvoiceRow;
+  profile?: BillingProfileRow;
+}
+
+/**
+ * The card order named in the path, if it is the caller's customer's; with what `action` looks at
+ * besides, in the same round trip: a cancel its voucher invoice, a submit the billing profile.
+ */
+async function loadCardOrder(c: Context<AppEnv>, action?: CardOrderAction): Promise<LoadedOrder> {
   const id = c.req.param("id") ?? "";
   const db = database(c);
-  const found = !isId(id)
+  const customer = customerOf(c);
+  const found: Partial<LoadedOrder> = !isId(id)
     ? {}
-    : withInvoice
-      ? await findOrderAndVoucherInvoice(db, customerOf(c), id)
-      : { order: await findCardOrder(db, customerOf(c), id) };
+    : action === "cancel"
+      ? await findOrderAndVoucherInvoice(db, customer, id)
+      : action === "submit"
+        ? await findOrderAndProfile(db, customer, id)
+        : { order: await findCardOrder(db, customer, id) };
   if (!found.order) throw notFound("card order");
-  return { order: found.order, invoice: found.invoice };
+  return { ...found, order: found.order };
 }
 
 export const createCardOrder: Handler<typeof routes.createCardOrder> = (c, { body }) => {
@@ -82,12 +97,7 @@ type Effects = TransitionEffects<CardOrderRow>;
  * What each transition of a card order does besides moving its state (CONTRACT parts 6 and 10).
  * Every invoice of the order shows its state (`orders[].state`), which moves in the same batch.
  */
-function effectsOf(
-  c: Context<AppEnv>,
-  action: CardOrderAction,
-  order: CardOrderRow,
-  voucherInvoice: InvoiceRow | undefined,
-) {
+function effectsOf(c: Context<AppEnv>, action: CardOrderAction, { order, invoice: voucherInvoice, profile }: LoadedOrder) {
   return (orm: Database, at: string, to: CardOrderState): Effects => {
     const follow = setInvoiceOrderState(orm, order.id, to);
     const issue = (kind: "production" | "shipping"): Effects => {
@@ -109,6 +119,7 @@ function effectsOf(
             "invalid_state",
             "The card order has no entries; add at least one entry before submitting it.",
           );
+        assertBillable(order, profile);
         return { writes: [follow] };
       case "cancel": {
         // Withdrawing an order withdraws its bill; a paid one must be settled by other means.
@@ -132,15 +143,14 @@ function effectsOf(
 export const transitionCardOrder =
   (action: CardOrderAction): Handler<ReturnType<typeof routes.transitionCardOrder>> =>
   async (c) => {
-    // Only a cancel looks at the voucher invoice (it cancels an open one, and a paid one forbids it).
-    const { order, invoice } = await loadCardOrder(c, action === "cancel");
+    const loaded = await loadCardOrder(c, action);
     return applyTransition(c, {
       lifecycle: cardOrderLifecycle,
       action,
       table: cardOrders,
-      row: order,
+      row: loaded.order,
       show: toCardOrder,
       event: CARD_ORDER_EVENTS[action],
-      effects: effectsOf(c, action, order, invoice),
+      effects: effectsOf(c, action, loaded),
     });
   };

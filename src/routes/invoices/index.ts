@@ -7,6 +7,7 @@ export const invoiceEndpoints = [
   endpoint(routes.createInvoice, handlers.createInvoice),
   endpoint(routes.listInvoices, handlers.listInvoices),
   endpoint(routes.getInvoice, handlers.getInvoice),
+  endpoint(routes.listInvoiceLines, handlers.listInvoiceLines),
   ...(Object.keys(invoiceLifecycle.transitions) as InvoiceAction[]).map((action) =>
     endpoint(routes.transitionInvoice(action), handlers.transitionInvoice(action)),
   ),

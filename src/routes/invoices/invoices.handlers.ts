@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { customerOf } from "../../auth/principal";
 import { updateIfUnchanged } from "../../db/client";
+import { listLines as queryLines } from "../../db/invoice-lines";
 import { findInvoice, findOrderAndVoucherInvoice, listInvoices as queryInvoices } from "../../db/invoices";
 import { cardOrders, invoices, type InvoiceRow } from "../../db/schema";
 import { INVOICE_EVENTS } from "../../domain/events";
@@ -15,6 +16,7 @@ import type { Handler } from "../../http/route";
 import { pageEnvelope, singlePageEnvelope } from "../../pagination/envelope";
 import { pageRequest } from "../../pagination/query";
 import { toInvoice } from "../../schemas/invoice";
+import { toInvoiceLine } from "../../schemas/invoice-line";
 import { commit } from "../../writes/commit";
 import { explainConflict } from "../../writes/explain-conflict";
 import { cancellationNumber, issueInvoice } from "../../writes/invoices";
@@ -76,6 +78,16 @@ export const listInvoices: Handler<typeof routes.listInvoices> = async (c, { que
     request,
   );
   return reply(c, 200, await pageEnvelope(c, request, rows.map(toInvoice), total ?? 0, edges));
+};
+
+export const listInvoiceLines: Handler<typeof routes.listInvoiceLines> = async (c, { query }) => {
+  const request = await pageRequest(c, query);
+  const id = c.req.param("id") ?? "";
+  const { rows, edges, total } = isId(id)
+    ? await queryLines(database(c), customerOf(c), id, request)
+    : { rows: [], edges: undefined, total: undefined };
+  if (total === undefined) throw notFound("invoice");
+  return reply(c, 200, await pageEnvelope(c, request, rows.map(toInvoiceLine), total, edges));
 };
 
 export const getInvoice: Handler<typeof routes.getInvoice> = async (c) =>

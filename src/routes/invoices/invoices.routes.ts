@@ -7,6 +7,7 @@ import { anyFilter, filter, listQuery } from "../../pagination/query";
 import { dataOf, listOf } from "../../schemas/envelopes";
 import { optionalText, requestBody } from "../../schemas/formats";
 import { Invoice } from "../../schemas/invoice";
+import { InvoiceLine } from "../../schemas/invoice-line";
 import { named } from "../../schemas/registry";
 import { transitionRoute } from "../transition-route";
 
@@ -66,6 +67,22 @@ export const getInvoice = {
   body: NO_BODY,
   query: NO_QUERY,
   success: { status: 200, description: "The invoice.", schema: InvoiceData },
+} satisfies RouteSpec;
+
+const InvoiceLineList = listOf("InvoiceLineList", InvoiceLine);
+
+export const listInvoiceLines = {
+  method: "get",
+  path: "/invoices/{id}/lines",
+  operationId: "listInvoiceLines",
+  summary: "List an invoice's lines, by position",
+  description:
+    "Pages the invoice's lines in position order, ascending; total_entries is the number of its lines. An invoice issued before invoices had lines has none.",
+  tag: TAG,
+  access: { scope: "invoices:read", tenant: true },
+  body: NO_BODY,
+  query: listQuery({}),
+  success: { status: 200, description: "A page of lines.", schema: InvoiceLineList },
 } satisfies RouteSpec;
 
 export const transitionInvoice = (action: InvoiceAction) =>

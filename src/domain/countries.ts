@@ -1,0 +1,17 @@
+// ISO 3166-1 alpha-2: the 249 officially assigned codes, two letters each.
+const ASSIGNED =
+  "ADAEAFAGAIALAMAOAQARASATAUAWAXAZBABBBDBEBFBGBHBIBJBLBMBNBOBQBRBSBTBVBWBYBZCACCCDCFCGCHCICKCLCMCNCOCRCUCVCWCXCY" +
+  "CZDEDJDKDMDODZECEEEGEHERESETFIFJFKFMFOFRGAGBGDGEGFGGGHGIGLGMGNGPGQGRGSGTGUGWGYHKHMHNHRHTHUIDIEILIMINIOIQIRISIT" +
+  "JEJMJOJPKEKGKHKIKMKNKPKRKWKYKZLALBLCLILKLRLSLTLULVLYMAMCMDMEMFMGMHMKMLMMMNMOMPMQMRMSMTMUMVMWMXMYMZNANCNENFNGNI" +
+  "NLNONPNRNUNZOMPAPEPFPGPHPKPLPMPNPRPSPTPWPYQARERORSRURWSASBSCSDSESGSHSISJSKSLSMSNSOSRSSSTSVSXSYSZTCTDTFTGTHTJTK" +
+  "TLTMTNTOTRTTTVTWTZUAUGUMUSUYUZVAVCVEVGVIVNVUWFWSYEYTZAZMZW";
+
+/** Whether `code` is an assigned ISO 3166-1 alpha-2 country code, upper case. */
+export function isCountryCode(code: string): boolean {
+  if (!/^[A-Z]{2}$/.test(code)) return false;
+  for (let i = 0; i < ASSIGNED.length; i += 2) if (ASSIGNED.startsWith(code, i)) return true;
+  return false;
+}
+
+/** The prefix of a VAT identification number of `country`: its code, but EL for Greece. */
+export const vatPrefixOf = (country: string): string => (country === "GR" ? "EL" : country);

@@ -1,0 +1,39 @@
+import { customerOf } from "../../auth/principal";
+import { findBillingProfile, putBillingProfile as writeProfile } from "../../db/billing-profiles";
+import type { BillingProfileRow } from "../../db/schema";
+import { notFound } from "../../errors";
+import { database } from "../../http/database";
+import { reply } from "../../http/reply";
+import type { Handler } from "../../http/route";
+import { toBillingProfile } from "../../schemas/billing-profile";
+import { commit } from "../../writes/commit";
+import type * as routes from "./billing-profile.routes";
+
+export const putBillingProfile: Handler<typeof routes.putBillingProfile> = (c, { body }) => {
+  const row: BillingProfileRow = {
+    customerId: customerOf(c),
+    legalName: body.legal_name,
+    street: body.street,
+    postcode: body.postcode,
+    city: body.city,
+    countryCode: body.country_code,
+    vatId: body.vat_id ?? null,
+    buyerReference: body.buyer_reference ?? null,
+    email: body.email ?? null,
+    directDebitIban: body.direct_debit_iban ?? null,
+    directDebitMandateReference: body.direct_debit_mandate_reference ?? null,
+    updatedAt: new Date().toISOString(),
+  };
+  const profile = toBillingProfile(row);
+  return commit(c, [writeProfile(database(c).orm, row)], {
+    status: 200,
+    body: { data: profile },
+    events: [{ type: "billing_profile.updated", data: profile }],
+  });
+};
+
+export const getBillingProfile: Handler<typeof routes.getBillingProfile> = async (c) => {
+  const row = await findBillingProfile(database(c), customerOf(c));
+  if (!row) throw notFound("billing profile");
+  return reply(c, 200, { data: toBillingProfile(row) });
+};
