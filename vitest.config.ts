@@ -1,10 +1,13 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { configDefaults, defineConfig } from "vitest/config";
 import { buildAssets } from "./scripts/build-assets.mjs";
+import { buildDocumentsWorker, DOCUMENTS_WORKER } from "./scripts/build-documents-worker.mjs";
 
 // The pool reads wrangler.toml but runs no [build] command: the generated assets (the OpenAPI
-// document, Scalar's bundle), fresh, before the tests reach them through env.ASSETS.
+// document, Scalar's bundle), fresh, before the tests reach them through env.ASSETS. The documents
+// Worker, which the API Worker's RENDERER binding calls, runs beside it from its bundle.
 await buildAssets();
+const documentsWorker = await buildDocumentsWorker();
 
 // workerd's own log lines reach this process through the pool. Three kinds are expected, not
 // failures, and hidden: the runner's WebSocket closing as each test file ends, the warning about a
@@ -28,6 +31,14 @@ export default defineConfig(async () => ({
       main: "./src/index.ts",
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
+        workers: [
+          {
+            name: DOCUMENTS_WORKER.name,
+            modules: true,
+            scriptPath: documentsWorker,
+            compatibilityDate: DOCUMENTS_WORKER.compatibilityDate,
+          },
+        ],
         bindings: {
           TEST_MIGRATIONS: await readD1Migrations("./drizzle"),
           JWT_SECRET: "test-secret",

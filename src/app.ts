@@ -9,6 +9,7 @@ import { billingProfileEndpoints } from "./routes/billing-profile";
 import { cardOrderEndpoints } from "./routes/card-orders";
 import { entryEndpoints } from "./routes/entries";
 import { eventEndpoints } from "./routes/events";
+import { invoiceDocumentEndpoints } from "./routes/invoice-documents";
 import { invoiceEndpoints } from "./routes/invoices";
 import { metaEndpoints } from "./routes/meta";
 import { notificationTokenEndpoints } from "./routes/notification-tokens";
@@ -19,6 +20,7 @@ export const endpoints: readonly Endpoint[] = [
   ...cardOrderEndpoints,
   ...entryEndpoints,
   ...invoiceEndpoints,
+  ...invoiceDocumentEndpoints,
   ...billingProfileEndpoints,
   ...notificationTokenEndpoints,
   ...eventEndpoints,

@@ -2,6 +2,7 @@ import type { Principal } from "./auth/principal";
 import type { RequestDatabase } from "./db/client";
 import type { IdempotencyClaim } from "./db/idempotency-keys";
 import type { QueueMessage } from "./events/messages";
+import type { Renderer } from "./documents/worker";
 import type { SellerVariables } from "./domain/seller";
 
 export interface Bindings extends SellerVariables {
@@ -11,6 +12,10 @@ export interface Bindings extends SellerVariables {
   EVENTS: Queue<QueueMessage>;
   /** The slow lane (wrangler.toml): deliveries to webhook endpoints that answer slowly or not at all. */
   SLOW_DELIVERIES: Queue<QueueMessage>;
+  /** E-invoices as first rendered (CONTRACT part 13): served from here for ever after. */
+  DOCUMENTS: R2Bucket;
+  /** The documents Worker (wrangler.documents.toml), which renders them. */
+  RENDERER: Service<Renderer>;
   /** The static assets (wrangler.toml [assets]): /docs's files and the OpenAPI document. */
   ASSETS: Fetcher;
   /** HS256 signing secret (a Worker secret; locally in `.dev.vars`). */

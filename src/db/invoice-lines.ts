@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { VatCategory } from "../documents/model";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
-import { lazily, param, queryBuilder as qb } from "./compiled";
+import { columnsOf, compile, lazily, param, queryBuilder as qb } from "./compiled";
 import { pageReads, readPage } from "./keyset";
 import { cardOrderEntries, invoiceLines, invoices, type InvoiceLineRow } from "./schema";
 
@@ -59,7 +59,17 @@ const lineReads = lazily(() =>
 export const listLines = (db: RequestDatabase, customerId: string, invoiceId: string, page: PageRequest) =>
   readPage(db, lineReads(), { customer: customerId, invoice: invoiceId }, page);
 
-/** Every line of an invoice, in order, for its documents. */
-export const allLinesOf = lazily(() =>
-  qb.select().from(invoiceLines).where(eq(invoiceLines.invoiceId, param("invoice"))).orderBy(asc(invoiceLines.position)),
+const linesOf = lazily(() =>
+  compile<InvoiceLineRow>(
+    qb
+      .select()
+      .from(invoiceLines)
+      .where(eq(invoiceLines.invoiceId, param("invoice")))
+      .orderBy(asc(invoiceLines.position)),
+    columnsOf(invoiceLines),
+  ),
 );
+
+/** Every line of an invoice, in order (its documents show them all: at most 500). */
+export const findLines = (db: RequestDatabase, invoiceId: string) =>
+  db.read(linesOf(), { invoice: invoiceId });

@@ -27,3 +27,11 @@ export const reply = <T>(c: Context, status: number, body: T): Reply<T> =>
 
 export const replyHtml = (c: Context, status: number, html: string): Reply<string> =>
   c.html(html, status as 200) as Reply<string>;
+
+/** A response of another media type than JSON (a document), or a 304, with its own headers. */
+export const replyBody = (
+  c: Context,
+  status: 200 | 304,
+  body: string | ReadableStream | null,
+  headers: Record<string, string>,
+): Reply<string> => c.body(body as string, status as 200, headers) as Response as Reply<string>;

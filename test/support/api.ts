@@ -152,11 +152,24 @@ export const newBillingProfile = {
 
 const profiled = new Set<string>();
 
-/** Gives `auth`'s customer a billing profile (once per token), which a submit needs. */
-export async function withBillingProfile(auth: string, body: object = newBillingProfile): Promise<void> {
-  if (profiled.has(auth) && body === newBillingProfile) return;
-  const response = await call("/customers/me/billing_profile", { token: auth, method: "PUT", json: body });
-  expect(response.status).toBe(200);
+/**
+ * Gives `auth`'s customer the billing profile a submit needs, once per token. Written to D1
+ * directly, like the other seeded rows of a test: through the API it would emit a
+ * billing_profile.updated event into every test's event log and webhooks (test/billing-profile.test.ts
+ * tests the endpoint itself).
+ */
+export async function withBillingProfile(auth: string): Promise<void> {
+  if (profiled.has(auth)) return;
+  const { customer_id } = JSON.parse(atob(auth.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))) as Claims;
+  const p = newBillingProfile;
+  await env.DB.prepare(
+    "INSERT OR IGNORE INTO billing_profiles (customer_id, legal_name, street, postcode, city, country_code, vat_id, " +
+      "buyer_reference, email, direct_debit_iban, direct_debit_mandate_reference, updated_at) " +
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  )
+    .bind(customer_id, p.legal_name, p.street, p.postcode, p.city, p.country_code, p.vat_id, p.buyer_reference,
+      p.email, p.direct_debit_iban, p.direct_debit_mandate_reference, new Date().toISOString())
+    .run();
   profiled.add(auth);
 }
 
