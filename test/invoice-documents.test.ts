@@ -1,0 +1,130 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { call, expectError, newBillingProfile, orderIn, token } from "./support/api";
+
+const documentOf = (id: string, query = "") => `/invoices/${id}/document${query}`;
+const creditNoteOf = (id: string, query = "") => `/invoices/${id}/credit_note${query}`;
+
+async function voucherInvoice(auth: string) {
+  const order = await orderIn(auth, "submitted");
+  const response = await call("/invoices", { token: auth, json: { order_id: order.id, reference: "PO-4711" } });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as any).data[0];
+}
+
+async function download(auth: string, path: string, headers: Record<string, string> = {}) {
+  const response = await call(path, { token: auth, headers });
+  return { response, text: await response.text() };
+}
+
+describe("GET /invoices/{id}/document", () => {
+  it.each([
+    ["ubl", "", "<Invoice xmlns="],
+    ["ubl", "?format=ubl", "<Invoice xmlns="],
+    ["cii", "?format=cii", "<rsm:CrossIndustryInvoice"],
+  ])("format %s (%s): 200, XML attachment named after the number, strong ETag, private", async (_, query, root) => {
+    const auth = await token();
+    const invoice = await voucherInvoice(auth);
+    const { response, text } = await download(auth, documentOf(invoice.id, query));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toBe("application/xml; charset=utf-8");
+    expect(response.headers.get("Content-Disposition")).toBe(`attachment; filename="${invoice.number}.xml"`);
+    expect(response.headers.get("Cache-Control")).toBe("private");
+    expect(response.headers.get("ETag")).toMatch(/^"[^"]+"$/);
+    expect(text.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
+    expect(text).toContain(root);
+    expect(text).toContain(invoice.number);
+    expect(text).toContain("urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0");
+  });
+
+  it("is the same bytes and ETag on every request, served from R2 after the first; If-None-Match answers 304", async () => {
+    const auth = await token();
+    const invoice = await voucherInvoice(auth);
+    const first = await download(auth, documentOf(invoice.id));
+    const stored = await env.DOCUMENTS.get(`invoices/${invoice.id}/invoice.ubl`);
+    expect(await stored?.text()).toBe(first.text);
+    const second = await download(auth, documentOf(invoice.id));
+    expect(second.text).toBe(first.text);
+    const etag = first.response.headers.get("ETag")!;
+    expect(second.response.headers.get("ETag")).toBe(etag);
+
+    const cached = await download(auth, documentOf(invoice.id), { "If-None-Match": etag });
+    expect(cached.response.status).toBe(304);
+    expect(cached.text).toBe("");
+    expect(cached.response.headers.get("ETag")).toBe(etag);
+    const stale = await download(auth, documentOf(invoice.id), { "If-None-Match": '"other"' });
+    expect(stale.response.status).toBe(200);
+  });
+
+  it("never changes: a later billing profile or seller variable does not alter an issued invoice's document", async () => {
+    const auth = await token();
+    const invoice = await voucherInvoice(auth);
+    const cii = await download(auth, documentOf(invoice.id, "?format=cii"));
+    await call("/customers/me/billing_profile", {
+      token: auth,
+      method: "PUT",
+      json: { ...newBillingProfile, legal_name: "Ganz Andere GmbH" },
+    });
+    // Deleted from R2, it is rendered again from what the invoice kept: the same bytes.
+    await env.DOCUMENTS.delete(`invoices/${invoice.id}/invoice.cii`);
+    const again = await call(documentOf(invoice.id, "?format=cii"), { token: auth, env: { CREDITOR_NAME: "Other AG" } });
+    expect(await again.text()).toBe(cii.text);
+    expect(cii.text).toContain("Müller &amp; Söhne Gastronomie GmbH");
+    expect(cii.text).not.toContain("Ganz Andere");
+  });
+
+  it("an unknown format, and pdf until the ZUGFeRD renderer exists, answer 400 invalid_parameter (format)", async () => {
+    const auth = await token();
+    const invoice = await voucherInvoice(auth);
+    for (const format of ["pdf", "xml", "UBL", ""])
+      await expectError(await call(documentOf(invoice.id, `?format=${format}`), { token: auth }), 400, {
+        code: "invalid_parameter",
+        source: { parameter: "format" },
+      });
+  });
+
+  it("errors stay JSON envelopes whatever the Accept; another customer's invoice is a 404; needs invoices:read", async () => {
+    const auth = await token();
+    const invoice = await voucherInvoice(auth);
+    const accept = { Accept: "application/xml" };
+    await expectError(await call(documentOf(invoice.id), { token: await token(), headers: accept }), 404, {
+      code: "not_found",
+    });
+    await expectError(await call(documentOf("not-an-id"), { token: auth, headers: accept }), 404, { code: "not_found" });
+    await expectError(await call(documentOf(invoice.id), { token: await token({ scope: "invoices:write" }) }), 403, {
+      code: "forbidden",
+      source: { header: "Authorization" },
+    });
+  });
+
+  it("an invoice issued before invoices kept their parties answers 409 conflict", async () => {
+    const auth = await token();
+    const invoice = await voucherInvoice(auth);
+    await env.DB.prepare("UPDATE invoices SET seller = NULL, buyer = NULL WHERE id = ?").bind(invoice.id).run();
+    await expectError(await call(documentOf(invoice.id), { token: auth }), 409, { code: "conflict" });
+  });
+});
+
+describe("GET /invoices/{id}/credit_note", () => {
+  it("an invoice that is not cancelled answers 409 invalid_state", async () => {
+    const auth = await token();
+    const invoice = await voucherInvoice(auth);
+    await expectError(await call(creditNoteOf(invoice.id), { token: auth }), 409, { code: "invalid_state" });
+  });
+
+  it.each(["ubl", "cii"])("a cancelled invoice's credit note (%s): type 381, its CN number, referring to the invoice", async (format) => {
+    const auth = await token();
+    const invoice = await voucherInvoice(auth);
+    const cancel = await call(`/invoices/${invoice.id}/cancel`, { token: auth, method: "POST" });
+    const cancelled = ((await cancel.json()) as any).data;
+    const { response, text } = await download(auth, creditNoteOf(invoice.id, `?format=${format}`));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Disposition")).toBe(
+      `attachment; filename="${cancelled.cancellation_number}.xml"`,
+    );
+    expect(text).toContain(cancelled.cancellation_number);
+    expect(text).toContain(invoice.number);
+    expect(text).toContain("381");
+    expect(text).toContain(format === "ubl" ? "<CreditNote xmlns=" : "<rsm:CrossIndustryInvoice");
+  });
+});
