@@ -32,6 +32,9 @@ function derivedConfig(config, name, { rateLimit, main: entry }) {
   return path;
 }
 
+/** The Workers that a config's [[services]] may name, by their own config. */
+const SERVICES = [{ service: "voucher-billing-documents", config: "wrangler.documents.toml" }];
+
 async function waitUntilReady(url, child, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -164,6 +167,9 @@ export async function startWorker({
 }) {
   const startedIn = generation;
   const configPath = derivedConfig(config, name, { rateLimit, main });
+  // The Workers its service bindings call run in the same session (the documents Worker).
+  const companions = SERVICES.filter(({ service }) => readFileSync(configPath, "utf8").includes(`service = "${service}"`));
+  const companionConfigs = companions.map(({ config }) => ["--config", derivedConfig(config, `${name}-${config}`, {})]);
   const persistTo = resolve(ROOT, ".wrangler/generated", `${name}-state`);
   rmSync(persistTo, { recursive: true, force: true });
   const local = ["DB", "--local", "--config", configPath, "--persist-to", persistTo];
@@ -176,6 +182,7 @@ export async function startWorker({
       "dev",
       "--config",
       configPath,
+      ...companionConfigs.flat(),
       "--ip",
       "127.0.0.1",
       "--port",

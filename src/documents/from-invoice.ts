@@ -20,7 +20,8 @@ export function eInvoiceOf(invoice: InvoiceRow, lines: InvoiceLineRow[], kind: D
     issueDate: creditNote ? invoice.cancelledAt!.slice(0, 10) : invoice.bookedOn,
     dueDate: creditNote ? null : invoice.dueOn,
     precedingInvoice: creditNote ? { number: invoice.number, issueDate: invoice.bookedOn } : null,
-    buyerReference: buyer.buyerReference ?? invoice.reference ?? invoice.customerId,
+    // An empty reference is none: BT-10 must not be blank (BR-DE-15).
+    buyerReference: buyer.buyerReference || invoice.reference || invoice.customerId,
     orderReference: invoice.reference,
     accountingReference: invoice.costCenter,
     salesOrderReference: invoice.orderId,
