@@ -51,8 +51,9 @@ export default defineConfig(async () => ({
   ],
   test: {
     setupFiles: ["./test/apply-migrations.ts"],
-    // Node tests against a real `wrangler dev` (npm run test:dev), not for workerd.
-    exclude: [...configDefaults.exclude, "test/dev-server/**"],
+    // Node tests, not for workerd: against a real `wrangler dev` (npm run test:dev), and the e-invoice
+    // validator run (npm run test:einvoice).
+    exclude: [...configDefaults.exclude, "test/dev-server/**", "test/einvoice/**"],
     // Each request logs a line; show them only for failing tests.
     silent: "passed-only" as const,
   },

@@ -10,11 +10,14 @@ import ts from "typescript";
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
 // Entry points: imported by the runtime or the tooling (drizzle-kit reads the schema;
-// scripts/build-assets.mjs builds the OpenAPI document), not by our TypeScript files.
+// scripts/build-assets.mjs builds the OpenAPI document; test/einvoice bundles the e-invoice
+// renderers), not by our TypeScript files.
 const ENTRY_EXPORTS = new Set([
   "src/index.ts:default",
   "src/db/schema.ts:*",
   "src/openapi/document.ts:openApiDocument",
+  "src/documents/ubl.ts:renderUbl",
+  "src/documents/cii.ts:renderCii",
 ]);
 
 const files = ["src", "test"]

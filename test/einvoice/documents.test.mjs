@@ -1,0 +1,374 @@
+// The e-invoice renderers (src/documents) against the official rules: a fixture of every kind of
+// document the service issues (voucher invoices in category O and S, production and shipping fees in S
+// and Z, both payment methods, with and without the buyer's VAT id and buyer reference, and the credit
+// note of each), rendered in UBL and CII, checked here for totals and lines, then all passed to the
+// offline validator (EN 16931 + XRechnung 3.0) in one call. The validator lives outside the repository:
+// env EINVOICE_VALIDATE, else ../shared/einvoice/validate beside the checkout. Without it the
+// validation is skipped, except in CI (CI=true), where it is required.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** src/ bundled for Node in memory (as scripts/build-assets.mjs does), then imported. */
+async function bundle() {
+  const { outputFiles } = await build({
+    stdin: {
+      contents: [
+        'export { renderUbl } from "./src/documents/ubl";',
+        'export { renderCii } from "./src/documents/cii";',
+        'export { el, serialize } from "./src/documents/xml";',
+        'export { formatCents, parsePercent, vatCents } from "./src/domain/money";',
+      ].join("\n"),
+      resolveDir: ROOT,
+      loader: "ts",
+    },
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    write: false,
+    logLevel: "error",
+  });
+  return import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].contents).toString("base64")}`);
+}
+
+const { renderUbl, renderCii, el, serialize, formatCents, parsePercent, vatCents } = await bundle();
+
+// --- Fixtures: realistic parties (umlauts, ß, an "&" and quotes to prove the escaping).
+
+const SELLER = {
+  name: "Gutscheinwerk Süd GmbH & Co. KG",
+  street: "Königstraße 12",
+  postcode: "80331",
+  city: "München",
+  countryCode: "DE",
+  vatId: "DE123456789",
+  taxNumber: "143/123/45678",
+  registrationId: "HRA 123456",
+  contactName: "Jürgen Weiß",
+  contactPhone: "+49 89 1234567",
+  contactEmail: "rechnung@gutscheinwerk-sued.de",
+  electronicAddress: "e-rechnung@gutscheinwerk-sued.de",
+  iban: "DE02120300000000202051",
+  bic: "BYLADEM1001",
+  sepaCreditorId: "DE98ZZZ09999999999",
+};
+
+const BUYER = {
+  customerId: "cus_7f3a9c2e",
+  legalName: "Müller & Söhne Straßenbau GmbH",
+  street: "Große Elbstraße 5",
+  postcode: "22767",
+  city: "Hamburg",
+  countryCode: "DE",
+  vatId: "DE987654321",
+  buyerReference: null,
+  email: "buchhaltung@mueller-soehne.de",
+  directDebitIban: "DE02500105170137075030",
+  directDebitMandateReference: "MANDAT-2026-0042",
+};
+
+const LEITWEG_ID = "04011000-12345-67";
+const CARD_HOLDERS = [
+  ["Jürgen Groß", 5000],
+  ["Zoë Weiß-Schäfer", 2550],
+  ["Anna & Ben Krüger", 10000],
+];
+
+/** An invoice as the service issues it (CONTRACT part 13), amounts computed as the domain does. */
+function invoice(number, { kind, percent, method, buyer = {}, reference = null, costCenter = null }) {
+  const category = percent !== "0" ? "S" : kind === "voucher" ? "O" : "Z";
+  const items = {
+    voucher: CARD_HOLDERS.map(([name, cents]) => [`Voucher card ${name}`, 1, cents]),
+    production: [["Card production", 7, 250]],
+    shipping: [["Shipping", 1, 990]],
+  }[kind];
+  const lines = items.map(([description, quantity, unitPriceCents], i) => ({
+    position: i + 1,
+    description,
+    quantity,
+    unitPriceCents,
+    netCents: quantity * unitPriceCents,
+    vatCategory: category,
+    vatPercent: percent,
+  }));
+  const netCents = lines.reduce((sum, line) => sum + line.netCents, 0);
+  const vat = vatCents(netCents, parsePercent(percent));
+  const party = { ...BUYER, ...buyer };
+  return {
+    typeCode: "380",
+    number,
+    issueDate: "2026-03-02",
+    dueDate: "2026-03-16",
+    precedingInvoice: null,
+    buyerReference: party.buyerReference ?? reference ?? party.customerId,
+    orderReference: reference,
+    accountingReference: costCenter,
+    salesOrderReference: "co_01HQ7ZK3V9N2",
+    servicePeriod: kind === "voucher" ? null : { start: "2026-03-02", end: "2026-03-02" },
+    paymentMethod: method,
+    seller: SELLER,
+    buyer: party,
+    lines,
+    netCents,
+    vatCents: vat,
+    grossCents: netCents + vat,
+  };
+}
+
+/** The credit note of a cancelled invoice: 381, its CN- number and day, referring to the invoice. */
+function creditNote(doc, number) {
+  const preceding = { number: doc.number, issueDate: doc.issueDate };
+  return { ...doc, typeCode: "381", number, issueDate: "2026-03-05", dueDate: null, precedingInvoice: preceding };
+}
+
+const noVatId = { vatId: null };
+const leitweg = { buyerReference: LEITWEG_ID };
+const INVOICES = {
+  "voucher-O-transfer": invoice("INV-2026-000101", {
+    kind: "voucher",
+    percent: "0",
+    method: "bank_transfer",
+    reference: 'PO <2026> "Q1" & more',
+    costCenter: "KST 4711",
+  }),
+  "voucher-O-debit": invoice("INV-2026-000102", {
+    kind: "voucher",
+    percent: "0",
+    method: "direct_debit",
+    buyer: { ...noVatId, ...leitweg, email: null },
+  }),
+  "voucher-S19-transfer": invoice("INV-2026-000103", {
+    kind: "voucher",
+    percent: "19",
+    method: "bank_transfer",
+    buyer: leitweg,
+  }),
+  "voucher-S7-debit": invoice("INV-2026-000104", {
+    kind: "voucher",
+    percent: "7",
+    method: "direct_debit",
+    buyer: noVatId,
+    reference: "Bestellung 2026/17",
+  }),
+  "production-S-transfer": invoice("INV-2026-000105", {
+    kind: "production",
+    percent: "19",
+    method: "bank_transfer",
+    buyer: noVatId,
+    costCenter: "Kostenstelle Süd",
+  }),
+  "production-S-debit": invoice("INV-2026-000106", {
+    kind: "production",
+    percent: "19",
+    method: "direct_debit",
+    buyer: leitweg,
+    reference: "PO-55",
+  }),
+  "shipping-S-transfer": invoice("INV-2026-000107", {
+    kind: "shipping",
+    percent: "19",
+    method: "bank_transfer",
+  }),
+  "shipping-S-debit": invoice("INV-2026-000108", {
+    kind: "shipping",
+    percent: "19",
+    method: "direct_debit",
+    buyer: { ...noVatId, ...leitweg },
+  }),
+  "production-Z-transfer": invoice("INV-2026-000109", {
+    kind: "production",
+    percent: "0",
+    method: "bank_transfer",
+    buyer: leitweg,
+  }),
+  "shipping-Z-debit": invoice("INV-2026-000110", {
+    kind: "shipping",
+    percent: "0",
+    method: "direct_debit",
+    buyer: noVatId,
+  }),
+};
+// A seller without tax number and BIC (both optional) on some documents.
+INVOICES["shipping-S-transfer"].seller = { ...SELLER, taxNumber: null, bic: null };
+INVOICES["production-Z-transfer"].seller = { ...SELLER, taxNumber: null };
+
+const DOCUMENTS = Object.entries(INVOICES).flatMap(([name, doc], i) => [
+  [`${name}.380`, doc],
+  [`${name}.381`, creditNote(doc, `CN-2026-${String(i + 1).padStart(6, "0")}`)],
+]);
+
+// --- Reading the documents back, as little as the assertions need.
+
+const SYNTAXES = {
+  ubl: {
+    render: (doc) => renderUbl(doc),
+    line: /<cac:(?:Invoice|CreditNote)Line>([\s\S]*?)<\/cac:(?:Invoice|CreditNote)Line>/g,
+    lineFields: {
+      position: "cbc:ID",
+      description: "cbc:Name",
+      quantity: "cbc:(?:Invoiced|Credited)Quantity",
+      unitPrice: "cbc:PriceAmount",
+      net: "cbc:LineExtensionAmount",
+    },
+    totals: {
+      net: "cbc:TaxExclusiveAmount",
+      vat: "cbc:TaxAmount",
+      gross: "cbc:TaxInclusiveAmount",
+      payable: "cbc:PayableAmount",
+    },
+  },
+  cii: {
+    render: (doc) => renderCii(doc),
+    line: /<ram:IncludedSupplyChainTradeLineItem>([\s\S]*?)<\/ram:IncludedSupplyChainTradeLineItem>/g,
+    lineFields: {
+      position: "ram:LineID",
+      description: "ram:Name",
+      quantity: "ram:BilledQuantity",
+      unitPrice: "ram:ChargeAmount",
+      net: "ram:LineTotalAmount",
+    },
+    totals: {
+      net: "ram:TaxBasisTotalAmount",
+      vat: "ram:TaxTotalAmount",
+      gross: "ram:GrandTotalAmount",
+      payable: "ram:DuePayableAmount",
+    },
+  },
+};
+
+const decode = (text) =>
+  text.replace(/&(lt|gt|quot|amp);/g, (_, name) => ({ lt: "<", gt: ">", quot: '"', amp: "&" })[name]);
+
+/** How a text is written as XML text: the escaping the serializer must apply. */
+function escaped(text) {
+  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+}
+
+/** The text of the first element named by `tag` (a regex source) in `xml`. */
+function value(xml, tag) {
+  const match = new RegExp(`<${tag}(?: [^>]*)?>([^<]*)</`).exec(xml);
+  assert.ok(match, `no <${tag}> in\n${xml}`);
+  return decode(match[1]);
+}
+
+test("every document renders deterministically, with the input's totals, lines and parties", () => {
+  for (const [name, doc] of DOCUMENTS) {
+    for (const [syntax, { render, line, lineFields, totals }] of Object.entries(SYNTAXES)) {
+      const label = `${name}.${syntax}`;
+      const xml = render(doc);
+      assert.equal(render(structuredClone(doc)), xml, `${label}: same input, same bytes`);
+      assert.ok(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n'), label);
+      assert.ok(xml.includes(`>${doc.number}<`), `${label}: number`);
+      assert.equal(value(xml, totals.net), formatCents(doc.netCents), `${label}: net total`);
+      assert.equal(value(xml, totals.vat), formatCents(doc.vatCents), `${label}: VAT total`);
+      assert.equal(value(xml, totals.gross), formatCents(doc.grossCents), `${label}: gross total`);
+      assert.equal(value(xml, totals.payable), formatCents(doc.grossCents), `${label}: amount due`);
+      const rendered = [...xml.matchAll(line)].map(([, block]) => ({
+        position: Number(value(block, lineFields.position)),
+        description: value(block, lineFields.description),
+        quantity: Number(value(block, lineFields.quantity)),
+        unitPrice: value(block, lineFields.unitPrice),
+        net: value(block, lineFields.net),
+      }));
+      const expected = doc.lines.map((l) => ({
+        position: l.position,
+        description: l.description,
+        quantity: l.quantity,
+        unitPrice: formatCents(l.unitPriceCents),
+        net: formatCents(l.netCents),
+      }));
+      assert.deepEqual(rendered, expected, `${label}: lines`);
+      assert.ok(xml.includes(escaped(doc.buyer.legalName)), `${label}: buyer name, escaped`);
+      // Category O: no VAT id of either party (BR-O-02); S and Z: the seller's, and the buyer's when set.
+      const notSubject = doc.lines[0].vatCategory === "O";
+      assert.equal(xml.includes(SELLER.vatId), !notSubject, `${label}: seller VAT id`);
+      assert.equal(xml.includes(BUYER.vatId), !notSubject && doc.buyer.vatId !== null, `${label}: buyer VAT id`);
+      assert.ok(xml.includes(SELLER.registrationId), `${label}: seller registration id`);
+      assert.ok(xml.includes(`>${escaped(doc.buyerReference)}<`), `${label}: buyer reference`);
+    }
+  }
+});
+
+test("the serializer escapes every value and drops characters XML 1.0 cannot carry", () => {
+  const xml = serialize(
+    el(
+      "a",
+      { b: `x"<&>\t\n\r`, c: null },
+      el("t", null, "T & <b> ]]> \r\n \u0001\u0008\u000b\ufffe\uffff\ud800 ok ß 😀"),
+      el("empty", {}),
+      [el("n", null, "1"), false, null, [el("n", null, "2")]],
+    ),
+  );
+  assert.equal(
+    xml,
+    [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<a b="x&quot;&lt;&amp;&gt;&#x9;&#xA;&#xD;">',
+      "  <t>T &amp; &lt;b&gt; ]]&gt; &#xD;\n  ok ß 😀</t>",
+      "  <empty/>",
+      "  <n>1</n>",
+      "  <n>2</n>",
+      "</a>",
+      "",
+    ].join("\n"),
+  );
+  assert.throws(() => el("a b", null), /not an XML name/);
+  assert.throws(() => el("a", { "x=y": "1" }), /not an XML name/);
+  assert.throws(() => el("a", null, "text", el("b", null)), /mixed content/);
+});
+
+/** The validator script, or why there is none. */
+function validator() {
+  const configured = process.env.EINVOICE_VALIDATE;
+  if (configured) return existsSync(configured) ? { path: configured } : { absent: `EINVOICE_VALIDATE=${configured}` };
+  const beside = resolve(ROOT, "../shared/einvoice/validate");
+  return existsSync(beside)
+    ? { path: beside }
+    : { absent: "neither EINVOICE_VALIDATE nor ../shared/einvoice/validate" };
+}
+
+test("the official validator (EN 16931 + XRechnung 3.0) accepts every document", (t) => {
+  const found = validator();
+  const required = process.env.CI === "true";
+  if (found.absent) {
+    assert.ok(!required, `the e-invoice validator is required in CI, but absent: ${found.absent}`);
+    return t.skip(`e-invoice validator absent (${found.absent})`);
+  }
+  const dir = mkdtempSync(join(tmpdir(), "einvoice-"));
+  try {
+    const files = DOCUMENTS.flatMap(([name, doc]) =>
+      Object.entries(SYNTAXES).map(([syntax, { render }]) => {
+        const file = join(dir, `${name}.${syntax}.xml`);
+        writeFileSync(file, render(doc));
+        return file;
+      }),
+    );
+    const run = spawnSync(found.path, files, { encoding: "utf8", timeout: 300_000 });
+    const output = `${run.stdout ?? ""}${run.stderr ?? ""}`.replaceAll(`${dir}/`, "");
+    if (run.status === 2 && !required) return t.skip(`e-invoice validator cannot run: ${output.trim()}`);
+    assert.equal(run.status, 0, `the validator refused documents:\n${output}`);
+    assert.equal(output.match(/^valid /gm)?.length, files.length, output);
+    // Warnings do not fail a document; each distinct one is shown once, with the documents it concerns.
+    const warnings = new Map();
+    let file = "";
+    for (const line of output.split("\n")) {
+      if (line.startsWith("valid ")) file = line.split(" ")[1].replace(/\.xml$/, "");
+      const warning = /^ {2}\S+ \[(\w+)\] \S+: (.*)$/.exec(line);
+      if (warning) {
+        const key = `${warning[1]}: ${warning[2]}`;
+        warnings.set(key, [...(warnings.get(key) ?? []), file]);
+      }
+    }
+    for (const [warning, where] of warnings)
+      t.diagnostic(`${warning} (${where.length} of ${files.length} documents: ${where.join(", ")})`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
