@@ -10,14 +10,13 @@ import ts from "typescript";
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
 // Entry points: imported by the runtime or the tooling (drizzle-kit reads the schema;
-// scripts/build-assets.mjs builds the OpenAPI document; test/einvoice bundles the e-invoice
-// renderers), not by our TypeScript files.
+// scripts/build-assets.mjs builds the OpenAPI document), not by our TypeScript files. The documents
+// Worker (wrangler.documents.toml) is an entry point of its own.
 const ENTRY_EXPORTS = new Set([
   "src/index.ts:default",
+  "src/documents/worker.ts:*",
   "src/db/schema.ts:*",
   "src/openapi/document.ts:openApiDocument",
-  "src/documents/ubl.ts:renderUbl",
-  "src/documents/cii.ts:renderCii",
 ]);
 
 const files = ["src", "test"]
@@ -131,7 +130,10 @@ for (const [file, names] of exported) {
 }
 
 const compatibilityDate = (file) => readFileSync(file, "utf8").match(/^compatibility_date = "(.+)"$/m)?.[1];
-const configs = ["bench", "test"].flatMap((dir) => walk(join(ROOT, dir))).filter((file) => file.endsWith(".toml"));
+const configs = [
+  join(ROOT, "wrangler.documents.toml"),
+  ...["bench", "test"].flatMap((dir) => walk(join(ROOT, dir))).filter((file) => file.endsWith(".toml")),
+];
 const misdated = configs.filter((file) => compatibilityDate(file) !== compatibilityDate(join(ROOT, "wrangler.toml")));
 
 // One number of attempts: each delivery queue's max_retries + 1 is retry.ts's MAX_ATTEMPTS, which the

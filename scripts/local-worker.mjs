@@ -168,7 +168,9 @@ export async function startWorker({
   const startedIn = generation;
   const configPath = derivedConfig(config, name, { rateLimit, main });
   // The Workers its service bindings call run in the same session (the documents Worker).
-  const companions = SERVICES.filter(({ service }) => readFileSync(configPath, "utf8").includes(`service = "${service}"`));
+  const companions = SERVICES.filter(({ service }) =>
+    readFileSync(configPath, "utf8").includes(`service = "${service}"`),
+  );
   const companionConfigs = companions.map(({ config }) => ["--config", derivedConfig(config, `${name}-${config}`, {})]);
   const persistTo = resolve(ROOT, ".wrangler/generated", `${name}-state`);
   rmSync(persistTo, { recursive: true, force: true });

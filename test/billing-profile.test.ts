@@ -33,7 +33,13 @@ const shown = (customer: string, body: Record<string, unknown>) => ({
   updated_at: expect.stringMatching(ISO_MS),
 });
 
-const minimal = { legal_name: "Kiosk am Eck", street: "Am Markt 1", postcode: "01067", city: "Dresden", country_code: "DE" };
+const minimal = {
+  legal_name: "Kiosk am Eck",
+  street: "Am Markt 1",
+  postcode: "01067",
+  city: "Dresden",
+  country_code: "DE",
+};
 
 describe("PUT and GET /customers/me/billing_profile", () => {
   it("GET answers 404 before the first PUT; PUT answers 200 with the profile, which GET then shows", async () => {
@@ -41,7 +47,9 @@ describe("PUT and GET /customers/me/billing_profile", () => {
     const auth = await token({ customer_id: customer });
     await expectError(await call(PATH, { token: auth }), 404, { code: "not_found" });
 
-    const { data } = await expectJson(await put(auth, newBillingProfile), 200, { data: shown(customer, newBillingProfile) });
+    const { data } = await expectJson(await put(auth, newBillingProfile), 200, {
+      data: shown(customer, newBillingProfile),
+    });
     await expectJson(await call(PATH, { token: auth }), 200, { data });
   });
 
@@ -50,14 +58,20 @@ describe("PUT and GET /customers/me/billing_profile", () => {
     const auth = await token({ customer_id: customer });
     await put(auth, newBillingProfile);
     await expectJson(await put(auth, minimal), 200, { data: shown(customer, minimal) });
-    await expectJson(await put(auth, { ...minimal, vat_id: null, email: null }), 200, { data: shown(customer, minimal) });
+    await expectJson(await put(auth, { ...minimal, vat_id: null, email: null }), 200, {
+      data: shown(customer, minimal),
+    });
     await expectJson(await call(PATH, { token: auth }), 200, { data: shown(customer, minimal) });
   });
 
   it("emits billing_profile.updated with the profile as data, in the PUT's batch", async () => {
     const auth = await token();
     const { data } = await expectJson(await put(auth, minimal), 200, expect.anything());
-    const events = await expectJson(await call("/events?type=billing_profile.updated", { token: auth }), 200, expect.anything());
+    const events = await expectJson(
+      await call("/events?type=billing_profile.updated", { token: auth }),
+      200,
+      expect.anything(),
+    );
     expect(events.data).toStrictEqual([
       { id: expect.any(String), type: "billing_profile.updated", created_at: expect.stringMatching(ISO_MS), data },
     ]);
@@ -92,13 +106,16 @@ describe("PUT /customers/me/billing_profile: every rule of a field (422 validati
     await expectJson(await put(await token({ customer_id: customer }), body), 200, { data: shown(customer, body) });
   };
 
-  it.each(["legal_name", "street", "postcode", "city", "country_code"])("%s is required and not empty", async (field) => {
-    const { [field as keyof typeof minimal]: _, ...without } = minimal;
-    await refused(without, field);
-    await refused({ ...minimal, [field]: "" }, field);
-    await refused({ ...minimal, [field]: null }, field);
-    await refused({ ...minimal, [field]: 5 }, field);
-  });
+  it.each(["legal_name", "street", "postcode", "city", "country_code"])(
+    "%s is required and not empty",
+    async (field) => {
+      const { [field as keyof typeof minimal]: _, ...without } = minimal;
+      await refused(without, field);
+      await refused({ ...minimal, [field]: "" }, field);
+      await refused({ ...minimal, [field]: null }, field);
+      await refused({ ...minimal, [field]: 5 }, field);
+    },
+  );
 
   it.each([
     ["legal_name", 200],
@@ -123,12 +140,14 @@ describe("PUT /customers/me/billing_profile: every rule of a field (422 validati
     "direct_debit_iban",
     "direct_debit_mandate_reference",
   ])("%s takes no control or format characters, and no space at either end", async (field) => {
-    for (const bad of ["A\u0000B", "A\nB", "A\u200bB", "A\u202eB", " AB", "AB "]) await refused({ ...minimal, [field]: bad }, field);
+    for (const bad of ["A\u0000B", "A\nB", "A\u200bB", "A\u202eB", " AB", "AB "])
+      await refused({ ...minimal, [field]: bad }, field);
   });
 
   it("country_code is an assigned ISO 3166-1 alpha-2 code in upper case", async () => {
     for (const code of ["AT", "GR", "CH", "US", "ZW", "AD"]) await accepted({ ...minimal, country_code: code });
-    for (const code of ["de", "De", "XX", "UK", "EU", "D", "DEU", "AA", "ZZ"]) await refused({ ...minimal, country_code: code }, "country_code");
+    for (const code of ["de", "De", "XX", "UK", "EU", "D", "DEU", "AA", "ZZ"])
+      await refused({ ...minimal, country_code: code }, "country_code");
   });
 
   it("vat_id matches ^[A-Z]{2}[0-9A-Z+*.]{2,13}$ and begins with the country code, EL for Greece", async () => {
@@ -155,16 +174,26 @@ describe("PUT /customers/me/billing_profile: every rule of a field (422 validati
   it("direct_debit_iban is an IBAN in electronic form with a valid checksum", async () => {
     for (const iban of ["DE89370400440532013000", "GB82WEST12345698765432", "AT611904300234573201"])
       await accepted({ ...minimal, direct_debit_iban: iban });
-    for (const iban of ["DE89370400440532013001", "DE89 3704 0044 0532 0130 00", "de89370400440532013000", "DE8937", "1234567890123456"])
+    for (const iban of [
+      "DE89370400440532013001",
+      "DE89 3704 0044 0532 0130 00",
+      "de89370400440532013000",
+      "DE8937",
+      "1234567890123456",
+    ])
       await refused({ ...minimal, direct_debit_iban: iban }, "direct_debit_iban");
   });
 
   it("refuses an unknown field, and a body that is not a JSON object", async () => {
     await refused({ ...minimal, legalName: "x" }, "legalName");
     const auth = await token();
-    await expectError(await call(PATH, { token: auth, method: "PUT", body: "[]", headers: { "Content-Type": "application/json" } }), 400, {
-      code: "invalid_json",
-    });
+    await expectError(
+      await call(PATH, { token: auth, method: "PUT", body: "[]", headers: { "Content-Type": "application/json" } }),
+      400,
+      {
+        code: "invalid_json",
+      },
+    );
   });
 });
 
@@ -200,7 +229,10 @@ describe("submit needs the billing profile (CONTRACT part 13)", () => {
     const auth = await token();
     const order = await draftWithEntry(auth, { ...newCardOrder, payment_method: "direct_debit" });
     await put(auth, minimal);
-    await expectError(await submit(auth, order.id), 409, { code: "conflict", detail: expect.stringContaining("direct_debit_iban") });
+    await expectError(await submit(auth, order.id), 409, {
+      code: "conflict",
+      detail: expect.stringContaining("direct_debit_iban"),
+    });
     await put(auth, { ...minimal, direct_debit_iban: "DE89370400440532013000" });
     await expectError(await submit(auth, order.id), 409, { code: "conflict" });
     expect(await stateOf(order.id)).toBe("draft");

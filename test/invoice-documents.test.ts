@@ -67,7 +67,10 @@ describe("GET /invoices/{id}/document", () => {
     });
     // Deleted from R2, it is rendered again from what the invoice kept: the same bytes.
     await env.DOCUMENTS.delete(`invoices/${invoice.id}/invoice.cii`);
-    const again = await call(documentOf(invoice.id, "?format=cii"), { token: auth, env: { CREDITOR_NAME: "Other AG" } });
+    const again = await call(documentOf(invoice.id, "?format=cii"), {
+      token: auth,
+      env: { CREDITOR_NAME: "Other AG" },
+    });
     expect(await again.text()).toBe(cii.text);
     expect(cii.text).toContain("Müller &amp; Söhne Gastronomie GmbH");
     expect(cii.text).not.toContain("Ganz Andere");
@@ -90,7 +93,9 @@ describe("GET /invoices/{id}/document", () => {
     await expectError(await call(documentOf(invoice.id), { token: await token(), headers: accept }), 404, {
       code: "not_found",
     });
-    await expectError(await call(documentOf("not-an-id"), { token: auth, headers: accept }), 404, { code: "not_found" });
+    await expectError(await call(documentOf("not-an-id"), { token: auth, headers: accept }), 404, {
+      code: "not_found",
+    });
     await expectError(await call(documentOf(invoice.id), { token: await token({ scope: "invoices:write" }) }), 403, {
       code: "forbidden",
       source: { header: "Authorization" },
@@ -112,19 +117,22 @@ describe("GET /invoices/{id}/credit_note", () => {
     await expectError(await call(creditNoteOf(invoice.id), { token: auth }), 409, { code: "invalid_state" });
   });
 
-  it.each(["ubl", "cii"])("a cancelled invoice's credit note (%s): type 381, its CN number, referring to the invoice", async (format) => {
-    const auth = await token();
-    const invoice = await voucherInvoice(auth);
-    const cancel = await call(`/invoices/${invoice.id}/cancel`, { token: auth, method: "POST" });
-    const cancelled = ((await cancel.json()) as any).data;
-    const { response, text } = await download(auth, creditNoteOf(invoice.id, `?format=${format}`));
-    expect(response.status).toBe(200);
-    expect(response.headers.get("Content-Disposition")).toBe(
-      `attachment; filename="${cancelled.cancellation_number}.xml"`,
-    );
-    expect(text).toContain(cancelled.cancellation_number);
-    expect(text).toContain(invoice.number);
-    expect(text).toContain("381");
-    expect(text).toContain(format === "ubl" ? "<CreditNote xmlns=" : "<rsm:CrossIndustryInvoice");
-  });
+  it.each(["ubl", "cii"])(
+    "a cancelled invoice's credit note (%s): type 381, its CN number, referring to the invoice",
+    async (format) => {
+      const auth = await token();
+      const invoice = await voucherInvoice(auth);
+      const cancel = await call(`/invoices/${invoice.id}/cancel`, { token: auth, method: "POST" });
+      const cancelled = ((await cancel.json()) as any).data;
+      const { response, text } = await download(auth, creditNoteOf(invoice.id, `?format=${format}`));
+      expect(response.status).toBe(200);
+      expect(response.headers.get("Content-Disposition")).toBe(
+        `attachment; filename="${cancelled.cancellation_number}.xml"`,
+      );
+      expect(text).toContain(cancelled.cancellation_number);
+      expect(text).toContain(invoice.number);
+      expect(text).toContain("381");
+      expect(text).toContain(format === "ubl" ? "<CreditNote xmlns=" : "<rsm:CrossIndustryInvoice");
+    },
+  );
 });

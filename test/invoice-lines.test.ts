@@ -1,16 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { InvoiceLine } from "../src/schemas/invoice-line";
-import {
-  BASE,
-  call,
-  createInvoice,
-  expectError,
-  expectJson,
-  follow,
-  newEntry,
-  orderIn,
-  token,
-} from "./support/api";
+import { BASE, call, createInvoice, expectError, expectJson, follow, newEntry, orderIn, token } from "./support/api";
 import { fieldsOf } from "./support/shape";
 
 const linesOf = (invoiceId: string) => `/invoices/${invoiceId}/lines`;
@@ -24,7 +14,11 @@ async function voucherInvoice(auth: string, amounts: string[], env: Record<strin
 }
 
 async function allLines(auth: string, invoiceId: string, pageSize: number) {
-  let page = await expectJson(await call(`${linesOf(invoiceId)}?page_size=${pageSize}`, { token: auth }), 200, expect.anything());
+  let page = await expectJson(
+    await call(`${linesOf(invoiceId)}?page_size=${pageSize}`, { token: auth }),
+    200,
+    expect.anything(),
+  );
   const lines = [...page.data];
   const pages = [page];
   while (page.links.next) {
@@ -39,7 +33,11 @@ describe("GET /invoices/{id}/lines", () => {
   it("a voucher invoice has a line per entry, oldest first: 'Voucher card <name>', 1 × the amount, category O at 0%", async () => {
     const auth = await token();
     const { order, invoice } = await voucherInvoice(auth, ["25.00", "1234.50", "1.00"]);
-    const entries = await expectJson(await call(`/card_orders/${order.id}/entries`, { token: auth }), 200, expect.anything());
+    const entries = await expectJson(
+      await call(`/card_orders/${order.id}/entries`, { token: auth }),
+      200,
+      expect.anything(),
+    );
     const oldestFirst = entries.data.toReversed();
     const link = `${BASE}${linesOf(invoice.id)}?page=1&page_size=25`;
     const { data } = await expectJson(await call(linesOf(invoice.id), { token: auth }), 200, {
@@ -71,7 +69,11 @@ describe("GET /invoices/{id}/lines", () => {
   it("production bills 'Card production', entries_count × the fee; shipping 'Shipping' once; S at the service rate", async () => {
     const auth = await token();
     const order = await orderIn(auth, "delivered", { entries: [newEntry, newEntry, newEntry] });
-    const production = await expectJson(await call(linesOf(order.production_invoice.id), { token: auth }), 200, expect.anything());
+    const production = await expectJson(
+      await call(linesOf(order.production_invoice.id), { token: auth }),
+      200,
+      expect.anything(),
+    );
     expect(production.data).toStrictEqual([
       {
         type: "invoice_line",
@@ -85,7 +87,11 @@ describe("GET /invoices/{id}/lines", () => {
         card_order_entry_id: null,
       },
     ]);
-    const shipping = await expectJson(await call(linesOf(order.shipping_invoice.id), { token: auth }), 200, expect.anything());
+    const shipping = await expectJson(
+      await call(linesOf(order.shipping_invoice.id), { token: auth }),
+      200,
+      expect.anything(),
+    );
     expect(shipping.data).toStrictEqual([
       {
         type: "invoice_line",
@@ -110,29 +116,36 @@ describe("GET /invoices/{id}/lines", () => {
       env: { SERVICE_VAT_PERCENT: "0" },
     });
     const { data } = (await response.json()) as any;
-    const lines = await expectJson(await call(linesOf(data.production_invoice.id), { token: auth }), 200, expect.anything());
+    const lines = await expectJson(
+      await call(linesOf(data.production_invoice.id), { token: auth }),
+      200,
+      expect.anything(),
+    );
     expect(lines.data[0]).toMatchObject({ vat_category: "Z", vat_percent: "0" });
   });
 
-  it.each([1, 2, 3])("pages by cursor through exactly %i full pages, ascending, with no page past the end", async (pages) => {
-    const auth = await token();
-    const amounts = Array.from({ length: pages * 2 }, (_, i) => `${i + 1}.00`);
-    const { invoice } = await voucherInvoice(auth, amounts);
-    const walk = await allLines(auth, invoice.id, 2);
-    expect(walk.pages).toHaveLength(pages);
-    expect(walk.lines.map((line: any) => line.position)).toStrictEqual(amounts.map((_, i) => i + 1));
-    expect(walk.lines.map((line: any) => line.unit_price)).toStrictEqual(amounts);
-    expect(walk.pages.at(-1).links.next).toBeNull();
-    for (const page of walk.pages) expect(page.meta.total_entries).toBe(pages * 2);
-    // and back from the last page by `prev`
-    let page = walk.pages.at(-1);
-    const back = [...page.data];
-    while (page.links.prev) {
-      page = await follow(page.links.prev, auth);
-      back.unshift(...page.data);
-    }
-    expect(back).toStrictEqual(walk.lines);
-  });
+  it.each([1, 2, 3])(
+    "pages by cursor through exactly %i full pages, ascending, with no page past the end",
+    async (pages) => {
+      const auth = await token();
+      const amounts = Array.from({ length: pages * 2 }, (_, i) => `${i + 1}.00`);
+      const { invoice } = await voucherInvoice(auth, amounts);
+      const walk = await allLines(auth, invoice.id, 2);
+      expect(walk.pages).toHaveLength(pages);
+      expect(walk.lines.map((line: any) => line.position)).toStrictEqual(amounts.map((_, i) => i + 1));
+      expect(walk.lines.map((line: any) => line.unit_price)).toStrictEqual(amounts);
+      expect(walk.pages.at(-1).links.next).toBeNull();
+      for (const page of walk.pages) expect(page.meta.total_entries).toBe(pages * 2);
+      // and back from the last page by `prev`
+      let page = walk.pages.at(-1);
+      const back = [...page.data];
+      while (page.links.prev) {
+        page = await follow(page.links.prev, auth);
+        back.unshift(...page.data);
+      }
+      expect(back).toStrictEqual(walk.lines);
+    },
+  );
 
   it("another customer's invoice, or no invoice, answers 404; it needs invoices:read", async () => {
     const auth = await token();

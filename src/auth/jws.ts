@@ -35,7 +35,7 @@ const VERIFY = {
   ES256: { name: "ECDSA", hash: "SHA-256" },
 } as const;
 
-export type JwsAlgorithm = keyof typeof VERIFY;
+type JwsAlgorithm = keyof typeof VERIFY;
 
 export const verifyJws = (jws: Jws, alg: JwsAlgorithm, key: CryptoKey): Promise<boolean> =>
   crypto.subtle.verify(VERIFY[alg], key, jws.signature, jws.signingInput);

@@ -4,9 +4,12 @@ import type { Database, RequestDatabase } from "./client";
 import { columnsOf, compile, lazily, param, queryBuilder as qb } from "./compiled";
 import { billingProfiles, type BillingProfileRow } from "./schema";
 
-export const profileOf = lazily(() =>
+const profileOf = lazily(() =>
   compile<BillingProfileRow>(
-    qb.select().from(billingProfiles).where(eq(billingProfiles.customerId, param("customer"))),
+    qb
+      .select()
+      .from(billingProfiles)
+      .where(eq(billingProfiles.customerId, param("customer"))),
     columnsOf(billingProfiles),
   ),
 );
@@ -37,5 +40,7 @@ export function putBillingProfile(orm: Database, row: BillingProfileRow) {
  */
 export function buyerOf(customerId: string): SQL<string | null> {
   const p = billingProfiles;
-  return sql<string | null>`(SELECT json_object('customerId', ${p.customerId}, 'legalName', ${p.legalName}, 'street', ${p.street}, 'postcode', ${p.postcode}, 'city', ${p.city}, 'countryCode', ${p.countryCode}, 'vatId', ${p.vatId}, 'buyerReference', ${p.buyerReference}, 'email', ${p.email}, 'directDebitIban', ${p.directDebitIban}, 'directDebitMandateReference', ${p.directDebitMandateReference}) FROM ${p} WHERE ${p.customerId} = ${customerId})`;
+  return sql<
+    string | null
+  >`(SELECT json_object('customerId', ${p.customerId}, 'legalName', ${p.legalName}, 'street', ${p.street}, 'postcode', ${p.postcode}, 'city', ${p.city}, 'countryCode', ${p.countryCode}, 'vatId', ${p.vatId}, 'buyerReference', ${p.buyerReference}, 'email', ${p.email}, 'directDebitIban', ${p.directDebitIban}, 'directDebitMandateReference', ${p.directDebitMandateReference}) FROM ${p} WHERE ${p.customerId} = ${customerId})`;
 }

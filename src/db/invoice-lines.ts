@@ -71,5 +71,4 @@ const linesOf = lazily(() =>
 );
 
 /** Every line of an invoice, in order (its documents show them all: at most 500). */
-export const findLines = (db: RequestDatabase, invoiceId: string) =>
-  db.read(linesOf(), { invoice: invoiceId });
+export const findLines = (db: RequestDatabase, invoiceId: string) => db.read(linesOf(), { invoice: invoiceId });

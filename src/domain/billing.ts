@@ -45,7 +45,7 @@ interface FeeLine {
 }
 
 /** What an invoice of `kind` bills: its amounts in cents, its VAT category and rate, and its fee line. */
-export interface InvoiceTerms {
+interface InvoiceTerms {
   net: number;
   gross: number;
   /** O: not subject to VAT (a voucher's value at 0%); Z: a fee at 0%; S: a fee or voucher at a positive rate. */
@@ -66,7 +66,11 @@ export function invoiceTerms(kind: InvoiceKind, order: BilledOrder, vars: Billin
   const vatCategory = rate > 0 ? "S" : kind === "voucher" ? "O" : "Z";
   const feeLine: FeeLine | undefined =
     kind === "production"
-      ? { description: "Card production", quantity: order.entriesCount, unitPrice: read(vars, "CARD_PRODUCTION_FEE", parseAmount) }
+      ? {
+          description: "Card production",
+          quantity: order.entriesCount,
+          unitPrice: read(vars, "CARD_PRODUCTION_FEE", parseAmount),
+        }
       : kind === "shipping"
         ? { description: "Shipping", quantity: 1, unitPrice: read(vars, "SHIPPING_FEE", parseAmount) }
         : undefined;

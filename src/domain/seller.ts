@@ -8,8 +8,21 @@ import { isBic, isEmailAddress, isIban, isSepaCreditorId, isVatIdOf } from "./id
 // log line naming it (as a malformed fee does), never an invoice that cannot be booked.
 
 type Name =
-  | "NAME" | "STREET" | "POSTCODE" | "CITY" | "COUNTRY" | "VAT_ID" | "TAX_NUMBER" | "REGISTRATION_ID" | "CONTACT_NAME"
-  | "CONTACT_PHONE" | "CONTACT_EMAIL" | "ELECTRONIC_ADDRESS" | "IBAN" | "BIC" | "SEPA_CREDITOR_ID";
+  | "NAME"
+  | "STREET"
+  | "POSTCODE"
+  | "CITY"
+  | "COUNTRY"
+  | "VAT_ID"
+  | "TAX_NUMBER"
+  | "REGISTRATION_ID"
+  | "CONTACT_NAME"
+  | "CONTACT_PHONE"
+  | "CONTACT_EMAIL"
+  | "ELECTRONIC_ADDRESS"
+  | "IBAN"
+  | "BIC"
+  | "SEPA_CREDITOR_ID";
 
 export type SellerVariables = { [N in Name as `CREDITOR_${N}`]?: string };
 

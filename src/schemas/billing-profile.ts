@@ -26,10 +26,7 @@ export const UpdateBillingProfile = named(
       z.refine((s) => VAT_ID.test(s), "must be a VAT identification number such as DE123456789"),
     ).register(z.globalRegistry, { pattern: VAT_ID.source }),
     buyer_reference: optionalPrintableText(200),
-    email: optionalPrintableText(
-      254,
-      z.refine(isEmailAddress, "must be an e-mail address: one @, no whitespace"),
-    ),
+    email: optionalPrintableText(254, z.refine(isEmailAddress, "must be an e-mail address: one @, no whitespace")),
     direct_debit_iban: optionalPrintableText(
       34,
       z.refine(isIban, "must be an IBAN (no spaces, upper case) with a valid checksum"),
@@ -42,8 +39,6 @@ export const UpdateBillingProfile = named(
     }),
   ),
 );
-
-export type BillingProfileInput = z.output<typeof UpdateBillingProfile>;
 
 export const BillingProfile = namedResponse(
   "BillingProfile",

@@ -167,8 +167,20 @@ export async function withBillingProfile(auth: string): Promise<void> {
       "buyer_reference, email, direct_debit_iban, direct_debit_mandate_reference, updated_at) " +
       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   )
-    .bind(customer_id, p.legal_name, p.street, p.postcode, p.city, p.country_code, p.vat_id, p.buyer_reference,
-      p.email, p.direct_debit_iban, p.direct_debit_mandate_reference, new Date().toISOString())
+    .bind(
+      customer_id,
+      p.legal_name,
+      p.street,
+      p.postcode,
+      p.city,
+      p.country_code,
+      p.vat_id,
+      p.buyer_reference,
+      p.email,
+      p.direct_debit_iban,
+      p.direct_debit_mandate_reference,
+      new Date().toISOString(),
+    )
     .run();
   profiled.add(auth);
 }

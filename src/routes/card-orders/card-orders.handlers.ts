@@ -97,7 +97,11 @@ type Effects = TransitionEffects<CardOrderRow>;
  * What each transition of a card order does besides moving its state (CONTRACT parts 6 and 10).
  * Every invoice of the order shows its state (`orders[].state`), which moves in the same batch.
  */
-function effectsOf(c: Context<AppEnv>, action: CardOrderAction, { order, invoice: voucherInvoice, profile }: LoadedOrder) {
+function effectsOf(
+  c: Context<AppEnv>,
+  action: CardOrderAction,
+  { order, invoice: voucherInvoice, profile }: LoadedOrder,
+) {
   return (orm: Database, at: string, to: CardOrderState): Effects => {
     const follow = setInvoiceOrderState(orm, order.id, to);
     const issue = (kind: "production" | "shipping"): Effects => {

@@ -24,7 +24,10 @@ export const getDocument =
     const invoice = isId(id) ? await findInvoice(db, customerOf(c), id) : undefined;
     if (!invoice) throw notFound("invoice");
     if (kind === "credit_note" && invoice.state !== "cancelled")
-      throw ApiError.of("invalid_state", `The invoice is ${invoice.state}; only a cancelled invoice has a credit note.`);
+      throw ApiError.of(
+        "invalid_state",
+        `The invoice is ${invoice.state}; only a cancelled invoice has a credit note.`,
+      );
     if (!hasDocuments(invoice))
       throw ApiError.of(
         "conflict",
@@ -41,7 +44,8 @@ export const getDocument =
     // If-None-Match is R2's own precondition: a match answers the object without its body.
     const stored = await c.env.DOCUMENTS.get(key, { onlyIf: c.req.raw.headers });
     if (stored && !("body" in stored)) return replyBody(c, 304, null, headers(stored.httpEtag));
-    if (stored) return replyBody(c, 200, stored.body, { ...headers(stored.httpEtag), "Content-Type": XML_CONTENT_TYPE });
+    if (stored)
+      return replyBody(c, 200, stored.body, { ...headers(stored.httpEtag), "Content-Type": XML_CONTENT_TYPE });
 
     const lines = await findLines(db, invoice.id);
     const text = await c.env.RENDERER.render(invoice, lines, kind, query.format);
