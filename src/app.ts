@@ -33,6 +33,9 @@ export const endpoints: readonly Endpoint[] = [
 /** A request's way: its context and CORS, then its route (http/mount.ts), or the error envelope. */
 export const app = new Hono<AppEnv>();
 app.use(requestContext, cors);
+// PatternRouter also matches a path with a trailing slash to the path without; no path of the API
+// ends in one, and such a request names no route (404).
+app.use((c, next) => (c.req.path.length > 1 && c.req.path.endsWith("/") ? onNotFound(c) : next()));
 mount(app, endpoints);
 app.notFound(onNotFound);
 app.onError(onError);
