@@ -2,11 +2,12 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BASE, expectError, send, token } from "./support/api";
 import { FaultyD1, type FaultMode } from "./support/faulty-d1";
-import { routeName, routeOf, WRITE_ROUTES } from "./support/routes";
+import { ROUTES, routeName, routeOf, WRITE_ROUTES } from "./support/routes";
 
 // CONTRACT parts 3 and 7: when the database fails, the client gets 503 `unavailable` with
 // Retry-After, nothing is half-written, and a retry stores the request's effects exactly once.
-// Every write route of the route table (src/app.ts) has a case here: the first test fails otherwise.
+// Every route of the route table (src/app.ts) has a case here, or the first test fails: a write
+// all of the above, a read a 503 and nothing stored, a public route no database call at all.
 
 const TEST_TIMEOUT_MS = 120_000;
 
@@ -310,13 +311,77 @@ const WRITES = CASES.map((write) => ({
   name: write.variant === undefined ? write.route : `${write.route} (${write.variant})`,
 }));
 
+/** A route that only reads: its request on fresh preconditions. */
+interface ReadCase {
+  route: string;
+  prepare: () => Promise<Prepared>;
+}
+
+const listAfter = (path: string, setup: (auth: string) => Promise<unknown>) => async () => {
+  const auth = await principal();
+  await setup(auth);
+  return bodyless("GET", path, auth);
+};
+
+const READS: ReadCase[] = [
+  { route: "GET /card_orders", prepare: listAfter("/card_orders", (auth) => orderIn(auth)) },
+  {
+    route: "GET /card_orders/{id}",
+    prepare: async () => {
+      const auth = await principal();
+      return bodyless("GET", `/card_orders/${(await orderIn(auth)).id}`, auth);
+    },
+  },
+  {
+    route: "GET /card_orders/{id}/entries",
+    prepare: async () => {
+      const auth = await principal();
+      return bodyless("GET", `/card_orders/${(await orderIn(auth)).id}/entries`, auth);
+    },
+  },
+  {
+    route: "GET /invoices",
+    prepare: listAfter("/invoices", async (auth) => createInvoice(auth, (await orderIn(auth, "submit")).id)),
+  },
+  {
+    route: "GET /invoices/{id}",
+    prepare: async () => {
+      const auth = await principal();
+      const invoice = await createInvoice(auth, (await orderIn(auth, "submit")).id);
+      return bodyless("GET", `/invoices/${invoice.id}`, auth);
+    },
+  },
+  {
+    route: "GET /voucher_owners/me/notification_tokens",
+    prepare: listAfter("/voucher_owners/me/notification_tokens", (auth) =>
+      registerToken(auth, fresh("value"), "phone"),
+    ),
+  },
+  { route: "GET /events", prepare: listAfter("/events", (auth) => orderIn(auth, "submit")) },
+  {
+    route: "GET /webhook_endpoints",
+    prepare: listAfter("/webhook_endpoints", (auth) =>
+      setUp("POST", "/webhook_endpoints", auth, { url: "https://hooks.example/fault", event_types: ["*"] }),
+    ),
+  },
+];
+
+// Public routes use no database (src/http/mount.ts): they are checked to make no call at all.
+const PUBLIC_ROUTES = ROUTES.filter((spec) => spec.access === undefined).map((spec) => ({
+  route: routeName(spec),
+  request: { method: spec.method.toUpperCase(), path: spec.path, headers: {} },
+}));
+
 describe("the cases of this file", () => {
-  it("cover every write route of the route table, and name no other", () => {
-    const covered = new Set(CASES.map(({ route }) => route));
-    const routes = WRITE_ROUTES.map(routeName);
+  it("cover every route of the route table, and name no other", () => {
+    const covered = new Set([...CASES, ...READS, ...PUBLIC_ROUTES].map(({ route }) => route));
+    const routes = ROUTES.map(routeName);
     const missing = routes.filter((route) => !covered.has(route));
-    expect(missing, `write routes without a case here: ${missing.join(", ")}`).toStrictEqual([]);
+    expect(missing, `routes without a case here: ${missing.join(", ")}`).toStrictEqual([]);
     expect([...covered].filter((route) => !routes.includes(route))).toStrictEqual([]);
+    // A write's cases are the thorough ones: a read case does not stand in for one.
+    const writes = new Set(WRITE_ROUTES.map(routeName));
+    expect(READS.filter(({ route }) => writes.has(route)).map(({ route }) => route)).toStrictEqual([]);
   });
 });
 
@@ -480,4 +545,37 @@ describe.each(LOST_ANSWER_CASES)("$write.name, $variant, the answer of a databas
     },
     TEST_TIMEOUT_MS,
   );
+});
+
+describe.each(READS)("$route", (read) => {
+  it(
+    "whichever database call fails or loses its answer: 503 unavailable, and nothing stored",
+    async () => {
+      const request = await read.prepare();
+      const route = routeOf(request.method, BASE + request.path);
+      expect(route && routeName(route), "the route the case's request reaches").toBe(read.route);
+      const clean = new FaultyD1(env.DB);
+      expect((await sendWith(request, clean.binding)).status).toBe(200);
+      expect(clean.count).toBeGreaterThan(0);
+      for (let k = 1; k <= clean.count; k++) {
+        for (const mode of ["before", "after"] as const) {
+          const before = await snapshot();
+          const faulty = new FaultyD1(env.DB).failCall(k, mode);
+          await expectUnavailable(await sendWith(request, faulty.binding));
+          expect(faulty.injected, `call ${k} of ${clean.count} was made and failed`).toBe(1);
+          expect(normalizedEffects(before, await snapshot()), `effects after call ${k} failed`).toStrictEqual([]);
+        }
+      }
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
+
+describe.each(PUBLIC_ROUTES)("$route", ({ request }) => {
+  it("answers without a database call, so a failing database does not touch it", async () => {
+    const faulty = new FaultyD1(env.DB).failCall(1);
+    const response = await sendWith(request, faulty.binding);
+    expect(response.status).toBe(200);
+    expect(faulty.count).toBe(0);
+  });
 });
