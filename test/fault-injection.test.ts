@@ -2,9 +2,12 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BASE, expectError, send, token } from "./support/api";
 import { FaultyD1, type FaultMode } from "./support/faulty-d1";
+import { ROUTES, routeName, routeOf, WRITE_ROUTES } from "./support/routes";
 
 // CONTRACT parts 3 and 7: when the database fails, the client gets 503 `unavailable` with
 // Retry-After, nothing is half-written, and a retry stores the request's effects exactly once.
+// Every route of the route table (src/app.ts) has a case here, or the first test fails: a write
+// all of the above, a read a 503 and nothing stored, a public route no database call at all.
 
 const TEST_TIMEOUT_MS = 120_000;
 
@@ -64,14 +67,17 @@ function effects(before: Snapshot, after: Snapshot): unknown[] {
 /** A fresh name of a kind: the kind survives normalisation, the random part does not. */
 const fresh = (kind: "customer" | "owner" | "other" | "key" | "value") => `${kind}-${crypto.randomUUID().slice(0, 8)}`;
 
-// Two runs of one request on like preconditions differ only in generated ids, times, names, hashes
-// and the number they took; with those replaced, "all effects" of both runs are the same text.
+// Two runs of one request on like preconditions differ only in generated ids, times, names, hashes,
+// secrets (a webhook endpoint's; what is stored sealed) and the number they took; with those
+// replaced, "all effects" of both runs are the same text.
 function normalize(value: unknown): string {
   const text = typeof value === "string" ? value : JSON.stringify(value);
   return text
     .replace(/\b(customer|owner|other|key|value)-[0-9a-f]{8}\b/g, "<$1>")
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<id>")
     .replace(/\b[0-9a-f]{64}\b/g, "<hash>")
+    .replace(/\bwhsec_[\w+/=]+/g, "<secret>")
+    .replace(/\bv2\.[\w+/=]+\.[\w+/=]+/g, "<sealed>")
     .replace(/\b(INV|CN)-(\d{4})-\d{6}\b/g, "$1-$2-<n>")
     .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, "<ts>")
     .replace(/\d{4}-\d{2}-\d{2}/g, "<date>");
@@ -133,7 +139,10 @@ async function registerToken(auth: string, value: string, device: string) {
 }
 
 interface WriteCase {
-  name: string;
+  /** Its route in the route table (test/support/routes.ts). */
+  route: string;
+  /** Which of the route's paths through the database, when a route has several worth failing apart. */
+  variant?: string;
   status: 200 | 201 | 204;
   /** What the request answers when it runs again after it ran (DELETE of an entry: 404, CONTRACT part 10). */
   repeated?: 404;
@@ -155,9 +164,9 @@ const invoiceTransition = (action: string) => async () => {
   return bodyless("POST", `/invoices/${invoice.id}/${action}`, auth);
 };
 
-const WRITES: WriteCase[] = [
+const CASES: WriteCase[] = [
   {
-    name: "POST /card_orders",
+    route: "POST /card_orders",
     status: 201,
     prepare: async () =>
       jsonRequest("POST", "/card_orders", await principal(), {
@@ -169,7 +178,7 @@ const WRITES: WriteCase[] = [
       }),
   },
   {
-    name: "POST /invoices",
+    route: "POST /invoices",
     status: 201,
     prepare: async () => {
       const auth = await principal();
@@ -177,7 +186,7 @@ const WRITES: WriteCase[] = [
     },
   },
   {
-    name: "POST /card_orders/{id}/entries",
+    route: "POST /card_orders/{id}/entries",
     status: 201,
     prepare: async () => {
       const auth = await principal();
@@ -185,7 +194,7 @@ const WRITES: WriteCase[] = [
     },
   },
   {
-    name: "DELETE /card_orders/{id}/entries/{entry_id}",
+    route: "DELETE /card_orders/{id}/entries/{entry_id}",
     status: 204,
     repeated: 404,
     prepare: async () => {
@@ -195,9 +204,10 @@ const WRITES: WriteCase[] = [
       return bodyless("DELETE", `/card_orders/${order.id}/entries/${entry.id}`, auth);
     },
   },
-  { name: "POST /card_orders/{id}/submit", status: 200, prepare: transition("submit") },
+  { route: "POST /card_orders/{id}/submit", status: 200, prepare: transition("submit") },
   {
-    name: "POST /card_orders/{id}/cancel (with an open invoice, which it cancels)",
+    route: "POST /card_orders/{id}/cancel",
+    variant: "with an open invoice, which it cancels",
     status: 200,
     prepare: async () => {
       const auth = await principal();
@@ -206,13 +216,18 @@ const WRITES: WriteCase[] = [
       return bodyless("POST", `/card_orders/${order.id}/cancel`, auth);
     },
   },
-  { name: "POST /card_orders/{id}/cancel", status: 200, prepare: transition("cancel", "submit") },
-  { name: "POST /card_orders/{id}/start_production", status: 200, prepare: transition("start_production", "submit") },
-  { name: "POST /card_orders/{id}/deliver", status: 200, prepare: transition("deliver", "submit", "start_production") },
-  { name: "POST /invoices/{id}/pay", status: 200, prepare: invoiceTransition("pay") },
-  { name: "POST /invoices/{id}/cancel", status: 200, prepare: invoiceTransition("cancel") },
+  { route: "POST /card_orders/{id}/cancel", status: 200, prepare: transition("cancel", "submit") },
+  { route: "POST /card_orders/{id}/start_production", status: 200, prepare: transition("start_production", "submit") },
   {
-    name: "PUT /voucher_owners/me/notification_tokens (new registration)",
+    route: "POST /card_orders/{id}/deliver",
+    status: 200,
+    prepare: transition("deliver", "submit", "start_production"),
+  },
+  { route: "POST /invoices/{id}/pay", status: 200, prepare: invoiceTransition("pay") },
+  { route: "POST /invoices/{id}/cancel", status: 200, prepare: invoiceTransition("cancel") },
+  {
+    route: "PUT /voucher_owners/me/notification_tokens",
+    variant: "new registration",
     status: 204,
     prepare: async () =>
       jsonRequest("PUT", "/voucher_owners/me/notification_tokens", await principal(), {
@@ -221,7 +236,8 @@ const WRITES: WriteCase[] = [
       }),
   },
   {
-    name: "PUT /voucher_owners/me/notification_tokens (replacement)",
+    route: "PUT /voucher_owners/me/notification_tokens",
+    variant: "replacement",
     status: 204,
     prepare: async () => {
       const auth = await principal();
@@ -233,7 +249,8 @@ const WRITES: WriteCase[] = [
     },
   },
   {
-    name: "PUT /voucher_owners/me/notification_tokens (value moving from another owner)",
+    route: "PUT /voucher_owners/me/notification_tokens",
+    variant: "value moving from another owner",
     status: 204,
     prepare: async () => {
       const value = fresh("value");
@@ -245,7 +262,8 @@ const WRITES: WriteCase[] = [
     },
   },
   {
-    name: "PUT /voucher_owners/me/notification_tokens (a 21st device, replacing the least recently updated)",
+    route: "PUT /voucher_owners/me/notification_tokens",
+    variant: "a 21st device, replacing the least recently updated",
     status: 204,
     prepare: async () => {
       const auth = await principal();
@@ -257,7 +275,7 @@ const WRITES: WriteCase[] = [
     },
   },
   {
-    name: "DELETE /voucher_owners/me/notification_tokens/{device}",
+    route: "DELETE /voucher_owners/me/notification_tokens/{device_identifier}",
     status: 204,
     prepare: async () => {
       const auth = await principal();
@@ -266,7 +284,106 @@ const WRITES: WriteCase[] = [
       return bodyless("DELETE", "/voucher_owners/me/notification_tokens/phone", auth);
     },
   },
+  {
+    route: "POST /webhook_endpoints",
+    status: 201,
+    prepare: async () =>
+      jsonRequest("POST", "/webhook_endpoints", await principal(), {
+        url: "https://hooks.example/fault",
+        event_types: ["*"],
+      }),
+  },
+  {
+    route: "DELETE /webhook_endpoints/{id}",
+    status: 204,
+    repeated: 404,
+    prepare: async () => {
+      const auth = await principal();
+      const body = { url: "https://hooks.example/fault", event_types: ["invoice.paid"] };
+      const hook = (await setUp("POST", "/webhook_endpoints", auth, body)).data[0];
+      return bodyless("DELETE", `/webhook_endpoints/${hook.id}`, auth);
+    },
+  },
 ];
+
+const WRITES = CASES.map((write) => ({
+  ...write,
+  name: write.variant === undefined ? write.route : `${write.route} (${write.variant})`,
+}));
+
+/** A route that only reads: its request on fresh preconditions. */
+interface ReadCase {
+  route: string;
+  prepare: () => Promise<Prepared>;
+}
+
+const listAfter = (path: string, setup: (auth: string) => Promise<unknown>) => async () => {
+  const auth = await principal();
+  await setup(auth);
+  return bodyless("GET", path, auth);
+};
+
+const READS: ReadCase[] = [
+  { route: "GET /card_orders", prepare: listAfter("/card_orders", (auth) => orderIn(auth)) },
+  {
+    route: "GET /card_orders/{id}",
+    prepare: async () => {
+      const auth = await principal();
+      return bodyless("GET", `/card_orders/${(await orderIn(auth)).id}`, auth);
+    },
+  },
+  {
+    route: "GET /card_orders/{id}/entries",
+    prepare: async () => {
+      const auth = await principal();
+      return bodyless("GET", `/card_orders/${(await orderIn(auth)).id}/entries`, auth);
+    },
+  },
+  {
+    route: "GET /invoices",
+    prepare: listAfter("/invoices", async (auth) => createInvoice(auth, (await orderIn(auth, "submit")).id)),
+  },
+  {
+    route: "GET /invoices/{id}",
+    prepare: async () => {
+      const auth = await principal();
+      const invoice = await createInvoice(auth, (await orderIn(auth, "submit")).id);
+      return bodyless("GET", `/invoices/${invoice.id}`, auth);
+    },
+  },
+  {
+    route: "GET /voucher_owners/me/notification_tokens",
+    prepare: listAfter("/voucher_owners/me/notification_tokens", (auth) =>
+      registerToken(auth, fresh("value"), "phone"),
+    ),
+  },
+  { route: "GET /events", prepare: listAfter("/events", (auth) => orderIn(auth, "submit")) },
+  {
+    route: "GET /webhook_endpoints",
+    prepare: listAfter("/webhook_endpoints", (auth) =>
+      setUp("POST", "/webhook_endpoints", auth, { url: "https://hooks.example/fault", event_types: ["*"] }),
+    ),
+  },
+];
+
+// Public routes use no database (src/http/mount.ts): they are checked to make no call at all.
+const PUBLIC_ROUTES = ROUTES.filter((spec) => spec.access === undefined).map((spec) => ({
+  route: routeName(spec),
+  request: { method: spec.method.toUpperCase(), path: spec.path, headers: {} },
+}));
+
+describe("the cases of this file", () => {
+  it("cover every route of the route table, and name no other", () => {
+    const covered = new Set([...CASES, ...READS, ...PUBLIC_ROUTES].map(({ route }) => route));
+    const routes = ROUTES.map(routeName);
+    const missing = routes.filter((route) => !covered.has(route));
+    expect(missing, `routes without a case here: ${missing.join(", ")}`).toStrictEqual([]);
+    expect([...covered].filter((route) => !routes.includes(route))).toStrictEqual([]);
+    // A write's cases are the thorough ones: a read case does not stand in for one.
+    const writes = new Set(WRITE_ROUTES.map(routeName));
+    expect(READS.filter(({ route }) => writes.has(route)).map(({ route }) => route)).toStrictEqual([]);
+  });
+});
 
 const KEY_VARIANTS = [
   ["without an Idempotency-Key", false],
@@ -288,6 +405,8 @@ interface CleanRun {
 /** Runs the request once without faults: how many calls it makes, what it answers, what it stores. */
 async function cleanRun(write: WriteCase, withKey: boolean): Promise<CleanRun> {
   const request = await prepared(write, withKey);
+  const route = routeOf(request.method, BASE + request.path);
+  expect(route && routeName(route), "the route the case's request reaches").toBe(write.route);
   const before = await snapshot();
   const db = new FaultyD1(env.DB);
   const response = await sendWith(request, db.binding);
@@ -378,7 +497,7 @@ describe.each(WRITES)("$name", (write) => {
 // cannot know; a batch that ran must have run whole, and the retry must not do it twice. Only an
 // Idempotency-Key makes a retried POST safe; PUT and DELETE are idempotent by themselves.
 const LOST_ANSWER_CASES = WRITES.flatMap((write) =>
-  KEY_VARIANTS.filter(([, withKey]) => withKey || !write.name.startsWith("POST")).map(([variant, withKey]) => ({
+  KEY_VARIANTS.filter(([, withKey]) => withKey || !write.route.startsWith("POST")).map(([variant, withKey]) => ({
     write,
     variant,
     withKey,
@@ -414,7 +533,7 @@ describe.each(LOST_ANSWER_CASES)("$write.name, $variant, the answer of a databas
             `retry after call ${k} lost its answer`,
           ).toStrictEqual({ status: write.status, body: clean.body });
         }
-        const replayed = withKey && write.name.startsWith("POST") && k === clean.calls;
+        const replayed = withKey && write.route.startsWith("POST") && k === clean.calls;
         expect(retry.headers.get("Idempotent-Replayed"), "the stored response is replayed").toBe(
           replayed ? "true" : null,
         );
@@ -426,4 +545,37 @@ describe.each(LOST_ANSWER_CASES)("$write.name, $variant, the answer of a databas
     },
     TEST_TIMEOUT_MS,
   );
+});
+
+describe.each(READS)("$route", (read) => {
+  it(
+    "whichever database call fails or loses its answer: 503 unavailable, and nothing stored",
+    async () => {
+      const request = await read.prepare();
+      const route = routeOf(request.method, BASE + request.path);
+      expect(route && routeName(route), "the route the case's request reaches").toBe(read.route);
+      const clean = new FaultyD1(env.DB);
+      expect((await sendWith(request, clean.binding)).status).toBe(200);
+      expect(clean.count).toBeGreaterThan(0);
+      for (let k = 1; k <= clean.count; k++) {
+        for (const mode of ["before", "after"] as const) {
+          const before = await snapshot();
+          const faulty = new FaultyD1(env.DB).failCall(k, mode);
+          await expectUnavailable(await sendWith(request, faulty.binding));
+          expect(faulty.injected, `call ${k} of ${clean.count} was made and failed`).toBe(1);
+          expect(normalizedEffects(before, await snapshot()), `effects after call ${k} failed`).toStrictEqual([]);
+        }
+      }
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
+
+describe.each(PUBLIC_ROUTES)("$route", ({ request }) => {
+  it("answers without a database call, so a failing database does not touch it", async () => {
+    const faulty = new FaultyD1(env.DB).failCall(1);
+    const response = await sendWith(request, faulty.binding);
+    expect(response.status).toBe(200);
+    expect(faulty.count).toBe(0);
+  });
 });

@@ -6,12 +6,29 @@ import { BASE, newCardOrder, send as sendToWorker, token } from "./support/api";
 import { FaultyD1 } from "./support/faulty-d1";
 import { outbound, serviceAccount } from "./support/outbound";
 import { drain, queued } from "./support/queue";
+import { ROUTES, routeName, routeOf } from "./support/routes";
 
-// Every distinct SQL text the Worker sends to D1, with the parameters of its first execution.
+// Every distinct SQL text the Worker sends to D1, with the parameters of its first execution, and
+// what sent it: a route of the route table (by name), the queue consumer or a Cron Trigger.
 const shapes = new Map<string, unknown[]>();
+const sources = new Map<string, Set<string>>();
+let source = "";
+// The statuses each route answered here, by route name.
+const answered = new Map<string, number[]>();
 
 function remember(sql: string, params: unknown[]): void {
   if (!shapes.has(sql)) shapes.set(sql, params);
+  sources.set(sql, (sources.get(sql) ?? new Set()).add(source));
+}
+
+/** Runs `work` with the statements it sends recorded as sent by `by`. */
+async function sentBy<T>(by: string, work: () => Promise<T>): Promise<T> {
+  source = by;
+  try {
+    return await work();
+  } finally {
+    source = "";
+  }
 }
 
 /** A prepared statement that remembers its SQL and parameters when it runs, alone or in a batch. */
@@ -95,7 +112,11 @@ async function send(
     },
     body: json === undefined ? undefined : JSON.stringify(json),
   });
-  return sendToWorker(request, { DB: db });
+  const route = routeOf(request.method, request.url);
+  const name = route ? routeName(route) : `unrouted ${request.method} ${path}`;
+  const response = await sentBy(name, () => sendToWorker(request, { DB: db }));
+  answered.set(name, [...(answered.get(name) ?? []), response.status]);
+  return response;
 }
 
 /** Sends a request that must answer `status`; the body when there is one. */
@@ -132,6 +153,9 @@ async function exerciseEveryEndpoint(): Promise<void> {
   const sub = "plans-user";
   const auth = await token({ sub, customer_id: "plans-customer" });
   const other = await token({ customer_id: "plans-other" });
+
+  // The public routes: served without the database.
+  for (const path of ["/health", "/openapi.json", "/docs"]) expect((await send(auth, path)).status).toBe(200);
 
   // Card orders: creates with and without a key, a replay, a reused key, and a key whose stored
   // response has expired (the write deletes it in its batch).
@@ -283,13 +307,15 @@ async function exerciseEveryEndpoint(): Promise<void> {
         ? Response.json({ error: { code: 404, details: [{ errorCode: "UNREGISTERED" }] } }, { status: 404 })
         : new Response("ok"),
   );
-  const outcomes = await drain({
-    DB: recorder,
-    FCM_PROJECT_ID: "p",
-    FCM_SERVICE_ACCOUNT: account.json,
-    GOOGLE_TOKEN_URL: "https://oauth2.test/token",
-    FCM_API_URL: "https://fcm.test",
-  });
+  const outcomes = await sentBy("the queue consumer", () =>
+    drain({
+      DB: recorder,
+      FCM_PROJECT_ID: "p",
+      FCM_SERVICE_ACCOUNT: account.json,
+      GOOGLE_TOKEN_URL: "https://oauth2.test/token",
+      FCM_API_URL: "https://fcm.test",
+    }),
+  );
   world.restore();
   expect(new Set(outcomes.map((outcome) => outcome.body.kind))).toStrictEqual(new Set(["event", "delivery", "push"]));
   await expectStatus(204, auth, `/webhook_endpoints/${hook.id}`, { method: "DELETE" });
@@ -350,12 +376,14 @@ async function exerciseEveryEndpoint(): Promise<void> {
     .run();
   for (const cron of ["* * * * *", "17 * * * *"]) {
     const ctx = createExecutionContext();
-    await worker.scheduled(
-      createScheduledController({ scheduledTime: Date.now(), cron }),
-      { ...env, DB: recorder, EVENTS: queued.binding },
-      ctx,
-    );
-    await waitOnExecutionContext(ctx);
+    await sentBy(`the Cron Trigger ${cron}`, async () => {
+      await worker.scheduled(
+        createScheduledController({ scheduledTime: Date.now(), cron }),
+        { ...env, DB: recorder, EVENTS: queued.binding },
+        ctx,
+      );
+      await waitOnExecutionContext(ctx);
+    });
   }
   expect(queued.take().map((message) => message.kind)).toStrictEqual(["event"]);
 }
@@ -473,68 +501,102 @@ function listStatements(): Record<string, RegExp> {
   return statements;
 }
 
+/**
+ * The statement registry: every statement the Worker sends to D1, by name. Both ways are checked
+ * below: each statement recorded must be named here (a new statement fails the test until it is,
+ * and then has its plan checked), and each name must match a recorded statement (a branch the
+ * scenarios above no longer reach fails too).
+ */
+const STATEMENTS: Record<string, RegExp> = {
+  ...listStatements(),
+  "card order insert": /^insert into "card_orders"/,
+  "card order by id":
+    /^select .* from "card_orders" where \("card_orders"\."id" = \? and "card_orders"\."customer_id" = \?\)$/,
+  "card order transition": /^update "card_orders" set "state" = \?/,
+  "card order invoice link": /^update "card_orders" set "updated_at" = CASE .* "invoice_number" = \(SELECT printf/,
+  "invoice insert": /^insert into "invoices"/,
+  "invoice follows its order's state": /^update "invoices" set "order_state" = \? where "invoices"\."order_id" = \?$/,
+  "invoice by id": /^select .* from "invoices" where \("invoices"\."id" = \?/,
+  "invoice payment": /^update "invoices" set "state" = \?, "updated_at" = CASE .* "paid_at" = \?/,
+  "invoice cancellation": /^update "invoices" set .* "cancellation_number" = \(SELECT printf/,
+  "number taken": /^insert into "number_sequences" .* on conflict .* do update/,
+  "number read back": /^select json_set\(\?, \?, \(SELECT printf/,
+  "idempotent lookup": /^select "request_hash", "status", "body", "expires_at" from "idempotency_keys"/,
+  "idempotent store": /^insert into "idempotency_keys" .* values \(\?, \?, \?, \?, \?, \?\) returning "body"$/,
+  "idempotent store with a number": /^insert into "idempotency_keys" .* json_set\(/,
+  "expired key freed": /^delete from "idempotency_keys" where .*\."expires_at" <= \?\)$/,
+  "expired keys swept": /^DELETE FROM "idempotency_keys" WHERE rowid IN \(SELECT rowid FROM "idempotency_keys"/,
+  "token value taken away": /^delete from "notification_tokens" where \("notification_tokens"\."value" = \?/,
+  "token upsert": /^insert into "notification_tokens" .* on conflict/,
+  "token delete": /^delete from "notification_tokens" where \("notification_tokens"\."owner_id" = \?/,
+  "least recently updated device makes room":
+    /^delete from "notification_tokens" where \(rowid = \(\(select rowid from .* order by .*"updated_at" asc/,
+  "order and its voucher invoice":
+    /^select .* from "invoices" where "invoices"\."id" in \(select "invoice_id" from "card_orders"/,
+  "entry insert": /^insert into "card_order_entries"/,
+  "entry delete": /^delete from "card_order_entries"/,
+  "entry of an order":
+    /^select .* from "card_order_entries" where \("card_order_entries"\."id" = \? and "card_order_entries"\."order_id" = \?\)$/,
+  "draft guard of an entry": /^update "card_orders" set "state" = CASE WHEN "card_orders"\."state" = 'draft'/,
+  "event insert": /^insert into "events" .* returning/,
+  "events dispatched": /^update "events" set "dispatched_at" = \?/,
+  "events of a lost answer":
+    /^select .* from "events" where \("events"\."id" in \(\?\) and "events"\."dispatched_at" is null\)$/,
+  "events undispatched":
+    /^select .* from "events" where \("events"\."dispatched_at" is null and "events"\."created_at" < \?\)/,
+  "events swept": /^DELETE FROM "events" WHERE rowid IN \(SELECT rowid FROM "events"/,
+  "endpoint insert": /^insert into "webhook_endpoints" .* values \(CASE WHEN coalesce\(\(SELECT "list_counts"/,
+  "endpoint by id": /^select .* from "webhook_endpoints" where \("webhook_endpoints"\."id" = \? and/,
+  "endpoint delete": /^delete from "webhook_endpoints"/,
+  "endpoints of customers":
+    /^select "id", "customer_id", "event_types" from "webhook_endpoints" where "webhook_endpoints"\."customer_id" in/,
+  "endpoint of a delivery":
+    /^select "url", "encrypted_secret" from "webhook_endpoints" where "webhook_endpoints"\."id" = \?/,
+  "entries of a delivered order":
+    /^select "id", "voucher_owner_id", "card_holder_name" from "card_order_entries" where "card_order_entries"\."order_id" = \?$/,
+  "devices of its owners":
+    /^select "owner_id", "value" from "notification_tokens" where "notification_tokens"\."owner_id" in \(select/,
+  "unregistered token deleted": /^delete from "notification_tokens" where "notification_tokens"\."value" = \?$/,
+};
+
 describe("query plans of every statement the Worker issues", () => {
   beforeAll(async () => {
     await exerciseEveryEndpoint();
   }, 120_000);
 
-  it("recorded every kind of statement, so that the plan check below is not vacuous", () => {
+  it("every route of the route table has a scenario here that succeeds", () => {
+    const missing = ROUTES.map(routeName).filter((name) => !answered.get(name)?.some((status) => status < 300));
+    expect(missing, `routes without a successful request here: ${missing.join(", ")}`).toStrictEqual([]);
+    const unrouted = [...answered.keys()].filter((name) => name.startsWith("unrouted"));
+    expect(unrouted, "requests that reached no route of the table").toStrictEqual([]);
+  });
+
+  // src/http/mount.ts: authenticated routes use the database, public ones do not.
+  it("every authenticated route sent statements (their plans are checked below), no public route any", () => {
+    const sent = new Set([...sources.values()].flatMap((by) => [...by]));
+    const wrong = ROUTES.filter((spec) => sent.has(routeName(spec)) !== (spec.access !== undefined)).map(routeName);
+    expect(
+      wrong,
+      `routes whose statements (or their absence) do not fit their access: ${wrong.join(", ")}`,
+    ).toStrictEqual([]);
+  });
+
+  it("every statement sent is named in the registry, by one name", () => {
+    const misnamed = [...shapes.keys()].flatMap((sql) => {
+      const names = Object.keys(STATEMENTS).filter((name) => STATEMENTS[name]!.test(sql));
+      if (names.length === 1) return [];
+      return [`${sql}\n  sent by: ${[...sources.get(sql)!].join("; ")}\n  named: ${names.join("; ") || "by none"}`];
+    });
+    expect(misnamed, `statements not named once in STATEMENTS:\n${misnamed.join("\n")}`).toStrictEqual([]);
+  });
+
+  it("every statement of the registry was sent, so that the plan check below is not vacuous", () => {
     const texts = [...shapes.keys()];
-    const expected: Record<string, RegExp> = {
-      ...listStatements(),
-      "card order insert": /^insert into "card_orders"/,
-      "card order by id":
-        /^select .* from "card_orders" where \("card_orders"\."id" = \? and "card_orders"\."customer_id" = \?\)$/,
-      "card order transition": /^update "card_orders" set "state" = \?/,
-      "card order invoice link": /^update "card_orders" set "updated_at" = CASE .* "invoice_number" = \(SELECT printf/,
-      "invoice insert": /^insert into "invoices"/,
-      "invoice follows its order's state":
-        /^update "invoices" set "order_state" = \? where "invoices"\."order_id" = \?$/,
-      "invoice by id": /^select .* from "invoices" where \("invoices"\."id" = \?/,
-      "invoice payment": /^update "invoices" set "state" = \?, "updated_at" = CASE .* "paid_at" = \?/,
-      "invoice cancellation": /^update "invoices" set .* "cancellation_number" = \(SELECT printf/,
-      "number taken": /^insert into "number_sequences" .* on conflict .* do update/,
-      "number read back": /^select json_set\(\?, \?, \(SELECT printf/,
-      "idempotent lookup": /^select "request_hash", "status", "body", "expires_at" from "idempotency_keys"/,
-      "idempotent store": /^insert into "idempotency_keys" .* values \(\?, \?, \?, \?, \?, \?\) returning "body"$/,
-      "idempotent store with a number": /^insert into "idempotency_keys" .* json_set\(/,
-      "expired key freed": /^delete from "idempotency_keys" where .*\."expires_at" <= \?\)$/,
-      "expired keys swept": /^DELETE FROM "idempotency_keys" WHERE rowid IN \(SELECT rowid FROM "idempotency_keys"/,
-      "token value taken away": /^delete from "notification_tokens" where \("notification_tokens"\."value" = \?/,
-      "token upsert": /^insert into "notification_tokens" .* on conflict/,
-      "token delete": /^delete from "notification_tokens" where \("notification_tokens"\."owner_id" = \?/,
-      "order and its voucher invoice":
-        /^select .* from "invoices" where "invoices"\."id" in \(select "invoice_id" from "card_orders"/,
-      "entry insert": /^insert into "card_order_entries"/,
-      "entry delete": /^delete from "card_order_entries"/,
-      "entry of an order":
-        /^select .* from "card_order_entries" where \("card_order_entries"\."id" = \? and "card_order_entries"\."order_id" = \?\)$/,
-      "draft guard of an entry": /^update "card_orders" set "state" = CASE WHEN "card_orders"\."state" = 'draft'/,
-      "event insert": /^insert into "events" .* returning/,
-      "events dispatched": /^update "events" set "dispatched_at" = \?/,
-      "events of a lost answer":
-        /^select .* from "events" where \("events"\."id" in \(\?\) and "events"\."dispatched_at" is null\)$/,
-      "events undispatched":
-        /^select .* from "events" where \("events"\."dispatched_at" is null and "events"\."created_at" < \?\)/,
-      "events swept": /^DELETE FROM "events" WHERE rowid IN \(SELECT rowid FROM "events"/,
-      "endpoint insert": /^insert into "webhook_endpoints" .* values \(CASE WHEN coalesce\(\(SELECT "list_counts"/,
-      "endpoint by id": /^select .* from "webhook_endpoints" where \("webhook_endpoints"\."id" = \? and/,
-      "endpoint delete": /^delete from "webhook_endpoints"/,
-      "endpoints of customers":
-        /^select "id", "customer_id", "event_types" from "webhook_endpoints" where "webhook_endpoints"\."customer_id" in/,
-      "endpoint of a delivery":
-        /^select "url", "encrypted_secret" from "webhook_endpoints" where "webhook_endpoints"\."id" = \?/,
-      "entries of a delivered order":
-        /^select "id", "voucher_owner_id", "card_holder_name" from "card_order_entries" where "card_order_entries"\."order_id" = \?$/,
-      "devices of its owners":
-        /^select "owner_id", "value" from "notification_tokens" where "notification_tokens"\."owner_id" in \(select/,
-      "unregistered token deleted": /^delete from "notification_tokens" where "notification_tokens"\."value" = \?$/,
-    };
-    const missing = Object.entries(expected)
+    const missing = Object.entries(STATEMENTS)
       .filter(([, pattern]) => !texts.some((text) => pattern.test(text)))
       .map(([name]) => name);
     expect(missing, `not recorded (${missing.join(", ")}); recorded were:\n${texts.join("\n")}`).toStrictEqual([]);
-    expect(shapes.size).toBeGreaterThanOrEqual(Object.keys(expected).length);
+    expect(shapes.size).toBeGreaterThanOrEqual(Object.keys(STATEMENTS).length);
   });
 
   it("no statement reads a whole table", async () => {
