@@ -35,7 +35,10 @@ export const app = new Hono<AppEnv>();
 app.use(requestContext, cors);
 // PatternRouter also matches a path with a trailing slash to the path without; no path of the API
 // ends in one, and such a request names no route (404).
-app.use((c, next) => (c.req.path.length > 1 && c.req.path.endsWith("/") ? onNotFound(c) : next()));
+app.use(async (c, next) => {
+  if (c.req.path.length > 1 && c.req.path.endsWith("/")) return onNotFound(c);
+  await next();
+});
 mount(app, endpoints);
 app.notFound(onNotFound);
 app.onError(onError);

@@ -240,3 +240,15 @@ describe("submit needs the billing profile (CONTRACT part 13)", () => {
     expect((await submit(auth, order.id)).status).toBe(200);
   });
 });
+
+describe("PUT /customers/me/billing_profile changing nothing", () => {
+  it("writes nothing and emits no event: it answers the profile as it is, updated_at unchanged", async () => {
+    const auth = await token();
+    const first = await expectJson(await put(auth, newBillingProfile), 200, expect.anything());
+    await expectJson(await put(auth, newBillingProfile), 200, first);
+    const events = await expectJson(await call("/events", { token: auth }), 200, expect.anything());
+    expect(events.data.map((event: { type: string }) => event.type)).toStrictEqual(["billing_profile.updated"]);
+    const changed = await expectJson(await put(auth, { ...newBillingProfile, city: "Augsburg" }), 200, expect.anything());
+    expect(changed.data.updated_at > first.data.updated_at).toBe(true);
+  });
+});

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BASE, expectError, send, token } from "./support/api";
+import { BASE, expectError, newBillingProfile, send, token, withBillingProfile } from "./support/api";
 import { FaultyD1, type FaultMode } from "./support/faulty-d1";
 import { ROUTES, routeName, routeOf, WRITE_ROUTES } from "./support/routes";
 
@@ -22,6 +22,8 @@ const TABLES = {
   idempotency_keys: ["principal", "key"],
   events: ["id"],
   webhook_endpoints: ["id"],
+  invoice_lines: ["invoice_id", "position"],
+  billing_profiles: ["customer_id"],
 } as const;
 
 type Row = Record<string, unknown>;
@@ -117,6 +119,7 @@ const ENTRY = { voucher_owner_id: "owner-1", card_holder_name: "Grace Hopper", a
 
 /** A card order with two entries, led through `actions`. */
 async function orderIn(auth: string, ...actions: string[]): Promise<{ id: string }> {
+  await withBillingProfile(auth);
   const order = (
     await setUp("POST", "/card_orders", auth, {
       voucher_category: "meal",
@@ -306,6 +309,25 @@ const CASES: WriteCase[] = [
   },
 ];
 
+CASES.push(
+  {
+    route: "PUT /customers/me/billing_profile",
+    variant: "the first",
+    status: 200,
+    prepare: async () => jsonRequest("PUT", "/customers/me/billing_profile", await principal(), newBillingProfile),
+  },
+  {
+    route: "PUT /customers/me/billing_profile",
+    variant: "a replacement",
+    status: 200,
+    prepare: async () => {
+      const auth = await principal();
+      await withBillingProfile(auth);
+      return jsonRequest("PUT", "/customers/me/billing_profile", auth, { ...newBillingProfile, vat_id: null });
+    },
+  },
+);
+
 const WRITES = CASES.map((write) => ({
   ...write,
   name: write.variant === undefined ? write.route : `${write.route} (${write.variant})`,
@@ -315,7 +337,23 @@ const WRITES = CASES.map((write) => ({
 interface ReadCase {
   route: string;
   prepare: () => Promise<Prepared>;
+  /** Puts back what a successful run left outside D1 (a document stored in R2), before each run. */
+  reset?: (request: Prepared) => Promise<void>;
 }
+
+/** An e-invoice read: each run renders it again (R2 emptied first), so each of its D1 calls is reached. */
+const documentRead = (path: string, key: string, ...invoiceActions: string[]): ReadCase => ({
+  route: `GET /invoices/{id}/${path}`,
+  prepare: async () => {
+    const auth = await principal();
+    const invoice = await createInvoice(auth, (await orderIn(auth, "submit")).id);
+    for (const action of invoiceActions) await setUp("POST", `/invoices/${invoice.id}/${action}`, auth);
+    return bodyless("GET", `/invoices/${invoice.id}/${path}?format=cii`, auth);
+  },
+  reset: async (request) => {
+    await env.DOCUMENTS.delete(`invoices/${request.path.split("/")[2]}/${key}.cii`);
+  },
+});
 
 const listAfter = (path: string, setup: (auth: string) => Promise<unknown>) => async () => {
   const auth = await principal();
@@ -364,6 +402,17 @@ const READS: ReadCase[] = [
       setUp("POST", "/webhook_endpoints", auth, { url: "https://hooks.example/fault", event_types: ["*"] }),
     ),
   },
+  { route: "GET /customers/me/billing_profile", prepare: listAfter("/customers/me/billing_profile", withBillingProfile) },
+  {
+    route: "GET /invoices/{id}/lines",
+    prepare: async () => {
+      const auth = await principal();
+      const invoice = await createInvoice(auth, (await orderIn(auth, "submit")).id);
+      return bodyless("GET", `/invoices/${invoice.id}/lines`, auth);
+    },
+  },
+  documentRead("document", "invoice"),
+  documentRead("credit_note", "credit_note", "cancel"),
 ];
 
 // Public routes use no database (src/http/mount.ts): they are checked to make no call at all.
@@ -555,10 +604,12 @@ describe.each(READS)("$route", (read) => {
       const route = routeOf(request.method, BASE + request.path);
       expect(route && routeName(route), "the route the case's request reaches").toBe(read.route);
       const clean = new FaultyD1(env.DB);
+      await read.reset?.(request);
       expect((await sendWith(request, clean.binding)).status).toBe(200);
       expect(clean.count).toBeGreaterThan(0);
       for (let k = 1; k <= clean.count; k++) {
         for (const mode of ["before", "after"] as const) {
+          await read.reset?.(request);
           const before = await snapshot();
           const faulty = new FaultyD1(env.DB).failCall(k, mode);
           await expectUnavailable(await sendWith(request, faulty.binding));

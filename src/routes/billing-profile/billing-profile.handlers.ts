@@ -9,7 +9,16 @@ import { toBillingProfile } from "../../schemas/billing-profile";
 import { commit } from "../../writes/commit";
 import type * as routes from "./billing-profile.routes";
 
-export const putBillingProfile: Handler<typeof routes.putBillingProfile> = (c, { body }) => {
+/** Whether a PUT would change the profile (`updated_at` aside). */
+const changes = (current: BillingProfileRow, next: BillingProfileRow) =>
+  (Object.keys(next) as (keyof BillingProfileRow)[]).some((field) => field !== "updatedAt" && current[field] !== next[field]);
+
+/**
+ * Replaces the profile, with its billing_profile.updated event. A PUT that changes nothing (a retry
+ * whose answer was lost, say) writes nothing and emits no event: it answers the profile as it is.
+ */
+export const putBillingProfile: Handler<typeof routes.putBillingProfile> = async (c, { body }) => {
+  const db = database(c);
   const row: BillingProfileRow = {
     customerId: customerOf(c),
     legalName: body.legal_name,
@@ -24,8 +33,10 @@ export const putBillingProfile: Handler<typeof routes.putBillingProfile> = (c, {
     directDebitMandateReference: body.direct_debit_mandate_reference ?? null,
     updatedAt: new Date().toISOString(),
   };
+  const current = await findBillingProfile(db, row.customerId);
+  if (current && !changes(current, row)) return reply(c, 200, { data: toBillingProfile(current) });
   const profile = toBillingProfile(row);
-  return commit(c, [writeProfile(database(c).orm, row)], {
+  return commit(c, [writeProfile(db.orm, row)], {
     status: 200,
     body: { data: profile },
     events: [{ type: "billing_profile.updated", data: profile }],
