@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import worker from "../src/index";
-import { BASE, newCardOrder, send as sendToWorker, token } from "./support/api";
+import { BASE, newBillingProfile, newCardOrder, send as sendToWorker, token } from "./support/api";
 import { FaultyD1 } from "./support/faulty-d1";
 import { outbound, serviceAccount } from "./support/outbound";
 import { drain, queued } from "./support/queue";
@@ -157,6 +157,14 @@ async function exerciseEveryEndpoint(): Promise<void> {
   // The public routes: served without the database.
   for (const path of ["/health", "/openapi.json", "/docs"]) expect((await send(auth, path)).status).toBe(200);
 
+  // The billing profile a submit needs: missing, written, read, written again unchanged (no write).
+  const profile = "/customers/me/billing_profile";
+  await expectStatus(404, auth, profile);
+  await expectStatus(200, auth, profile, { method: "PUT", json: { ...newBillingProfile, vat_id: null } });
+  await expectStatus(200, auth, profile, { method: "PUT", json: newBillingProfile });
+  await expectStatus(200, auth, profile, { method: "PUT", json: newBillingProfile });
+  await expectStatus(200, auth, profile);
+
   // Card orders: creates with and without a key, a replay, a reused key, and a key whose stored
   // response has expired (the write deletes it in its batch).
   const order = await createOrder(auth);
@@ -252,9 +260,20 @@ async function exerciseEveryEndpoint(): Promise<void> {
   }
   await expectStatus(200, auth, `/invoices/${invoice.id}`);
   await expectStatus(404, other, `/invoices/${invoice.id}`);
+  // Its lines, and its documents: rendered and stored on the first request, served from R2 after.
+  await expectStatus(200, auth, `/invoices/${invoice.id}/lines`);
+  await expectStatus(404, other, `/invoices/${invoice.id}/lines`);
+  for (const format of ["ubl", "cii", "ubl"]) {
+    const response = await send(auth, `/invoices/${invoice.id}/document?format=${format}`);
+    expect(response.status).toBe(200);
+    await response.text();
+  }
   await expectStatus(200, auth, `/invoices/${invoice.id}/pay`, { method: "POST" });
   await expectStatus(409, auth, `/invoices/${invoice.id}/cancel`, { method: "POST" });
   await expectStatus(200, auth, `/invoices/${second.id}/cancel`, { method: "POST" });
+  const creditNote = await send(auth, `/invoices/${second.id}/credit_note`);
+  expect(creditNote.status).toBe(200);
+  await creditNote.text();
   await expectStatus(200, auth, `/invoices/${third.id}/cancel`, {
     method: "POST",
     headers: { "Idempotency-Key": "cancel-1" },
@@ -328,6 +347,11 @@ async function exerciseEveryEndpoint(): Promise<void> {
   await expectStatus(200, auth, `/card_orders/${flow.id}/deliver`, { method: "POST" });
   const draft = await createOrder(auth);
   for (let i = 0; i < 3; i++) await addEntry(auth, draft.id);
+  const lined = await createOrder(auth);
+  for (let i = 0; i < 3; i++) await addEntry(auth, lined.id);
+  await expectStatus(200, auth, `/card_orders/${lined.id}/submit`, { method: "POST" });
+  const linedInvoice = await createInvoice(auth, lined.id);
+  await expectStatus(200, auth, `/invoices/${linedInvoice.id}/lines?page=2&page_size=1`);
   await createOrder(auth);
   const devices = await token();
   for (const device of ["a", "b", "c"])
@@ -349,6 +373,7 @@ async function exerciseEveryEndpoint(): Promise<void> {
     [auth, `/invoices?order_id=${flow.id}`],
     [auth, `/invoices?state=open&order_id=${flow.id}`],
     [auth, `/card_orders/${draft.id}/entries`],
+    [auth, `/invoices/${linedInvoice.id}/lines`],
     [auth, "/events"],
     [auth, "/events?type=card_order.submitted"],
     [devices, path],
@@ -495,6 +520,19 @@ function listStatements(): Record<string, RegExp> {
       `^SELECT .* FROM "card_order_entries" WHERE "card_order_entries"\\."order_id" = \\? .*${pattern}`,
     );
   }
+  statements["lines: page by number"] =
+    /^SELECT .* FROM "invoices" INNER JOIN "invoice_lines" ON .* ORDER BY .* ASC LIMIT CASE WHEN/;
+  statements["lines: page 1"] = /^SELECT .* FROM "invoices" INNER JOIN "invoice_lines" ON .* ORDER BY .* ASC LIMIT \?$/;
+  for (const [mode, pattern] of [
+    ["from a key", ">= \\(\\?, \\?\\) ORDER BY"],
+    ["before a key", "< \\(\\?, \\?\\) ORDER BY"],
+    ["last", "ORDER BY .* DESC LIMIT \\(\\("],
+  ]) {
+    statements[`lines: page ${mode}`] = new RegExp(
+      `^SELECT .* FROM "invoice_lines" WHERE "invoice_lines"\\."invoice_id" = \\? .*${pattern}`,
+    );
+  }
+  statements["an invoice's lines' total"] = /^SELECT \(SELECT "invoices"\."lines_count" FROM "invoices"/;
   statements["kept totals"] = /^SELECT coalesce\(\(SELECT "list_counts"\."total" FROM "list_counts" WHERE/;
   statements["an order's invoices' total"] = /^SELECT CASE WHEN EXISTS \(SELECT 1 FROM "card_orders"/;
   statements["an order's entries' total"] = /^SELECT \(SELECT "card_orders"\."entries_count" FROM "card_orders"/;
@@ -510,6 +548,11 @@ function listStatements(): Record<string, RegExp> {
 const STATEMENTS: Record<string, RegExp> = {
   ...listStatements(),
   "card order insert": /^insert into "card_orders"/,
+  "billing profile by customer": /^select .* from "billing_profiles" where "billing_profiles"\."customer_id" = \?$/,
+  "billing profile upsert": /^insert into "billing_profiles" .* on conflict/,
+  "voucher lines from entries": /^insert into "invoice_lines" .* select .* row_number\(\) OVER/,
+  "fee line insert": /^insert into "invoice_lines" .* values \(/,
+  "lines of an invoice": /^select .* from "invoice_lines" where "invoice_lines"\."invoice_id" = \? order by/,
   "card order by id":
     /^select .* from "card_orders" where \("card_orders"\."id" = \? and "card_orders"\."customer_id" = \?\)$/,
   "card order transition": /^update "card_orders" set "state" = \?/,
