@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, expectError, newBillingProfile, orderIn, token } from "./support/api";
+import { BASE, call, expectError, newBillingProfile, orderIn, send, token } from "./support/api";
+import { FaultyD1 } from "./support/faulty-d1";
 
 const documentOf = (id: string, query = "") => `/invoices/${id}/document${query}`;
 const creditNoteOf = (id: string, query = "") => `/invoices/${id}/credit_note${query}`;
@@ -54,6 +55,21 @@ describe("GET /invoices/{id}/document", () => {
     expect(cached.response.headers.get("ETag")).toBe(etag);
     const stale = await download(auth, documentOf(invoice.id), { "If-None-Match": '"other"' });
     expect(stale.response.status).toBe(200);
+  });
+
+  it("once stored, is served from R2 without a database call, and only to its own customer", async () => {
+    const auth = await token();
+    const invoice = await voucherInvoice(auth);
+    const first = await download(auth, documentOf(invoice.id));
+    const db = new FaultyD1(env.DB).failCall(1);
+    const request = new Request(BASE + documentOf(invoice.id), { headers: { Authorization: `Bearer ${auth}` } });
+    const stored = await send(request, { DB: db.binding });
+    expect(stored.status).toBe(200);
+    expect(await stored.text()).toBe(first.text);
+    expect(stored.headers.get("Content-Disposition")).toBe(`attachment; filename="${invoice.number}.xml"`);
+    expect(stored.headers.get("Content-Type")).toBe("application/xml; charset=utf-8");
+    expect(db.count).toBe(0);
+    await expectError(await call(documentOf(invoice.id), { token: await token() }), 404, { code: "not_found" });
   });
 
   it("never changes: a later billing profile or seller variable does not alter an issued invoice's document", async () => {

@@ -3,6 +3,7 @@ import type { VatCategory } from "../documents/model";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
 import { columnsOf, compile, lazily, param, queryBuilder as qb } from "./compiled";
+import { byId as invoiceById } from "./invoices";
 import { pageReads, readPage } from "./keyset";
 import { cardOrderEntries, invoiceLines, invoices, type InvoiceLineRow } from "./schema";
 
@@ -70,5 +71,14 @@ const linesOf = lazily(() =>
   ),
 );
 
-/** Every line of an invoice, in order (its documents show them all: at most 500). */
-export const findLines = (db: RequestDatabase, invoiceId: string) => db.read(linesOf(), { invoice: invoiceId });
+/**
+ * The customer's invoice and all its lines, in order, in one round trip: what its documents show
+ * (at most 500 lines). The lines are another customer's invoice's only when the invoice is not found.
+ */
+export async function findInvoiceAndLines(db: RequestDatabase, customerId: string, invoiceId: string) {
+  const [[invoice], lines] = await db.readBoth(
+    [invoiceById(), { id: invoiceId, customer: customerId }],
+    [linesOf(), { invoice: invoiceId }],
+  );
+  return { invoice, lines };
+}

@@ -9,7 +9,7 @@ import { keptTotal, pageReads, readPage } from "./keyset";
 import { byId as cardOrderById } from "./card-orders";
 import { cardOrders, invoices, numberSequences, type CardOrderRow, type InvoiceRow } from "./schema";
 
-const byId = lazily(() =>
+export const byId = lazily(() =>
   compile<InvoiceRow>(
     qb
       .select()
