@@ -248,7 +248,11 @@ describe("PUT /customers/me/billing_profile changing nothing", () => {
     await expectJson(await put(auth, newBillingProfile), 200, first);
     const events = await expectJson(await call("/events", { token: auth }), 200, expect.anything());
     expect(events.data.map((event: { type: string }) => event.type)).toStrictEqual(["billing_profile.updated"]);
-    const changed = await expectJson(await put(auth, { ...newBillingProfile, city: "Augsburg" }), 200, expect.anything());
+    const changed = await expectJson(
+      await put(auth, { ...newBillingProfile, city: "Augsburg" }),
+      200,
+      expect.anything(),
+    );
     expect(changed.data.updated_at > first.data.updated_at).toBe(true);
   });
 });

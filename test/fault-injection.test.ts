@@ -402,7 +402,10 @@ const READS: ReadCase[] = [
       setUp("POST", "/webhook_endpoints", auth, { url: "https://hooks.example/fault", event_types: ["*"] }),
     ),
   },
-  { route: "GET /customers/me/billing_profile", prepare: listAfter("/customers/me/billing_profile", withBillingProfile) },
+  {
+    route: "GET /customers/me/billing_profile",
+    prepare: listAfter("/customers/me/billing_profile", withBillingProfile),
+  },
   {
     route: "GET /invoices/{id}/lines",
     prepare: async () => {

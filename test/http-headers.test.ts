@@ -491,7 +491,7 @@ describe("the request log", () => {
 });
 
 describe("documentation and health", () => {
-  // CONTRACT part 5: every route, with the scope it needs (null: public).
+  // CONTRACT parts 5 and 13: every route, with the scope it needs (null: public).
   const ROUTES: [method: string, path: string, scope: string | null][] = [
     ["post", "/card_orders", "card_orders:write"],
     ["get", "/card_orders", "card_orders:read"],
@@ -503,6 +503,11 @@ describe("documentation and health", () => {
     ["post", "/invoices", "invoices:write"],
     ["get", "/invoices", "invoices:read"],
     ["get", "/invoices/{id}", "invoices:read"],
+    ["get", "/invoices/{id}/lines", "invoices:read"],
+    ["get", "/invoices/{id}/document", "invoices:read"],
+    ["get", "/invoices/{id}/credit_note", "invoices:read"],
+    ["put", "/customers/me/billing_profile", "invoices:write"],
+    ["get", "/customers/me/billing_profile", "invoices:read"],
     ["post", "/invoices/{id}/pay", "fulfilment"],
     ["post", "/invoices/{id}/cancel", "fulfilment"],
     ["put", "/voucher_owners/me/notification_tokens", "notification_tokens:write"],
@@ -594,6 +599,11 @@ describe("documentation and health", () => {
     expect(addEntry.properties.amount).toMatchObject({ type: "string", pattern: expect.any(String) });
     expect(addEntry.properties.card_holder_name).toMatchObject({ type: "string", minLength: 1, maxLength: 26 });
 
+    const profile = bodyOf("put", "/customers/me/billing_profile");
+    expect(profile.additionalProperties).toBe(false);
+    expect([...profile.required].sort()).toStrictEqual(["city", "country_code", "legal_name", "postcode", "street"]);
+    expect(profile.properties.postcode).toMatchObject({ type: "string", minLength: 1, maxLength: 16 });
+
     const registerToken = bodyOf("put", "/voucher_owners/me/notification_tokens");
     expect([...registerToken.required].sort()).toStrictEqual(["device_identifier", "value"]);
     expect(registerToken.properties.value).toMatchObject({ type: "string", minLength: 1, maxLength: 4096 });
@@ -606,6 +616,7 @@ describe("documentation and health", () => {
         "put /voucher_owners/me/notification_tokens",
         "post /card_orders/{id}/entries",
         "post /webhook_endpoints",
+        "put /customers/me/billing_profile",
       ].includes(`${method} ${path}`);
       expect(doc.paths[path][method].requestBody !== undefined, `${method} ${path}`).toBe(hasBody);
     }

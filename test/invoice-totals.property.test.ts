@@ -29,7 +29,11 @@ describe("invoice totals (property)", () => {
       await fc.assert(
         fc.asyncProperty(fc.array(amount, { minLength: 1, maxLength: 8 }), percent, async (amounts, rate) => {
           const auth = await token();
-          const entries = amounts.map((value, i) => ({ voucher_owner_id: `o-${i}`, card_holder_name: `N ${i}`, amount: value }));
+          const entries = amounts.map((value, i) => ({
+            voucher_owner_id: `o-${i}`,
+            card_holder_name: `N ${i}`,
+            amount: value,
+          }));
           const order = await orderIn(auth, "submitted", { entries });
           const created = await call("/invoices", {
             token: auth,

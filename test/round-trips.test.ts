@@ -1,7 +1,18 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { endpoints } from "../src/app";
-import { addEntry, BASE, call, createInvoice, orderIn, send, token, unique } from "./support/api";
+import {
+  addEntry,
+  BASE,
+  call,
+  createInvoice,
+  newBillingProfile,
+  orderIn,
+  send,
+  token,
+  unique,
+  withBillingProfile,
+} from "./support/api";
 import { FaultyD1, type CallRecord } from "./support/faulty-d1";
 
 // Issue 11: at the edge, latency is sequential round trips to D1. Every read endpoint makes exactly
@@ -139,6 +150,45 @@ const CASES: Record<string, Case> = {
     }),
   },
   listWebhookEndpoints: { status: 200, prepare: listAfter("/webhook_endpoints", endpoint) },
+  putBillingProfile: {
+    status: 200,
+    prepare: async () => ({
+      auth: await token(),
+      method: "PUT",
+      path: "/customers/me/billing_profile",
+      json: newBillingProfile,
+    }),
+  },
+  getBillingProfile: {
+    status: 200,
+    prepare: async () => {
+      const auth = await token();
+      await withBillingProfile(auth);
+      return { auth, method: "GET", path: "/customers/me/billing_profile" };
+    },
+  },
+  listInvoiceLines: {
+    status: 200,
+    prepare: async () => {
+      const { auth, path } = await withInvoice("lines")();
+      return { auth, method: "GET", path };
+    },
+  },
+  getInvoiceDocument: {
+    status: 200,
+    prepare: async () => {
+      const { auth, path } = await withInvoice("document?format=cii")();
+      return { auth, method: "GET", path };
+    },
+  },
+  getInvoiceCreditNote: {
+    status: 200,
+    prepare: async () => {
+      const { auth, path } = await withInvoice("cancel")();
+      expect((await call(path, { token: auth, method: "POST" })).status).toBe(200);
+      return { auth, method: "GET", path: path.replace(/cancel$/, "credit_note") };
+    },
+  },
   deleteWebhookEndpoint: {
     status: 204,
     prepare: async () => {
@@ -169,7 +219,8 @@ async function measure(testCase: Case, idempotencyKey?: string) {
   });
   const text = await response.text();
   expect(response.status, `${method} ${path}: ${text}`).toBe(testCase.status);
-  return { calls: db.calls, method, body: text ? JSON.parse(text) : undefined };
+  const isJson = response.headers.get("Content-Type")?.startsWith("application/json");
+  return { calls: db.calls, method, body: isJson ? JSON.parse(text) : text };
 }
 
 describe("round trips to D1 per request", () => {

@@ -1,13 +1,15 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type * as z from "zod/mini";
 import { endpoints } from "../src/app";
+import { BillingProfile } from "../src/schemas/billing-profile";
 import { CardOrder } from "../src/schemas/card-order";
 import { Entry } from "../src/schemas/entry";
 import { Invoice } from "../src/schemas/invoice";
+import { InvoiceLine } from "../src/schemas/invoice-line";
 import { Event } from "../src/schemas/event";
 import { NotificationDevice } from "../src/schemas/notification-device";
 import { NewWebhookEndpoint, WebhookEndpoint } from "../src/schemas/webhook-endpoint";
-import { call, newCardOrder, newEntry, token, unique, type CallOptions } from "./support/api";
+import { call, newBillingProfile, newCardOrder, newEntry, token, unique, type CallOptions } from "./support/api";
 import { INTERFACE_FIELDS } from "./interface-fields";
 import { defOf, fieldsOf, routeOf } from "./support/shape";
 
@@ -23,6 +25,8 @@ describe("the response schemas have the interface's fields, in its order", () =>
     ["card_order_entry", Entry],
     ["event", Event],
     ["webhook_endpoint", NewWebhookEndpoint],
+    ["billing_profile", BillingProfile],
+    ["invoice_line", InvoiceLine],
   ] as const)("%s", (name, schema) => {
     expect(fieldsOf(schema)).toStrictEqual(INTERFACE_FIELDS[name]);
   });
@@ -36,6 +40,8 @@ const RESOURCES = new Map<z.ZodMiniType, string>([
   [Event, "event"],
   [WebhookEndpoint, "webhook endpoint"],
   [NewWebhookEndpoint, "new webhook endpoint"],
+  [BillingProfile, "billing profile"],
+  [InvoiceLine, "invoice line"],
 ]);
 
 // Nullable in the interface document, but this service always sets them (README, decisions): the
@@ -81,6 +87,12 @@ async function story() {
   const owner = await token({ sub: unique("owner") });
   const post = (path: string, json?: unknown) => request(path, { token: auth, method: "POST", json });
   const order = async (fields: object) => (await post("/card_orders", { ...newCardOrder, ...fields })).data[0];
+  const profile = "/customers/me/billing_profile";
+  const { vat_id, buyer_reference, email, direct_debit_iban, direct_debit_mandate_reference, ...required } =
+    newBillingProfile;
+  await request(profile, { token: auth, method: "PUT", json: required });
+  await request(profile, { token: auth });
+  await request(profile, { token: auth, method: "PUT", json: newBillingProfile });
 
   const full = await order({
     description: "d",
@@ -113,6 +125,10 @@ async function story() {
   await request(`/invoices?order_id=${full.id}`, { token: auth });
   await request(`/invoices/${bareVoucher.id}`, { token: auth });
   await request(`/invoices/${voucher.id}`, { token: auth });
+  await request(`/invoices/${voucher.id}/lines`, { token: auth });
+  await request(`/invoices/${producing.production_invoice.id}/lines`, { token: auth });
+  await request(`/invoices/${voucher.id}/document`, { token: auth });
+  await request(`/invoices/${bareVoucher.id}/credit_note?format=cii`, { token: auth });
 
   const hook = (await post("/webhook_endpoints", { url: "https://hooks.example/in", event_types: ["*"] })).data[0];
   await request("/webhook_endpoints", { token: auth });

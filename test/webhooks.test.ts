@@ -16,6 +16,7 @@ import {
   expectError,
   expectJson,
   ISO_MS,
+  newBillingProfile,
   orderIn,
   singlePage,
   token,
@@ -687,6 +688,12 @@ describe("the OpenAPI document's webhooks", () => {
   it("describe every delivery a receiver gets: one per event type, its headers, its resource field by field", async () => {
     const auth = await token();
     await created(auth);
+    const profile = await call("/customers/me/billing_profile", {
+      token: auth,
+      method: "PUT",
+      json: newBillingProfile,
+    });
+    expect(profile.status).toBe(200);
     const invoiced = await orderIn(auth, "submitted");
     const invoice = await createInvoice(auth, invoiced.id);
     expect((await call(`/invoices/${invoice.id}/pay`, { token: auth, method: "POST" })).status).toBe(200);

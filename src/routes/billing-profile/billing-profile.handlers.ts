@@ -11,7 +11,9 @@ import type * as routes from "./billing-profile.routes";
 
 /** Whether a PUT would change the profile (`updated_at` aside). */
 const changes = (current: BillingProfileRow, next: BillingProfileRow) =>
-  (Object.keys(next) as (keyof BillingProfileRow)[]).some((field) => field !== "updatedAt" && current[field] !== next[field]);
+  (Object.keys(next) as (keyof BillingProfileRow)[]).some(
+    (field) => field !== "updatedAt" && current[field] !== next[field],
+  );
 
 /**
  * Replaces the profile, with its billing_profile.updated event. A PUT that changes nothing (a retry

@@ -35,7 +35,10 @@ export const getDocument =
     const { invoice, lines } = await findInvoiceAndLines(database(c), customer, id);
     if (!invoice) throw notFound("invoice");
     if (kind === "credit_note" && invoice.state !== "cancelled")
-      throw ApiError.of("invalid_state", `The invoice is ${invoice.state}; only a cancelled invoice has a credit note.`);
+      throw ApiError.of(
+        "invalid_state",
+        `The invoice is ${invoice.state}; only a cancelled invoice has a credit note.`,
+      );
     if (!hasDocuments(invoice))
       throw ApiError.of(
         "conflict",
