@@ -36,7 +36,9 @@ const server = createServer((request, response) => {
     // Deliveries are at least once: the same webhook-id again is a repeat, done already.
     const repeat = seen.has(event.id) ? " (repeat)" : "";
     seen.add(event.id);
-    console.log(`verified ${event.id} ${event.type} ${event.data.id} ${event.data.state}${repeat}`);
+    // What the event is about: a card order or invoice by id and state, a billing profile by its customer.
+    const about = event.data.id ? `${event.data.id} ${event.data.state}` : event.data.customer;
+    console.log(`verified ${event.id} ${event.type} ${about}${repeat}`);
     response.writeHead(204).end();
   });
 });

@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { test } from "node:test";
+import { einvoiceValidator, validatorRequired } from "../../scripts/einvoice-validator.mjs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
@@ -324,19 +325,9 @@ test("the serializer escapes every value and drops characters XML 1.0 cannot car
   assert.throws(() => el("a", null, "text", el("b", null)), /mixed content/);
 });
 
-/** The validator script, or why there is none. */
-function validator() {
-  const configured = process.env.EINVOICE_VALIDATE;
-  if (configured) return existsSync(configured) ? { path: configured } : { absent: `EINVOICE_VALIDATE=${configured}` };
-  const beside = resolve(ROOT, "../shared/einvoice/validate");
-  return existsSync(beside)
-    ? { path: beside }
-    : { absent: "neither EINVOICE_VALIDATE nor ../shared/einvoice/validate" };
-}
-
 test("the official validator (EN 16931 + XRechnung 3.0) accepts every document", (t) => {
-  const found = validator();
-  const required = process.env.CI === "true";
+  const found = einvoiceValidator();
+  const required = validatorRequired();
   if (found.absent) {
     assert.ok(!required, `the e-invoice validator is required in CI, but absent: ${found.absent}`);
     return t.skip(`e-invoice validator absent (${found.absent})`);
