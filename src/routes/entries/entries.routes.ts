@@ -2,26 +2,11 @@ import { NO_BODY } from "../../http/request-body";
 import { NO_QUERY } from "../../http/request-query";
 import { NO_CONTENT, type RouteSpec } from "../../http/route";
 import { listQuery } from "../../pagination/query";
-import { Entry } from "../../schemas/entry";
+import { CreateEntry, Entry } from "../../schemas/entry";
 import { listOf } from "../../schemas/envelopes";
-import { amountInput, printableText, requestBody, requiredText } from "../../schemas/formats";
-import { named } from "../../schemas/registry";
 import { MAX_ENTRIES_PER_ORDER } from "../../domain/card-orders";
 
 const TAG = "Card order entries";
-
-/** CONTRACT part 10: a card holds 26 characters; an entry's value is 1.00 to 10000.00. */
-const CARD_HOLDER_NAME_MAX = 26;
-const MIN_AMOUNT_CENTS = 100;
-
-const CreateEntry = named(
-  "CreateCardOrderEntry",
-  requestBody({
-    voucher_owner_id: requiredText(255),
-    card_holder_name: printableText(CARD_HOLDER_NAME_MAX),
-    amount: amountInput(MIN_AMOUNT_CENTS),
-  }),
-);
 
 const EntryList = listOf("CardOrderEntryList", Entry);
 const DRAFT_ONLY = "Entries are added and deleted only while the card order is draft (otherwise 409 invalid_state).";

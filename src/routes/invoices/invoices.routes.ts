@@ -1,24 +1,13 @@
-import * as z from "zod/mini";
 import { invoiceLifecycle, type InvoiceAction } from "../../domain/invoices";
 import { NO_BODY } from "../../http/request-body";
 import { NO_QUERY } from "../../http/request-query";
 import type { RouteSpec } from "../../http/route";
 import { anyFilter, filter, listQuery } from "../../pagination/query";
 import { dataOf, listOf } from "../../schemas/envelopes";
-import { optionalText, requestBody } from "../../schemas/formats";
-import { Invoice } from "../../schemas/invoice";
-import { named } from "../../schemas/registry";
+import { CreateInvoice, Invoice } from "../../schemas/invoice";
 import { transitionRoute } from "../transition-route";
 
 const TAG = "Invoices";
-
-const CreateInvoice = named(
-  "CreateInvoice",
-  requestBody({
-    order_id: z.string({ error: "must be the id of one of the customer's card orders" }),
-    reference: optionalText(255),
-  }),
-);
 
 const InvoiceList = listOf("InvoiceList", Invoice);
 const InvoiceData = dataOf("InvoiceData", Invoice);
