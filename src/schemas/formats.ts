@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { isId } from "../domain/ids";
 import { formatCents } from "../domain/money";
 
 // The wire formats of CONTRACT part 1, for request and response schemas alike. Lengths count
@@ -89,6 +90,12 @@ export const amountInput = (minCents: number) =>
       .register(z.globalRegistry, { pattern: AMOUNT.source, examples: ["25.00"] }),
     z.transform((s: string) => parseAmount(s)!),
   );
+
+/**
+ * A path parameter that names one of the customer's `what`s by its id. Anything else names none: 404
+ * "No such `what`." without a database read (the issue's message is `what`: http/mount.ts).
+ */
+export const pathId = (what: string) => z.string().check(z.refine(isId, what));
 
 /** One of a fixed set of strings. */
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>

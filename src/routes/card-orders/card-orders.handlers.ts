@@ -6,7 +6,7 @@ import { findOrderAndVoucherInvoice, setInvoiceOrderState } from "../../db/invoi
 import { cardOrders, type CardOrderRow, type InvoiceRow } from "../../db/schema";
 import { cardOrderLifecycle, type CardOrderAction, type CardOrderState } from "../../domain/card-orders";
 import { CARD_ORDER_EVENTS } from "../../domain/events";
-import { isId, newId } from "../../domain/ids";
+import { newId } from "../../domain/ids";
 import type { AppEnv } from "../../env";
 import { ApiError, notFound } from "../../errors";
 import { database } from "../../http/database";
@@ -20,18 +20,16 @@ import { cancelInvoice, issueInvoice } from "../../writes/invoices";
 import { applyTransition, type TransitionEffects } from "../../writes/transition";
 import type * as routes from "./card-orders.routes";
 
-/** The card order named in the path, if it is the caller's customer's; with its voucher invoice if `withInvoice`. */
+/** The customer's card order `id`, with its voucher invoice if `withInvoice`. */
 async function loadCardOrder(
   c: Context<AppEnv>,
+  id: string,
   withInvoice = false,
 ): Promise<{ order: CardOrderRow; invoice?: InvoiceRow }> {
-  const id = c.req.param("id") ?? "";
   const db = database(c);
-  const found = !isId(id)
-    ? {}
-    : withInvoice
-      ? await findOrderAndVoucherInvoice(db, customerOf(c), id)
-      : { order: await findCardOrder(db, customerOf(c), id) };
+  const found = withInvoice
+    ? await findOrderAndVoucherInvoice(db, customerOf(c), id)
+    : { order: await findCardOrder(db, customerOf(c), id) };
   if (!found.order) throw notFound("card order");
   return { order: found.order, invoice: found.invoice };
 }
@@ -73,8 +71,8 @@ export const listCardOrders: Handler<typeof routes.listCardOrders> = async (c, {
   return reply(c, 200, await pageEnvelope(c, request, rows.map(toCardOrder), total ?? 0, edges));
 };
 
-export const getCardOrder: Handler<typeof routes.getCardOrder> = async (c) =>
-  reply(c, 200, { data: toCardOrder((await loadCardOrder(c)).order) });
+export const getCardOrder: Handler<typeof routes.getCardOrder> = async (c, { params }) =>
+  reply(c, 200, { data: toCardOrder((await loadCardOrder(c, params.id)).order) });
 
 type Effects = TransitionEffects<CardOrderRow>;
 
@@ -131,9 +129,9 @@ function effectsOf(
 
 export const transitionCardOrder =
   (action: CardOrderAction): Handler<ReturnType<typeof routes.transitionCardOrder>> =>
-  async (c) => {
+  async (c, { params }) => {
     // Only a cancel looks at the voucher invoice (it cancels an open one, and a paid one forbids it).
-    const { order, invoice } = await loadCardOrder(c, action === "cancel");
+    const { order, invoice } = await loadCardOrder(c, params.id, action === "cancel");
     return applyTransition(c, {
       lifecycle: cardOrderLifecycle,
       action,

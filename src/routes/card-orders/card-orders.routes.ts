@@ -1,3 +1,4 @@
+import * as z from "zod/mini";
 import { cardOrderLifecycle, type CardOrderAction } from "../../domain/card-orders";
 import { NO_BODY } from "../../http/request-body";
 import { NO_QUERY } from "../../http/request-query";
@@ -5,6 +6,7 @@ import type { RouteSpec } from "../../http/route";
 import { filter, listQuery } from "../../pagination/query";
 import { CardOrder, CreateCardOrder } from "../../schemas/card-order";
 import { dataOf, listOf } from "../../schemas/envelopes";
+import { pathId } from "../../schemas/formats";
 import { transitionRoute } from "../transition-route";
 
 const TAG = "Card orders";
@@ -50,6 +52,7 @@ export const getCardOrder = {
   access: { scope: "card_orders:read", tenant: true },
   body: NO_BODY,
   query: NO_QUERY,
+  params: z.object({ id: pathId(cardOrderLifecycle.noun) }),
   success: { status: 200, description: "The card order.", schema: CardOrderData },
 } satisfies RouteSpec;
 

@@ -21,9 +21,8 @@ import { cancellationNumber, issueInvoice } from "../../writes/invoices";
 import { applyTransition } from "../../writes/transition";
 import type * as routes from "./invoices.routes";
 
-async function loadInvoice(c: Context<AppEnv>): Promise<InvoiceRow> {
-  const id = c.req.param("id") ?? "";
-  const row = isId(id) ? await findInvoice(database(c), customerOf(c), id) : undefined;
+async function loadInvoice(c: Context<AppEnv>, id: string): Promise<InvoiceRow> {
+  const row = await findInvoice(database(c), customerOf(c), id);
   if (!row) throw notFound("invoice");
   return row;
 }
@@ -78,17 +77,17 @@ export const listInvoices: Handler<typeof routes.listInvoices> = async (c, { que
   return reply(c, 200, await pageEnvelope(c, request, rows.map(toInvoice), total ?? 0, edges));
 };
 
-export const getInvoice: Handler<typeof routes.getInvoice> = async (c) =>
-  reply(c, 200, { data: toInvoice(await loadInvoice(c)) });
+export const getInvoice: Handler<typeof routes.getInvoice> = async (c, { params }) =>
+  reply(c, 200, { data: toInvoice(await loadInvoice(c, params.id)) });
 
 export const transitionInvoice =
   (action: InvoiceAction): Handler<ReturnType<typeof routes.transitionInvoice>> =>
-  async (c) =>
+  async (c, { params }) =>
     applyTransition(c, {
       lifecycle: invoiceLifecycle,
       action,
       table: invoices,
-      row: await loadInvoice(c),
+      row: await loadInvoice(c, params.id),
       show: toInvoice,
       event: INVOICE_EVENTS[action],
       effects:

@@ -1,9 +1,11 @@
+import * as z from "zod/mini";
 import { invoiceLifecycle, type InvoiceAction } from "../../domain/invoices";
 import { NO_BODY } from "../../http/request-body";
 import { NO_QUERY } from "../../http/request-query";
 import type { RouteSpec } from "../../http/route";
 import { anyFilter, filter, listQuery } from "../../pagination/query";
 import { dataOf, listOf } from "../../schemas/envelopes";
+import { pathId } from "../../schemas/formats";
 import { CreateInvoice, Invoice } from "../../schemas/invoice";
 import { transitionRoute } from "../transition-route";
 
@@ -54,6 +56,7 @@ export const getInvoice = {
   access: { scope: "invoices:read", tenant: true },
   body: NO_BODY,
   query: NO_QUERY,
+  params: z.object({ id: pathId(invoiceLifecycle.noun) }),
   success: { status: 200, description: "The invoice.", schema: InvoiceData },
 } satisfies RouteSpec;
 

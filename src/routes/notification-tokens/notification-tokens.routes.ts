@@ -1,3 +1,4 @@
+import * as z from "zod/mini";
 import { NO_BODY } from "../../http/request-body";
 import { NO_QUERY } from "../../http/request-query";
 import { NO_CONTENT, type RouteSpec } from "../../http/route";
@@ -50,5 +51,6 @@ export const deleteNotificationToken = {
   access: ACCESS,
   body: NO_BODY,
   query: NO_QUERY,
+  params: z.object({ device_identifier: z.string() }),
   success: { status: 204, description: "Gone.", schema: NO_CONTENT },
 } satisfies RouteSpec;

@@ -7,7 +7,7 @@ import {
   insertWebhookEndpoint,
   listWebhookEndpoints as queryEndpoints,
 } from "../../db/webhook-endpoints";
-import { isId, newId } from "../../domain/ids";
+import { newId } from "../../domain/ids";
 import { MAX_WEBHOOK_ENDPOINTS, webhookUrlProblem } from "../../domain/webhooks";
 import { ApiError, notFound } from "../../errors";
 import { newWebhookSecret } from "../../events/webhook-signature";
@@ -62,10 +62,9 @@ export const listWebhookEndpoints: Handler<typeof routes.listWebhookEndpoints> =
   return reply(c, 200, await pageEnvelope(c, request, rows.map(toWebhookEndpoint), total ?? 0, edges));
 };
 
-export const deleteWebhookEndpoint: Handler<typeof routes.deleteWebhookEndpoint> = async (c) => {
-  const id = c.req.param("id") ?? "";
+export const deleteWebhookEndpoint: Handler<typeof routes.deleteWebhookEndpoint> = async (c, { params: { id } }) => {
   const db = database(c);
   const customerId = customerOf(c);
-  if (!isId(id) || !(await findWebhookEndpoint(db, customerId, id))) throw notFound("webhook endpoint");
+  if (!(await findWebhookEndpoint(db, customerId, id))) throw notFound("webhook endpoint");
   return commit(c, [deleteRow(db.orm, customerId, id)], { status: 204, body: undefined });
 };

@@ -1,9 +1,11 @@
+import * as z from "zod/mini";
 import { MAX_WEBHOOK_ENDPOINTS } from "../../domain/webhooks";
 import { NO_BODY } from "../../http/request-body";
 import { NO_QUERY } from "../../http/request-query";
 import { NO_CONTENT, type RouteSpec } from "../../http/route";
 import { listQuery } from "../../pagination/query";
 import { listOf } from "../../schemas/envelopes";
+import { pathId } from "../../schemas/formats";
 import { CreateWebhookEndpoint, NewWebhookEndpoint, WebhookEndpoint } from "../../schemas/webhook-endpoint";
 
 const TAG = "Webhook endpoints";
@@ -54,5 +56,6 @@ export const deleteWebhookEndpoint = {
   access: ACCESS,
   body: NO_BODY,
   query: NO_QUERY,
+  params: z.object({ id: pathId("webhook endpoint") }),
   success: { status: 204, description: "Deleted.", schema: NO_CONTENT },
 } satisfies RouteSpec;
