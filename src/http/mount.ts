@@ -2,7 +2,7 @@ import type { Context, Hono } from "hono";
 import { authenticate } from "../auth/authenticate";
 import type { AppEnv } from "../env";
 import { ApiError, notFound, type ErrorCode } from "../errors";
-import { withIdempotencyKey } from "./idempotency-key";
+import { unkeyed, withIdempotencyKey, type WithKey } from "./idempotency-key";
 import { rateLimit } from "./rate-limit";
 import { NO_BODY, readJsonBody } from "./request-body";
 import { readQuery } from "./request-query";
@@ -20,6 +20,7 @@ interface Input {
   json?: unknown;
   query?: unknown;
   params?: unknown;
+  withKey: WithKey;
 }
 
 interface Step {
@@ -65,7 +66,11 @@ const STEPS: Step[] = [
   },
   {
     applies: keyed,
-    run: (c, _, input, next) => withIdempotencyKey(c, input.json, next),
+    run: (c, _, input, next) =>
+      withIdempotencyKey(c, input.json, (withKey) => {
+        input.withKey = withKey;
+        return next();
+      }),
     errors: ["invalid_parameter", "idempotency_key_reused"],
   },
   // A path parameter that cannot name what it names (its schema's message) answers 404 unread.
@@ -98,7 +103,7 @@ export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[]): void {
     const steps = STEPS.filter((step) => step.run && step.applies(spec));
     const path = honoPath(spec.path);
     app.on([spec.method.toUpperCase()], [path], (c) => {
-      const input: Input = {};
+      const input: Input = { withKey: unkeyed };
       const from = async (i: number): Promise<Response> =>
         i < steps.length ? steps[i]!.run!(c, spec, input, () => from(i + 1)) : handler(c, input as never);
       return from(0);

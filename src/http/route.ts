@@ -3,6 +3,7 @@ import * as z from "zod/mini";
 import type { AccessRequirement } from "../auth/principal";
 import type { AppEnv } from "../env";
 import type { ErrorCode } from "../errors";
+import type { WithKey } from "./idempotency-key";
 import type { Reply } from "./reply";
 import type { QuerySchema } from "./request-query";
 
@@ -40,11 +41,15 @@ export interface RouteSpec {
   };
 }
 
-/** What a route's handler gets: its body, query and path parameters, validated against the route's schemas. */
+/**
+ * What a route's handler gets: its body, query and path parameters, validated against the route's
+ * schemas, and the way its first reads go (with the Idempotency-Key's lookup, on a keyed route).
+ */
 interface Input<S extends RouteSpec> {
   body: z.output<S["body"]>;
   query: z.output<S["query"]>;
   params: S extends { params: z.ZodMiniType } ? z.output<S["params"]> : undefined;
+  withKey: WithKey;
 }
 
 /** A route's handler answers the body of its success schema (errors are thrown as ApiError). */

@@ -23,11 +23,14 @@ import { commit } from "../../writes/commit";
 import { explainConflict } from "../../writes/explain-conflict";
 import type * as routes from "./entries.routes";
 
-async function loadOrder(c: Context<AppEnv>, id: string): Promise<CardOrderRow> {
-  const order = await findCardOrder(database(c), customerOf(c), id);
+const findOrder = (c: Context<AppEnv>, id: string) => findCardOrder(database(c), customerOf(c), id);
+
+function existing(order: CardOrderRow | undefined): CardOrderRow {
   if (!order) throw notFound("card order");
   return order;
 }
+
+const loadOrder = async (c: Context<AppEnv>, id: string) => existing(await findOrder(c, id));
 
 async function loadOrderAndEntry(
   c: Context<AppEnv>,
@@ -39,29 +42,33 @@ async function loadOrderAndEntry(
   return { order, entry };
 }
 
-export const createEntry: Handler<typeof routes.createEntry> = async (c, { body, params }) => {
-  const order = await loadOrder(c, params.id);
-  assertEntriesChangeable(order, true);
-  const now = new Date().toISOString();
-  const row: CardOrderEntryRow = {
-    id: newId(),
-    orderId: order.id,
-    voucherOwnerId: body.voucher_owner_id,
-    cardHolderName: body.card_holder_name,
-    amount: body.amount,
-    createdAt: now,
-    updatedAt: now,
-  };
-  const { orm } = database(c);
-  return explainConflict(
-    () =>
-      commit(c, [touchDraft(orm, order.id, now, { room: MAX_ENTRIES_PER_ORDER }), insertEntry(orm, row)], {
-        status: 201,
-        body: singlePageEnvelope(c, [toEntry(row)]),
-      }),
-    async () => assertEntriesChangeable(await loadOrder(c, params.id), true),
+export const createEntry: Handler<typeof routes.createEntry> = (c, { body, params, withKey }) =>
+  withKey(
+    () => findOrder(c, params.id),
+    (found) => {
+      const order = existing(found);
+      assertEntriesChangeable(order, true);
+      const now = new Date().toISOString();
+      const row: CardOrderEntryRow = {
+        id: newId(),
+        orderId: order.id,
+        voucherOwnerId: body.voucher_owner_id,
+        cardHolderName: body.card_holder_name,
+        amount: body.amount,
+        createdAt: now,
+        updatedAt: now,
+      };
+      const { orm } = database(c);
+      return explainConflict(
+        () =>
+          commit(c, [touchDraft(orm, order.id, now, { room: MAX_ENTRIES_PER_ORDER }), insertEntry(orm, row)], {
+            status: 201,
+            body: singlePageEnvelope(c, [toEntry(row)]),
+          }),
+        async () => assertEntriesChangeable(await loadOrder(c, params.id), true),
+      );
+    },
   );
-};
 
 export const listEntries: Handler<typeof routes.listEntries> = async (c, { query, params }) => {
   const request = await pageRequest(c, query);
