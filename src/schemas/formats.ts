@@ -72,8 +72,8 @@ export const MAX_AMOUNT_CENTS = 1_000_000;
 
 /** Cents of an amount as written, such as "1234.50", or undefined when it is not one (or above the most). */
 export function parseAmount(text: string): number | undefined {
-  const cents = AMOUNT.test(text) ? Number(text.replace(".", "")) : undefined;
-  return cents !== undefined && cents <= MAX_AMOUNT_CENTS ? cents : undefined;
+  const cents = AMOUNT.test(text) ? Number(text.replace(".", "")) : Number.NaN;
+  return cents <= MAX_AMOUNT_CENTS ? cents : undefined;
 }
 
 /** An amount in a request: from `min` to the most, never a JSON number (CONTRACT part 12); the handler gets cents. */
@@ -84,7 +84,8 @@ export const amountInput = (minCents: number) =>
       .check(
         z.refine(
           (s) => (parseAmount(s) ?? -1) >= minCents,
-          `must be a decimal string from "${formatCents(minCents)}" to "${formatCents(MAX_AMOUNT_CENTS)}" with two places, e.g. "25.00"`,
+          `must be a decimal string from "${formatCents(minCents)}" to "${formatCents(MAX_AMOUNT_CENTS)}" ` +
+            'with two places, e.g. "25.00"',
         ),
       )
       .register(z.globalRegistry, { pattern: AMOUNT.source, examples: ["25.00"] }),
