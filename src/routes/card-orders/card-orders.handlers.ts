@@ -6,7 +6,7 @@ import { findOrderAndVoucherInvoice, setInvoiceOrderState } from "../../db/invoi
 import { cardOrders, type CardOrderRow, type InvoiceRow } from "../../db/schema";
 import { cardOrderLifecycle, type CardOrderAction, type CardOrderState } from "../../domain/card-orders";
 import { CARD_ORDER_EVENTS } from "../../domain/events";
-import { isId, newId } from "../../domain/ids";
+import { newId } from "../../domain/ids";
 import type { AppEnv } from "../../env";
 import { ApiError, notFound } from "../../errors";
 import { database } from "../../http/database";
@@ -20,52 +20,52 @@ import { cancelInvoice, issueInvoice } from "../../writes/invoices";
 import { applyTransition, type TransitionEffects } from "../../writes/transition";
 import type * as routes from "./card-orders.routes";
 
-/** The card order named in the path, if it is the caller's customer's; with its voucher invoice if `withInvoice`. */
-async function loadCardOrder(
+/** The customer's card order `id` (undefined: none such), with its voucher invoice if `withInvoice`. */
+const findOrder = (
   c: Context<AppEnv>,
-  withInvoice = false,
-): Promise<{ order: CardOrderRow; invoice?: InvoiceRow }> {
-  const id = c.req.param("id") ?? "";
-  const db = database(c);
-  const found = !isId(id)
-    ? {}
-    : withInvoice
-      ? await findOrderAndVoucherInvoice(db, customerOf(c), id)
-      : { order: await findCardOrder(db, customerOf(c), id) };
-  if (!found.order) throw notFound("card order");
-  return { order: found.order, invoice: found.invoice };
+  id: string,
+  withInvoice: boolean,
+): Promise<{ order?: CardOrderRow; invoice?: InvoiceRow }> =>
+  withInvoice
+    ? findOrderAndVoucherInvoice(database(c), customerOf(c), id)
+    : findCardOrder(database(c), customerOf(c), id).then((order) => ({ order }));
+
+function existing(order: CardOrderRow | undefined): CardOrderRow {
+  if (!order) throw notFound("card order");
+  return order;
 }
 
-export const createCardOrder: Handler<typeof routes.createCardOrder> = (c, { body }) => {
-  const now = new Date().toISOString();
-  const row: CardOrderRow = {
-    id: newId(),
-    customerId: customerOf(c),
-    state: cardOrderLifecycle.initial,
-    createdAt: now,
-    updatedAt: now,
-    submittedAt: null,
-    productionStartedAt: null,
-    deliveredAt: null,
-    description: body.description ?? null,
-    invoiceReference: body.invoice_reference ?? null,
-    costCenter: body.cost_center ?? null,
-    paymentMethod: body.payment_method,
-    voucherCategory: body.voucher_category,
-    invoiceId: null,
-    invoiceNumber: null,
-    productionInvoiceId: null,
-    productionInvoiceNumber: null,
-    shippingInvoiceId: null,
-    shippingInvoiceNumber: null,
-    entriesCount: 0,
-    entriesAmount: 0,
-  };
-  return commit(c, [insertCardOrder(database(c).orm, row)], {
-    status: 201,
-    body: singlePageEnvelope(c, [toCardOrder(row)]),
+export const createCardOrder: Handler<typeof routes.createCardOrder> = (c, { body, withKey }) =>
+  withKey(() => {
+    const now = new Date().toISOString();
+    const row: CardOrderRow = {
+      id: newId(),
+      customerId: customerOf(c),
+      state: cardOrderLifecycle.initial,
+      createdAt: now,
+      updatedAt: now,
+      submittedAt: null,
+      productionStartedAt: null,
+      deliveredAt: null,
+      description: body.description ?? null,
+      invoiceReference: body.invoice_reference ?? null,
+      costCenter: body.cost_center ?? null,
+      paymentMethod: body.payment_method,
+      voucherCategory: body.voucher_category,
+      invoiceId: null,
+      invoiceNumber: null,
+      productionInvoiceId: null,
+      productionInvoiceNumber: null,
+      shippingInvoiceId: null,
+      shippingInvoiceNumber: null,
+      entriesCount: 0,
+      entriesAmount: 0,
+    };
+    return commit(c, [insertCardOrder(database(c).orm, row)], {
+      status: 201,
+      body: singlePageEnvelope(c, [toCardOrder(row)]),
+    });
   });
-};
 
 export const listCardOrders: Handler<typeof routes.listCardOrders> = async (c, { query }) => {
   const request = await pageRequest(c, query);
@@ -73,8 +73,8 @@ export const listCardOrders: Handler<typeof routes.listCardOrders> = async (c, {
   return reply(c, 200, await pageEnvelope(c, request, rows.map(toCardOrder), total ?? 0, edges));
 };
 
-export const getCardOrder: Handler<typeof routes.getCardOrder> = async (c) =>
-  reply(c, 200, { data: toCardOrder((await loadCardOrder(c)).order) });
+export const getCardOrder: Handler<typeof routes.getCardOrder> = async (c, { params }) =>
+  reply(c, 200, { data: toCardOrder(existing(await findCardOrder(database(c), customerOf(c), params.id))) });
 
 type Effects = TransitionEffects<CardOrderRow>;
 
@@ -131,16 +131,20 @@ function effectsOf(
 
 export const transitionCardOrder =
   (action: CardOrderAction): Handler<ReturnType<typeof routes.transitionCardOrder>> =>
-  async (c) => {
+  (c, { params, withKey }) =>
     // Only a cancel looks at the voucher invoice (it cancels an open one, and a paid one forbids it).
-    const { order, invoice } = await loadCardOrder(c, action === "cancel");
-    return applyTransition(c, {
-      lifecycle: cardOrderLifecycle,
-      action,
-      table: cardOrders,
-      row: order,
-      show: toCardOrder,
-      event: CARD_ORDER_EVENTS[action],
-      effects: effectsOf(c, action, order, invoice),
-    });
-  };
+    withKey(
+      () => findOrder(c, params.id, action === "cancel"),
+      ({ order, invoice }) => {
+        const row = existing(order);
+        return applyTransition(c, {
+          lifecycle: cardOrderLifecycle,
+          action,
+          table: cardOrders,
+          row,
+          show: toCardOrder,
+          event: CARD_ORDER_EVENTS[action],
+          effects: effectsOf(c, action, row, invoice),
+        });
+      },
+    );
