@@ -53,7 +53,7 @@ interface Variables {
   requestId: string;
   principal?: Principal;
   db?: RequestDatabase;
-  /** The request's Idempotency-Key, when it sent one (see http/idempotency-key.ts). */
+  /** The request's Idempotency-Key once its lookup found it free, for the write (http/idempotency-key.ts). */
   idempotency?: IdempotencyClaim;
 }
 

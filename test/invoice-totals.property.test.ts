@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatCents, parseAmount } from "../src/domain/money";
+import { formatCents } from "../src/domain/money";
+import { parseAmount } from "../src/schemas/formats";
 import { call, orderIn, token } from "./support/api";
 
 // Whatever the entries and the rates, an invoice's lines add up to its net_amount, and both of its

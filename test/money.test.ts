@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatCents, MAX_AMOUNT_CENTS, parseAmount, parsePercent, vatCents } from "../src/domain/money";
+import { formatCents, parsePercent, vatCents } from "../src/domain/money";
+import { MAX_AMOUNT_CENTS, parseAmount } from "../src/schemas/formats";
 
 const RUNS = 2_000;
 const cents = fc.integer({ min: 0, max: MAX_AMOUNT_CENTS });

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import type { AppEnv, Bindings } from "../env";
 import { ApiError } from "../errors";
 import type { AccessRequirement, Principal, Scope } from "./principal";
@@ -29,29 +29,26 @@ function tokenSettings(env: Bindings): TokenSettings {
 }
 
 /** Verifies the bearer token and checks the scope before the route looks anything up. */
-export function authenticate(requirement: AccessRequirement): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const header = c.req.header("Authorization");
-    const match = header?.match(/^Bearer(?:\s+(.*))?$/i);
-    if (!match) throw unauthorized("This endpoint needs an Authorization: Bearer <token> header.", false);
+export async function authenticate(c: Context<AppEnv>, requirement: AccessRequirement): Promise<void> {
+  const header = c.req.header("Authorization");
+  const match = header?.match(/^Bearer(?:\s+(.*))?$/i);
+  if (!match) throw unauthorized("This endpoint needs an Authorization: Bearer <token> header.", false);
 
-    let claims: Awaited<ReturnType<typeof verifyToken>>;
-    try {
-      claims = await verifyToken(match[1]?.trim() ?? "", tokenSettings(c.env));
-    } catch (error) {
-      if (error instanceof TokenRejected) throw unauthorized(error.message, true);
-      throw error;
-    }
-    const principal: Principal = {
-      sub: claims.sub,
-      customerId: claims.customer_id || null,
-      scopes: new Set(claims.scope?.split(" ").filter(Boolean)),
-    };
-    c.set("principal", principal); // set before the checks, so the request log names who was refused
-    if (!principal.scopes.has(requirement.scope))
-      throw forbidden(`The access token lacks the scope ${requirement.scope}.`, requirement.scope);
-    if (requirement.tenant && principal.customerId === null)
-      throw forbidden("The access token names no customer (customer_id).");
-    await next();
+  let claims: Awaited<ReturnType<typeof verifyToken>>;
+  try {
+    claims = await verifyToken(match[1]?.trim() ?? "", tokenSettings(c.env));
+  } catch (error) {
+    if (error instanceof TokenRejected) throw unauthorized(error.message, true);
+    throw error;
+  }
+  const principal: Principal = {
+    sub: claims.sub,
+    customerId: claims.customer_id || null,
+    scopes: new Set(claims.scope?.split(" ").filter(Boolean)),
   };
+  c.set("principal", principal); // set before the checks, so the request log names who was refused
+  if (!principal.scopes.has(requirement.scope))
+    throw forbidden(`The access token lacks the scope ${requirement.scope}.`, requirement.scope);
+  if (requirement.tenant && principal.customerId === null)
+    throw forbidden("The access token names no customer (customer_id).");
 }

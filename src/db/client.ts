@@ -133,30 +133,28 @@ export class RequestDatabase {
     return this.session.bookmark();
   }
 
-  /** A read that rides along with the request's next reads (see `alongNextRead`). */
-  private rider?: { statement: MeteredStatement; settle: (rows: Record<string, unknown>[]) => void | Promise<void> };
+  /** A read waiting to join the request's next batch (see `readAlong`), and its rows once that ran. */
+  private rider?: { statement: MeteredStatement; rows?: Record<string, unknown>[] };
 
   /**
-   * Runs `read` in the same round trip as the request's next reads, or alone at `flush` if there
-   * are none, then `settle` with its rows (which may throw: the request then ends there). The
-   * Idempotency-Key's lookup rides this way with a write's own reads: one round trip, not two.
+   * Runs `read` in the same round trip as the first reads of `reads` (or alone after it, if it made
+   * none) and answers both results: the Idempotency-Key's lookup joins a write's first reads this
+   * way, one round trip, not two.
    */
-  alongNextRead<Row>(
+  async readAlong<Row, T>(
     read: CompiledRead<Row>,
     values: Record<string, unknown>,
-    settle: (rows: Row[]) => void | Promise<void>,
-  ): void {
-    this.rider = { statement: this.statement(read, values), settle: (rows) => settle(rows.map(read.map)) };
-  }
-
-  /** Drops the read waiting to ride along, if any: the request ended before it ran. */
-  dropRider(): void {
-    this.rider = undefined;
-  }
-
-  /** Runs the read waiting to ride along, if any (before a write, which must not wait on it). */
-  async flush(): Promise<void> {
-    await this.reads([]);
+    reads?: () => Promise<T>,
+  ): Promise<[Row[], T]> {
+    const rider: NonNullable<typeof this.rider> = { statement: this.statement(read, values) };
+    this.rider = rider;
+    let result: T | undefined;
+    try {
+      result = await reads?.();
+    } finally {
+      this.rider = undefined;
+    }
+    return [(rider.rows ?? (await this.reads([rider.statement]))[0]!).map(read.map), result as T];
   }
 
   /** Runs a compiled read with this request's values. */
@@ -174,18 +172,17 @@ export class RequestDatabase {
     return [a!.map(first[0].map), b!.map(second[0].map)];
   }
 
-  /** One round trip: the statements and the rider, if one waits. */
+  /** One round trip: the statements and the rider, if one waits (its rows come last). */
   private async reads(statements: MeteredStatement[]): Promise<Record<string, unknown>[][]> {
     const rider = this.rider;
     this.rider = undefined;
     const all = rider ? [...statements, rider.statement] : statements;
-    if (all.length === 0) return [];
     const results =
       all.length === 1
         ? [await all[0]!.all<Record<string, unknown>>()]
         : await this.session.batch<Record<string, unknown>>(all);
-    await rider?.settle(results.at(-1)!.results);
-    return results.slice(0, statements.length).map((result) => result.results);
+    if (rider) rider.rows = results.at(-1)!.results;
+    return results.map((result) => result.results);
   }
 
   private statement(read: CompiledRead<unknown>, values: Record<string, unknown>): MeteredStatement {

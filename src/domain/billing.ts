@@ -1,6 +1,7 @@
 import type { VatCategory } from "../documents/model";
+import { parseAmount } from "../schemas/formats";
 import type { InvoiceKind } from "./invoices";
-import { parseAmount, parsePercent, vatCents } from "./money";
+import { parsePercent, vatCents } from "./money";
 
 // CONTRACT part 10: what each of a card order's three invoices bills, and at which VAT rate. The
 // fees and rates are `[vars]` (wrangler.toml); each has the contract's default when it is unset.

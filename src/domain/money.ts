@@ -2,19 +2,7 @@
 // two places (CONTRACT parts 10 and 12). No amount ever passes through a fraction: VAT is computed
 // on integers, and rounded half up once per invoice.
 
-/** An amount as it is written: no leading zeros, two decimals, at most 10000.00 (CONTRACT part 12). */
-const AMOUNT = /^(0|[1-9][0-9]{0,4})\.([0-9]{2})$/;
 const PERCENT = /^([0-9]{1,3})(?:\.([0-9]{1,2}))?$/;
-
-export const MAX_AMOUNT_CENTS = 1_000_000;
-
-/** Cents of a decimal string such as "1234.50", or undefined when it is not one (or above 10000.00). */
-export function parseAmount(text: string): number | undefined {
-  const match = AMOUNT.exec(text);
-  if (!match) return undefined;
-  const cents = Number(match[1]) * 100 + Number(match[2]);
-  return cents <= MAX_AMOUNT_CENTS ? cents : undefined;
-}
 
 /** The wire form of an amount: "0.05", "1234.50". */
 export function formatCents(cents: number): string {

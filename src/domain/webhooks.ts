@@ -2,7 +2,6 @@
 import { isPublicWebhookHost } from "./webhook-host";
 
 export const MAX_WEBHOOK_ENDPOINTS = 10;
-export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
 /**
  * Why `text` cannot be a webhook endpoint, or undefined when it can: an absolute https URL without

@@ -8,7 +8,9 @@ import { canonicalJson } from "./canonical-json";
 import { database } from "./database";
 import { sendJson } from "./reply";
 
-// CONTRACT part 7.
+// CONTRACT part 7: the Idempotency-Key of authenticated POSTs, all of it here but the storing of a
+// response, which goes with the writes (writes/commit.ts): the header, the request a key stands for,
+// the stored response, and, at the bottom, a request run under its key.
 const HEADER = "Idempotency-Key";
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
@@ -47,30 +49,39 @@ async function replay(
   return sendJson(c, stored.status, body, { "Idempotent-Replayed": "true" });
 }
 
-/** The first request's response, found by the lookup: the request ends with it. */
-class Replayed {
-  constructor(readonly response: Response) {}
-}
-
 /** Whether `error` answers 4xx: what a duplicate that lost the race to its first request gets. */
 const refusal = (error: unknown): boolean =>
   (error instanceof ApiError && error.status < 500 && error.errors[0].code !== "idempotency_key_reused") ||
   isWriteConflict(error);
 
 /**
- * A repeat of an earlier request (same principal and key, same request: see fingerprint) within 24
- * hours gets the stored response. Otherwise `respond` runs with the claim set, and the write path
- * (writes/commit.ts) stores its response with its writes. The lookup rides along with the
- * handler's first reads (or goes just before its write): a keyed write costs no extra round trip,
- * and a repeat ends before the handler acts on what it read. `body` is the parsed JSON body.
+ * What a handler's first reads go through: `read`, then `act` on what it read (`act` alone: no
+ * reads). Under an Idempotency-Key, the key's lookup goes to D1 in the same batch as those reads, and
+ * a repeat is answered with the stored response instead of `act`.
+ */
+export interface WithKey {
+  <R extends Response>(act: () => Promise<R>): Promise<R>;
+  <T, R extends Response>(read: () => Promise<T>, act: (read: T) => Promise<R>): Promise<R>;
+}
+
+/** Without a key: the reads, then the act. */
+export const unkeyed = (async (read: () => Promise<unknown>, act?: (read: unknown) => Promise<Response>) =>
+  act ? act(await read()) : read()) as WithKey;
+
+/**
+ * An authenticated POST, top to bottom (CONTRACT part 7). A repeat of an earlier request (same
+ * principal and key, same request: see fingerprint) within 24 hours gets the stored response;
+ * otherwise the handler acts with the claim set, and the write path (writes/commit.ts) stores its
+ * response with its writes. `body` is the parsed JSON body; `respond` runs the rest of the request
+ * (http/mount.ts), its handler taking its first reads through the `WithKey` it is given.
  */
 export async function withIdempotencyKey(
   c: Context<AppEnv>,
   body: unknown,
-  respond: () => Promise<Response>,
+  respond: (withKey: WithKey) => Promise<Response>,
 ): Promise<Response> {
   const key = c.req.header(HEADER);
-  if (key === undefined) return respond();
+  if (key === undefined) return respond(unkeyed);
   if (!KEY_PATTERN.test(key))
     throw ApiError.of("invalid_parameter", "Idempotency-Key must be 1 to 255 visible ASCII characters.", {
       header: HEADER,
@@ -81,23 +92,25 @@ export async function withIdempotencyKey(
   const claim: IdempotencyClaim = { principal: principal.sub, key, requestHash, replacesExpired: false };
   const db = database(c);
   const values = { principal: principal.sub, key };
-  db.alongNextRead(storedResponse(), values, async ([stored]) => {
+  // The lookup joins the handler's first reads, so a keyed write costs no extra round trip, and a
+  // repeat ends before the handler acts on what it read.
+  const withKey = async (read?: () => Promise<unknown>, act?: (read: unknown) => Promise<Response>) => {
+    if (!act) [read, act] = [undefined, read as () => Promise<Response>];
+    const [[stored], found] = await db.readAlong(storedResponse(), values, read);
     const replayed = await replay(c, claim, stored);
-    if (replayed) throw new Replayed(replayed);
+    if (replayed) return replayed;
     claim.replacesExpired = stored !== undefined;
-  });
-  c.set("idempotency", claim);
+    c.set("idempotency", claim);
+    return act(found);
+  };
   try {
-    return await respond();
+    return await respond(withKey as WithKey);
   } catch (error) {
-    if (error instanceof Replayed) return error.response;
-    // Refused before any read, the lookup still waits as a rider: it must not run in this path,
-    // where a replay it threw would escape as a 500.
-    db.dropRider();
     // A duplicate sent while the first request was still running found the key free, then was
     // refused by what the first one did (its key taken, the order invoiced, the state moved):
     // answer as the first one did. (Its stored response is in the batch that made the refusal, and
-    // after a write conflict the session reads from the primary: db/client.ts.)
+    // after a write conflict the session reads from the primary: db/client.ts.) A request refused
+    // before its lookup (a path that names nothing) learns here whether its key was used before.
     const winner = refusal(error) ? await replay(c, claim, (await db.read(storedResponse(), values))[0]) : undefined;
     if (winner) return winner;
     throw error;

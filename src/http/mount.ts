@@ -1,40 +1,89 @@
-import type { Hono, MiddlewareHandler } from "hono";
+import type { Context, Hono } from "hono";
 import { authenticate } from "../auth/authenticate";
 import type { AppEnv } from "../env";
-import { ApiError, type ErrorCode } from "../errors";
+import { ApiError, notFound, type ErrorCode } from "../errors";
+import { unkeyed, withIdempotencyKey, type WithKey } from "./idempotency-key";
 import { rateLimit } from "./rate-limit";
-import { NO_BODY } from "./request-body";
+import { NO_BODY, readJsonBody } from "./request-body";
+import { readQuery } from "./request-query";
 import type { Endpoint, RouteSpec } from "./route";
 
 const honoPath = (path: string): string => path.replace(/\{(\w+)\}/g, ":$1");
 
 const authenticated = (spec: RouteSpec) => spec.access !== undefined;
-const keyed = (spec: RouteSpec) => authenticated(spec) && spec.method === "post";
+/** The routes that take an Idempotency-Key: every authenticated POST (CONTRACT part 7). */
+export const keyed = (spec: RouteSpec) => authenticated(spec) && spec.method === "post";
 
-// What a route goes through, in this order, and the errors each step can answer: token and scope
-// before any lookup, then the rate limit, the body, the Idempotency-Key and the query. Mounting
-// (the middleware) and the OpenAPI document (the errors) both read this list.
-const STEPS: {
+/** What the steps gather for the handler (http/route.ts types it per route); `json`: the body as sent. */
+interface Input {
+  body?: unknown;
+  json?: unknown;
+  query?: unknown;
+  params?: unknown;
+  withKey: WithKey;
+}
+
+interface Step {
   applies: (spec: RouteSpec) => boolean;
-  middleware?: (spec: RouteSpec) => MiddlewareHandler<AppEnv>[];
+  /** What the step does to the request, then `next`: the steps after it and the handler. */
+  run?: (c: Context<AppEnv>, spec: RouteSpec, input: Input, next: () => Promise<Response>) => Promise<Response>;
   errors: ErrorCode[];
-}[] = [
+}
+
+/**
+ * The request pipeline: what a route goes through before its handler, in this order, and the errors
+ * each step can answer. Token and scope before any lookup, then the rate limit; the body and the
+ * query before the Idempotency-Key, so that a request that could never succeed is refused as itself
+ * (CONTRACT part 12); under the key, the path parameters and the handler, whose refusal may then
+ * be the key's earlier response. Mounting runs it; the OpenAPI document shows its errors.
+ */
+const STEPS: Step[] = [
   {
     applies: authenticated,
-    middleware: (spec) => [authenticate(spec.access!), rateLimit],
+    run: async (c, spec, _, next) => {
+      await authenticate(c, spec.access!);
+      await rateLimit(c);
+      return next();
+    },
     errors: ["unauthorized", "forbidden", "rate_limited"],
   },
   {
     applies: (spec) => spec.body !== NO_BODY,
+    run: async (c, spec, input, next) => {
+      ({ value: input.body, json: input.json } = await readJsonBody(c, spec.body));
+      return next();
+    },
     errors: ["invalid_json", "payload_too_large", "unsupported_media_type", "validation_failed"],
   },
-  { applies: keyed, errors: ["invalid_parameter", "idempotency_key_reused"] },
-  // Query parameters; authenticated GETs also read the x-d1-bookmark header.
+  // Query parameters; authenticated GETs also read the x-d1-bookmark header (http/database.ts).
   {
     applies: (spec) => Object.keys(spec.query.shape).length > 0 || (authenticated(spec) && spec.method === "get"),
+    run: (c, spec, input, next) => {
+      input.query = readQuery(c, spec.query);
+      return next();
+    },
     errors: ["invalid_parameter"],
   },
-  { applies: (spec) => spec.path.includes("{"), errors: ["not_found"] },
+  {
+    applies: keyed,
+    run: (c, _, input, next) =>
+      withIdempotencyKey(c, input.json, (withKey) => {
+        input.withKey = withKey;
+        return next();
+      }),
+    errors: ["invalid_parameter", "idempotency_key_reused"],
+  },
+  // A path parameter that cannot name what it names (its schema's message) answers 404 unread.
+  {
+    applies: (spec) => spec.params !== undefined,
+    run: (c, spec, input, next) => {
+      const params = spec.params!.safeParse(c.req.param());
+      if (!params.success) throw notFound(params.error.issues[0]!.message);
+      input.params = params.data;
+      return next();
+    },
+    errors: ["not_found"],
+  },
   // Authenticated routes use the database.
   { applies: authenticated, errors: ["unavailable"] },
   { applies: () => true, errors: ["internal_error"] },
@@ -47,13 +96,18 @@ export function errorsOf(spec: RouteSpec): ErrorCode[] {
   return [...codes];
 }
 
-/** Mounts each endpoint behind the checks its spec asks for. A known path with another method answers 405. */
+/** Mounts each endpoint behind the steps its spec asks for. A known path with another method answers 405. */
 export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[]): void {
   const methodsByPath = new Map<string, string[]>();
-  for (const { spec, run } of endpoints) {
-    const middleware = STEPS.filter((step) => step.applies(spec)).flatMap((step) => step.middleware?.(spec) ?? []);
+  for (const { spec, handler } of endpoints) {
+    const steps = STEPS.filter((step) => step.run && step.applies(spec));
     const path = honoPath(spec.path);
-    app.on([spec.method.toUpperCase()], [path], ...middleware, run);
+    app.on([spec.method.toUpperCase()], [path], (c) => {
+      const input: Input = { withKey: unkeyed };
+      const from = async (i: number): Promise<Response> =>
+        i < steps.length ? steps[i]!.run!(c, spec, input, () => from(i + 1)) : handler(c, input as never);
+      return from(0);
+    });
     methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), spec.method.toUpperCase()]);
   }
   for (const [path, methods] of methodsByPath) {

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { principalOf } from "../auth/principal";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
@@ -7,7 +7,7 @@ import { ApiError } from "../errors";
 const RETRY_AFTER_SECONDS = "60";
 
 /** Per principal, with the Workers Rate Limiting binding (limits set in wrangler.toml). */
-export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
+export async function rateLimit(c: Context<AppEnv>): Promise<void> {
   let success = true;
   try {
     ({ success } = await c.env.RATE_LIMITER.limit({ key: principalOf(c).sub }));
@@ -29,5 +29,4 @@ export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
       {},
       { "Retry-After": RETRY_AFTER_SECONDS },
     );
-  await next();
-};
+}

@@ -3,10 +3,9 @@ import * as z from "zod/mini";
 import type { AccessRequirement } from "../auth/principal";
 import type { AppEnv } from "../env";
 import type { ErrorCode } from "../errors";
-import { withIdempotencyKey } from "./idempotency-key";
+import type { WithKey } from "./idempotency-key";
 import type { Reply } from "./reply";
-import { readJsonBody } from "./request-body";
-import { readQuery, type QuerySchema } from "./request-query";
+import type { QuerySchema } from "./request-query";
 
 type HttpMethod = "get" | "post" | "put" | "delete";
 
@@ -28,6 +27,8 @@ export interface RouteSpec {
   body: z.ZodMiniType;
   /** NO_QUERY (http/request-query.ts) when the route reads no query parameters. */
   query: QuerySchema;
+  /** One field per parameter of `path` (absent: it has none); a value it refuses answers 404. */
+  params?: z.ZodMiniObject<Record<string, z.ZodMiniType<string, string>>>;
   /** Errors particular to this route, beyond those that follow from its access, body and path. */
   errors?: ErrorCode[];
   /** `headers`: fixed values its handler sets beyond those of every response (the document shows them). */
@@ -40,10 +41,15 @@ export interface RouteSpec {
   };
 }
 
-/** What a route's handler gets: its body and query, validated against the route's schemas. */
+/**
+ * What a route's handler gets: its body, query and path parameters, validated against the route's
+ * schemas, and the way its first reads go (with the Idempotency-Key's lookup, on a keyed route).
+ */
 interface Input<S extends RouteSpec> {
   body: z.output<S["body"]>;
   query: z.output<S["query"]>;
+  params: S extends { params: z.ZodMiniType } ? z.output<S["params"]> : undefined;
+  withKey: WithKey;
 }
 
 /** A route's handler answers the body of its success schema (errors are thrown as ApiError). */
@@ -52,26 +58,11 @@ export type Handler<S extends RouteSpec> = (
   input: Input<S>,
 ) => Reply<z.input<S["success"]["schema"]>> | Promise<Reply<z.input<S["success"]["schema"]>>>;
 
-/** A route and what runs it: its input checks, then its handler. */
+/** A route and its handler, which gets the input that the steps of http/mount.ts gather. */
 export interface Endpoint {
   spec: RouteSpec;
-  run: (c: Context<AppEnv>) => Promise<Response>;
+  handler: (c: Context<AppEnv>, input: never) => Response | Promise<Response>;
 }
 
-/**
- * Binds a handler to its route. The body is checked before the Idempotency-Key, so a request that
- * could never succeed is refused as itself (CONTRACT part 12); POSTs of authenticated routes go
- * through the Idempotency-Key check.
- */
-export function endpoint<S extends RouteSpec>(spec: S, handler: Handler<S>): Endpoint {
-  const keyed = spec.access !== undefined && spec.method === "post";
-  return {
-    spec,
-    run: async (c) => {
-      const body = await readJsonBody<S["body"]>(c, spec.body);
-      const query = readQuery<S["query"]>(c, spec.query);
-      const respond = async () => handler(c, { body: body.value, query });
-      return keyed ? withIdempotencyKey(c, body.json, respond) : respond();
-    },
-  };
-}
+/** Binds a handler to its route: the handler's types follow from the route's schemas. */
+export const endpoint = <S extends RouteSpec>(spec: S, handler: Handler<S>): Endpoint => ({ spec, handler });

@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 import { SCOPES } from "../auth/principal";
 import { ERRORS, type ErrorCode } from "../errors";
 import { BOOKMARK_HEADER } from "../http/d1-bookmark";
-import { errorsOf } from "../http/mount";
+import { errorsOf, keyed } from "../http/mount";
 import { BODY_LIMIT_BYTES, NO_BODY } from "../http/request-body";
 import { REQUEST_ID_HEADER, SANE_REQUEST_ID } from "../http/request-context";
 import type { Endpoint, RouteSpec } from "../http/route";
@@ -40,20 +40,25 @@ function schemaRef(schema: z.ZodMiniType): Record<string, unknown> {
   return inline;
 }
 
+type Properties = { properties?: Record<string, { description?: string }> };
+
 function operation(spec: RouteSpec) {
-  const parameters: unknown[] = [...spec.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+  const path = spec.params ? ((z.toJSONSchema(spec.params, JSON_SCHEMA_OPTIONS) as Properties).properties ?? {}) : {};
+  const names = [...spec.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name);
+  if (names.join() !== Object.keys(path).join())
+    throw new Error(`${spec.operationId}: params must declare the parameters of ${spec.path}, in its order`);
+  const parameters: unknown[] = Object.entries(path).map(([name, { description, ...schema }]) => ({
     name,
     in: "path",
     required: true,
-    schema: { type: "string" },
+    description,
+    schema,
   }));
-  const query = z.toJSONSchema(spec.query, JSON_SCHEMA_OPTIONS) as {
-    properties?: Record<string, { description?: string }>;
-  };
+  const query = z.toJSONSchema(spec.query, JSON_SCHEMA_OPTIONS) as Properties;
   for (const [name, { description, ...schema }] of Object.entries(query.properties ?? {})) {
     parameters.push({ name, in: "query", required: false, description, schema });
   }
-  if (spec.access && spec.method === "post") {
+  if (keyed(spec)) {
     parameters.push({
       name: "Idempotency-Key",
       in: "header",

@@ -1,4 +1,5 @@
 import { BOOKMARK_HEADER } from "../http/d1-bookmark";
+import { keyed } from "../http/mount";
 import type { RouteSpec } from "../http/route";
 
 const text = { type: "string" } as const;
@@ -75,7 +76,7 @@ export function responseHeaders(spec: RouteSpec, status: number): Record<string,
     "Cache-Control": ref("NoStore"),
     ...(spec.access && success ? { [BOOKMARK_HEADER]: ref("Bookmark") } : {}),
     ...(spec.access && AFTER_DATABASE.has(status) ? { [BOOKMARK_HEADER]: ref("BookmarkIfUsed") } : {}),
-    ...(spec.access && success && spec.method === "post" ? { "Idempotent-Replayed": ref("IdempotentReplayed") } : {}),
+    ...(success && keyed(spec) ? { "Idempotent-Replayed": ref("IdempotentReplayed") } : {}),
     ...BY_STATUS[status],
     ...Object.fromEntries(fixed),
   };

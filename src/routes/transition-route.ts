@@ -1,8 +1,9 @@
-import type * as z from "zod/mini";
+import * as z from "zod/mini";
 import type { Lifecycle } from "../domain/lifecycle";
 import { NO_BODY } from "../http/request-body";
 import { NO_QUERY } from "../http/request-query";
 import type { RouteSpec } from "../http/route";
+import { pathId } from "../schemas/formats";
 
 const camelCase = (name: string) => name.replace(/_(\w)/g, (_, ch: string) => ch.toUpperCase());
 
@@ -23,6 +24,7 @@ export function transitionRoute<Action extends string, Schema extends z.ZodMiniT
     access: { scope, tenant: true },
     body: NO_BODY,
     query: NO_QUERY,
+    params: z.object({ id: pathId(lifecycle.noun) }),
     errors: ["invalid_state", "conflict"],
     success: { status: 200, description: `The ${lifecycle.noun}, now ${to}.`, schema: route.schema },
   } satisfies RouteSpec;

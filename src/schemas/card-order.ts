@@ -7,8 +7,8 @@ import {
   VOUCHER_CATEGORIES,
 } from "../domain/card-orders";
 import { allows } from "../domain/lifecycle";
-import { dateTime } from "./formats";
-import { namedResponse } from "./registry";
+import { dateTime, oneOf, optionalText, requestBody } from "./formats";
+import { named, namedResponse } from "./registry";
 
 const InvoiceLink = namedResponse("InvoiceLink", () =>
   z.strictObject({ id: z.string(), type: z.literal("invoice"), number: z.string() }),
@@ -40,6 +40,18 @@ export const CardOrder = namedResponse("CardOrder", () =>
 );
 
 type CardOrderBody = z.input<typeof CardOrder>;
+
+/** A new card order: its free texts at most 255 characters. */
+export const CreateCardOrder = named(
+  "CreateCardOrder",
+  requestBody({
+    voucher_category: oneOf(VOUCHER_CATEGORIES),
+    description: optionalText(255),
+    invoice_reference: optionalText(255),
+    cost_center: optionalText(255),
+    payment_method: oneOf(PAYMENT_METHODS),
+  }),
+);
 
 const link = (id: string | null, number: string | null): CardOrderBody["invoice"] =>
   id === null ? null : { id, type: "invoice", number: number ?? "" };

@@ -1,8 +1,8 @@
 import * as z from "zod/mini";
 import type { CardOrderEntryRow } from "../db/schema";
 import { formatCents } from "../domain/money";
-import { dateTime, money } from "./formats";
-import { namedResponse } from "./registry";
+import { amountInput, dateTime, money, printableText, requestBody, requiredText } from "./formats";
+import { named, namedResponse } from "./registry";
 
 /** A card order entry on the wire: CONTRACT part 10's fields in its order. */
 export const Entry = namedResponse(
@@ -20,6 +20,16 @@ export const Entry = namedResponse(
       updated_at: dateTime(),
     }),
   "One voucher card of a card order.",
+);
+
+/** A new entry (CONTRACT part 10): a card holds 26 characters; an entry's value is at least 1.00. */
+export const CreateEntry = named(
+  "CreateCardOrderEntry",
+  requestBody({
+    voucher_owner_id: requiredText(255),
+    card_holder_name: printableText(26),
+    amount: amountInput(100),
+  }),
 );
 
 export const toEntry = (row: CardOrderEntryRow): z.input<typeof Entry> => ({

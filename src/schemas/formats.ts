@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
-import { formatCents, parseAmount } from "../domain/money";
+import { isId } from "../domain/ids";
+import { formatCents } from "../domain/money";
 
 // The wire formats of CONTRACT part 1, for request and response schemas alike. Lengths count
 // characters (code points), as JSON Schema's maxLength does, not UTF-16 units as String.length would.
@@ -71,10 +72,18 @@ export const printableText = (max: number, ...extra: z.core.$ZodCheck<string>[])
 export const optionalPrintableText = (max: number, ...extra: z.core.$ZodCheck<string>[]) =>
   z.optional(z.nullable(printable("a string or null", max, extra)));
 
-/**
- * An amount in a request: a decimal string from `min` to "10000.00", never a JSON number (CONTRACT
- * part 12); the handler gets cents.
- */
+// An amount as it is written, in a request or a fee variable (CONTRACT part 12): no leading zeros,
+// two decimals, from 0.00 to MAX_AMOUNT_CENTS.
+const AMOUNT = /^(0|[1-9][0-9]{0,4})\.[0-9]{2}$/;
+export const MAX_AMOUNT_CENTS = 1_000_000;
+
+/** Cents of an amount as written, such as "1234.50", or undefined when it is not one (or above the most). */
+export function parseAmount(text: string): number | undefined {
+  const cents = AMOUNT.test(text) ? Number(text.replace(".", "")) : Number.NaN;
+  return cents <= MAX_AMOUNT_CENTS ? cents : undefined;
+}
+
+/** An amount in a request: from `min` to the most, never a JSON number (CONTRACT part 12); the handler gets cents. */
 export const amountInput = (minCents: number) =>
   z.pipe(
     z
@@ -82,12 +91,19 @@ export const amountInput = (minCents: number) =>
       .check(
         z.refine(
           (s) => (parseAmount(s) ?? -1) >= minCents,
-          `must be a decimal string from "${formatCents(minCents)}" to "10000.00" with two places, e.g. "25.00"`,
+          `must be a decimal string from "${formatCents(minCents)}" to "${formatCents(MAX_AMOUNT_CENTS)}" ` +
+            'with two places, e.g. "25.00"',
         ),
       )
-      .register(z.globalRegistry, { pattern: "^(0|[1-9][0-9]{0,4})\\.[0-9]{2}$", examples: ["25.00"] }),
+      .register(z.globalRegistry, { pattern: AMOUNT.source, examples: ["25.00"] }),
     z.transform((s: string) => parseAmount(s)!),
   );
+
+/**
+ * A path parameter that names one of the customer's `what`s by its id. Anything else names none: 404
+ * "No such `what`." without a database read (the issue's message is `what`: http/mount.ts).
+ */
+export const pathId = (what: string) => z.string().check(z.refine(isId, what));
 
 /** One of a fixed set of strings. */
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>

@@ -3,8 +3,8 @@ import type { InvoiceRow } from "../db/schema";
 import { cardOrderLifecycle, PAYMENT_METHODS } from "../domain/card-orders";
 import { invoiceLifecycle } from "../domain/invoices";
 import { formatCents } from "../domain/money";
-import { date, dateTime, money } from "./formats";
-import { namedResponse } from "./registry";
+import { date, dateTime, money, optionalText, requestBody } from "./formats";
+import { named, namedResponse } from "./registry";
 
 /** An invoice on the wire: the seed's fields in the seed's order (2.1). */
 export const Invoice = namedResponse("Invoice", () =>
@@ -36,6 +36,15 @@ export const Invoice = namedResponse("Invoice", () =>
     reference: z.nullable(z.string()),
     cost_center: z.nullable(z.string()),
     payment_method: z.enum(PAYMENT_METHODS),
+  }),
+);
+
+/** A new invoice of a card order: its reference at most 255 characters. */
+export const CreateInvoice = named(
+  "CreateInvoice",
+  requestBody({
+    order_id: z.string({ error: "must be the id of one of the customer's card orders" }),
+    reference: optionalText(255),
   }),
 );
 

@@ -50,10 +50,7 @@ export async function commit<T>(
   writes: BatchItem<"sqlite">[],
   outcome: WriteOutcome<T>,
 ): Promise<Reply<T>> {
-  const db = database(c);
-  const { orm } = db;
-  // The Idempotency-Key's lookup, if no read took it along: a repeat ends here, before writing.
-  await db.flush();
+  const { orm } = database(c);
   const claim = c.get("idempotency");
   const text = outcome.body === undefined ? "" : JSON.stringify(outcome.body);
   const body =

@@ -12,7 +12,7 @@ import {
   type CardOrderState,
 } from "../../domain/card-orders";
 import { CARD_ORDER_EVENTS } from "../../domain/events";
-import { isId, newId } from "../../domain/ids";
+import { newId } from "../../domain/ids";
 import type { AppEnv } from "../../env";
 import { ApiError, notFound } from "../../errors";
 import { database } from "../../http/database";
@@ -26,61 +26,59 @@ import { cancelInvoice, issueInvoice } from "../../writes/invoices";
 import { applyTransition, type TransitionEffects } from "../../writes/transition";
 import type * as routes from "./card-orders.routes";
 
-interface LoadedOrder {
-  order: CardOrderRow;
+interface FoundOrder {
+  order?: CardOrderRow;
   invoice?: InvoiceRow;
   profile?: BillingProfileRow;
 }
 
 /**
- * The card order named in the path, if it is the caller's customer's; with what `action` looks at
- * besides, in the same round trip: a cancel its voucher invoice, a submit the billing profile.
+ * The customer's card order `id` (undefined: none such), with what `action` looks at besides, in the
+ * same round trip: a cancel its voucher invoice, a submit the customer's billing profile.
  */
-async function loadCardOrder(c: Context<AppEnv>, action?: CardOrderAction): Promise<LoadedOrder> {
-  const id = c.req.param("id") ?? "";
-  const db = database(c);
-  const customer = customerOf(c);
-  const found: Partial<LoadedOrder> = !isId(id)
-    ? {}
-    : action === "cancel"
-      ? await findOrderAndVoucherInvoice(db, customer, id)
-      : action === "submit"
-        ? await findOrderAndProfile(db, customer, id)
-        : { order: await findCardOrder(db, customer, id) };
-  if (!found.order) throw notFound("card order");
-  return { ...found, order: found.order };
+const findOrder = (c: Context<AppEnv>, id: string, action?: CardOrderAction): Promise<FoundOrder> =>
+  action === "cancel"
+    ? findOrderAndVoucherInvoice(database(c), customerOf(c), id)
+    : action === "submit"
+      ? findOrderAndProfile(database(c), customerOf(c), id)
+      : findCardOrder(database(c), customerOf(c), id).then((order) => ({ order }));
+
+function existing(order: CardOrderRow | undefined): CardOrderRow {
+  if (!order) throw notFound("card order");
+  return order;
 }
 
-export const createCardOrder: Handler<typeof routes.createCardOrder> = (c, { body }) => {
-  const now = new Date().toISOString();
-  const row: CardOrderRow = {
-    id: newId(),
-    customerId: customerOf(c),
-    state: cardOrderLifecycle.initial,
-    createdAt: now,
-    updatedAt: now,
-    submittedAt: null,
-    productionStartedAt: null,
-    deliveredAt: null,
-    description: body.description ?? null,
-    invoiceReference: body.invoice_reference ?? null,
-    costCenter: body.cost_center ?? null,
-    paymentMethod: body.payment_method,
-    voucherCategory: body.voucher_category,
-    invoiceId: null,
-    invoiceNumber: null,
-    productionInvoiceId: null,
-    productionInvoiceNumber: null,
-    shippingInvoiceId: null,
-    shippingInvoiceNumber: null,
-    entriesCount: 0,
-    entriesAmount: 0,
-  };
-  return commit(c, [insertCardOrder(database(c).orm, row)], {
-    status: 201,
-    body: singlePageEnvelope(c, [toCardOrder(row)]),
+export const createCardOrder: Handler<typeof routes.createCardOrder> = (c, { body, withKey }) =>
+  withKey(() => {
+    const now = new Date().toISOString();
+    const row: CardOrderRow = {
+      id: newId(),
+      customerId: customerOf(c),
+      state: cardOrderLifecycle.initial,
+      createdAt: now,
+      updatedAt: now,
+      submittedAt: null,
+      productionStartedAt: null,
+      deliveredAt: null,
+      description: body.description ?? null,
+      invoiceReference: body.invoice_reference ?? null,
+      costCenter: body.cost_center ?? null,
+      paymentMethod: body.payment_method,
+      voucherCategory: body.voucher_category,
+      invoiceId: null,
+      invoiceNumber: null,
+      productionInvoiceId: null,
+      productionInvoiceNumber: null,
+      shippingInvoiceId: null,
+      shippingInvoiceNumber: null,
+      entriesCount: 0,
+      entriesAmount: 0,
+    };
+    return commit(c, [insertCardOrder(database(c).orm, row)], {
+      status: 201,
+      body: singlePageEnvelope(c, [toCardOrder(row)]),
+    });
   });
-};
 
 export const listCardOrders: Handler<typeof routes.listCardOrders> = async (c, { query }) => {
   const request = await pageRequest(c, query);
@@ -88,8 +86,8 @@ export const listCardOrders: Handler<typeof routes.listCardOrders> = async (c, {
   return reply(c, 200, await pageEnvelope(c, request, rows.map(toCardOrder), total ?? 0, edges));
 };
 
-export const getCardOrder: Handler<typeof routes.getCardOrder> = async (c) =>
-  reply(c, 200, { data: toCardOrder((await loadCardOrder(c)).order) });
+export const getCardOrder: Handler<typeof routes.getCardOrder> = async (c, { params }) =>
+  reply(c, 200, { data: toCardOrder(existing(await findCardOrder(database(c), customerOf(c), params.id))) });
 
 type Effects = TransitionEffects<CardOrderRow>;
 
@@ -100,7 +98,8 @@ type Effects = TransitionEffects<CardOrderRow>;
 function effectsOf(
   c: Context<AppEnv>,
   action: CardOrderAction,
-  { order, invoice: voucherInvoice, profile }: LoadedOrder,
+  order: CardOrderRow,
+  { invoice: voucherInvoice, profile }: FoundOrder,
 ) {
   return (orm: Database, at: string, to: CardOrderState): Effects => {
     const follow = setInvoiceOrderState(orm, order.id, to);
@@ -146,15 +145,21 @@ function effectsOf(
 
 export const transitionCardOrder =
   (action: CardOrderAction): Handler<ReturnType<typeof routes.transitionCardOrder>> =>
-  async (c) => {
-    const loaded = await loadCardOrder(c, action);
-    return applyTransition(c, {
-      lifecycle: cardOrderLifecycle,
-      action,
-      table: cardOrders,
-      row: loaded.order,
-      show: toCardOrder,
-      event: CARD_ORDER_EVENTS[action],
-      effects: effectsOf(c, action, loaded),
-    });
-  };
+  (c, { params, withKey }) =>
+    // A cancel looks at the voucher invoice (it cancels an open one, and a paid one forbids it), a
+    // submit at the billing profile (every invoice needs one).
+    withKey(
+      () => findOrder(c, params.id, action),
+      (found) => {
+        const row = existing(found.order);
+        return applyTransition(c, {
+          lifecycle: cardOrderLifecycle,
+          action,
+          table: cardOrders,
+          row,
+          show: toCardOrder,
+          event: CARD_ORDER_EVENTS[action],
+          effects: effectsOf(c, action, row, found),
+        });
+      },
+    );

@@ -1,31 +1,15 @@
-import {
-  cardOrderLifecycle,
-  PAYMENT_METHODS,
-  VOUCHER_CATEGORIES,
-  type CardOrderAction,
-} from "../../domain/card-orders";
+import * as z from "zod/mini";
+import { cardOrderLifecycle, type CardOrderAction } from "../../domain/card-orders";
 import { NO_BODY } from "../../http/request-body";
 import { NO_QUERY } from "../../http/request-query";
 import type { RouteSpec } from "../../http/route";
 import { filter, listQuery } from "../../pagination/query";
-import { CardOrder } from "../../schemas/card-order";
+import { CardOrder, CreateCardOrder } from "../../schemas/card-order";
 import { dataOf, listOf } from "../../schemas/envelopes";
-import { oneOf, optionalText, requestBody } from "../../schemas/formats";
-import { named } from "../../schemas/registry";
+import { pathId } from "../../schemas/formats";
 import { transitionRoute } from "../transition-route";
 
 const TAG = "Card orders";
-
-const CreateCardOrder = named(
-  "CreateCardOrder",
-  requestBody({
-    voucher_category: oneOf(VOUCHER_CATEGORIES),
-    description: optionalText(255),
-    invoice_reference: optionalText(255),
-    cost_center: optionalText(255),
-    payment_method: oneOf(PAYMENT_METHODS),
-  }),
-);
 
 const CardOrderList = listOf("CardOrderList", CardOrder);
 const CardOrderData = dataOf("CardOrderData", CardOrder);
@@ -68,6 +52,7 @@ export const getCardOrder = {
   access: { scope: "card_orders:read", tenant: true },
   body: NO_BODY,
   query: NO_QUERY,
+  params: z.object({ id: pathId(cardOrderLifecycle.noun) }),
   success: { status: 200, description: "The card order.", schema: CardOrderData },
 } satisfies RouteSpec;
 

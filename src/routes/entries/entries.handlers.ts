@@ -10,7 +10,7 @@ import {
 } from "../../db/entries";
 import type { CardOrderEntryRow, CardOrderRow } from "../../db/schema";
 import { assertEntriesChangeable, MAX_ENTRIES_PER_ORDER } from "../../domain/card-orders";
-import { isId, newId } from "../../domain/ids";
+import { newId } from "../../domain/ids";
 import type { AppEnv } from "../../env";
 import { notFound } from "../../errors";
 import { database } from "../../http/database";
@@ -23,61 +23,62 @@ import { commit } from "../../writes/commit";
 import { explainConflict } from "../../writes/explain-conflict";
 import type * as routes from "./entries.routes";
 
-const pathIds = (c: Context<AppEnv>) => ({ orderId: c.req.param("id") ?? "", entryId: c.req.param("entry_id") ?? "" });
+const findOrder = (c: Context<AppEnv>, id: string) => findCardOrder(database(c), customerOf(c), id);
 
-async function loadOrder(c: Context<AppEnv>): Promise<CardOrderRow> {
-  const { orderId } = pathIds(c);
-  const order = isId(orderId) ? await findCardOrder(database(c), customerOf(c), orderId) : undefined;
+function existing(order: CardOrderRow | undefined): CardOrderRow {
   if (!order) throw notFound("card order");
   return order;
 }
 
-async function loadOrderAndEntry(c: Context<AppEnv>): Promise<{ order: CardOrderRow; entry: CardOrderEntryRow }> {
-  const { orderId, entryId } = pathIds(c);
-  const { order, entry } = isId(orderId)
-    ? await findOrderAndEntry(database(c), customerOf(c), orderId, isId(entryId) ? entryId : "")
-    : {};
+const loadOrder = async (c: Context<AppEnv>, id: string) => existing(await findOrder(c, id));
+
+async function loadOrderAndEntry(
+  c: Context<AppEnv>,
+  { id, entry_id }: { id: string; entry_id: string },
+): Promise<{ order: CardOrderRow; entry: CardOrderEntryRow }> {
+  const { order, entry } = await findOrderAndEntry(database(c), customerOf(c), id, entry_id);
   if (!order) throw notFound("card order");
   if (!entry) throw notFound("entry of this card order");
   return { order, entry };
 }
 
-export const createEntry: Handler<typeof routes.createEntry> = async (c, { body }) => {
-  const order = await loadOrder(c);
-  assertEntriesChangeable(order, true);
-  const now = new Date().toISOString();
-  const row: CardOrderEntryRow = {
-    id: newId(),
-    orderId: order.id,
-    voucherOwnerId: body.voucher_owner_id,
-    cardHolderName: body.card_holder_name,
-    amount: body.amount,
-    createdAt: now,
-    updatedAt: now,
-  };
-  const { orm } = database(c);
-  return explainConflict(
-    () =>
-      commit(c, [touchDraft(orm, order.id, now, { room: MAX_ENTRIES_PER_ORDER }), insertEntry(orm, row)], {
-        status: 201,
-        body: singlePageEnvelope(c, [toEntry(row)]),
-      }),
-    async () => assertEntriesChangeable(await loadOrder(c), true),
+export const createEntry: Handler<typeof routes.createEntry> = (c, { body, params, withKey }) =>
+  withKey(
+    () => findOrder(c, params.id),
+    (found) => {
+      const order = existing(found);
+      assertEntriesChangeable(order, true);
+      const now = new Date().toISOString();
+      const row: CardOrderEntryRow = {
+        id: newId(),
+        orderId: order.id,
+        voucherOwnerId: body.voucher_owner_id,
+        cardHolderName: body.card_holder_name,
+        amount: body.amount,
+        createdAt: now,
+        updatedAt: now,
+      };
+      const { orm } = database(c);
+      return explainConflict(
+        () =>
+          commit(c, [touchDraft(orm, order.id, now, { room: MAX_ENTRIES_PER_ORDER }), insertEntry(orm, row)], {
+            status: 201,
+            body: singlePageEnvelope(c, [toEntry(row)]),
+          }),
+        async () => assertEntriesChangeable(await loadOrder(c, params.id), true),
+      );
+    },
   );
-};
 
-export const listEntries: Handler<typeof routes.listEntries> = async (c, { query }) => {
+export const listEntries: Handler<typeof routes.listEntries> = async (c, { query, params }) => {
   const request = await pageRequest(c, query);
-  const { orderId } = pathIds(c);
-  const { rows, edges, total } = isId(orderId)
-    ? await queryEntries(database(c), customerOf(c), orderId, request)
-    : { rows: [], edges: undefined, total: undefined };
+  const { rows, edges, total } = await queryEntries(database(c), customerOf(c), params.id, request);
   if (total === undefined) throw notFound("card order");
   return reply(c, 200, await pageEnvelope(c, request, rows.map(toEntry), total, edges));
 };
 
-export const deleteEntry: Handler<typeof routes.deleteEntry> = async (c) => {
-  const { order, entry } = await loadOrderAndEntry(c);
+export const deleteEntry: Handler<typeof routes.deleteEntry> = async (c, { params }) => {
+  const { order, entry } = await loadOrderAndEntry(c, params);
   assertEntriesChangeable(order, false);
   const { orm } = database(c);
   return explainConflict(
@@ -90,6 +91,6 @@ export const deleteEntry: Handler<typeof routes.deleteEntry> = async (c) => {
         ],
         { status: 204, body: undefined },
       ),
-    async () => assertEntriesChangeable((await loadOrderAndEntry(c)).order, false),
+    async () => assertEntriesChangeable((await loadOrderAndEntry(c, params)).order, false),
   );
 };

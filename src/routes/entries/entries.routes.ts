@@ -2,26 +2,14 @@ import { NO_BODY } from "../../http/request-body";
 import { NO_QUERY } from "../../http/request-query";
 import { NO_CONTENT, type RouteSpec } from "../../http/route";
 import { listQuery } from "../../pagination/query";
-import { Entry } from "../../schemas/entry";
+import * as z from "zod/mini";
+import { CreateEntry, Entry } from "../../schemas/entry";
 import { listOf } from "../../schemas/envelopes";
-import { amountInput, printableText, requestBody, requiredText } from "../../schemas/formats";
-import { named } from "../../schemas/registry";
+import { pathId } from "../../schemas/formats";
 import { MAX_ENTRIES_PER_ORDER } from "../../domain/card-orders";
 
 const TAG = "Card order entries";
-
-/** CONTRACT part 10: a card holds 26 characters; an entry's value is 1.00 to 10000.00. */
-const CARD_HOLDER_NAME_MAX = 26;
-const MIN_AMOUNT_CENTS = 100;
-
-const CreateEntry = named(
-  "CreateCardOrderEntry",
-  requestBody({
-    voucher_owner_id: requiredText(255),
-    card_holder_name: printableText(CARD_HOLDER_NAME_MAX),
-    amount: amountInput(MIN_AMOUNT_CENTS),
-  }),
-);
+const ORDER = { id: pathId("card order") };
 
 const EntryList = listOf("CardOrderEntryList", Entry);
 const DRAFT_ONLY = "Entries are added and deleted only while the card order is draft (otherwise 409 invalid_state).";
@@ -36,6 +24,7 @@ export const createEntry = {
   access: { scope: "card_orders:write", tenant: true },
   body: CreateEntry,
   query: NO_QUERY,
+  params: z.object(ORDER),
   errors: ["invalid_state", "conflict"],
   success: { status: 201, description: "The new entry, as a single-page list envelope.", schema: EntryList },
 } satisfies RouteSpec;
@@ -51,6 +40,7 @@ export const listEntries = {
   access: { scope: "card_orders:read", tenant: true },
   body: NO_BODY,
   query: listQuery({}),
+  params: z.object(ORDER),
   success: { status: 200, description: "A page of entries.", schema: EntryList },
 } satisfies RouteSpec;
 
@@ -64,6 +54,7 @@ export const deleteEntry = {
   access: { scope: "card_orders:write", tenant: true },
   body: NO_BODY,
   query: NO_QUERY,
+  params: z.object({ ...ORDER, entry_id: pathId("entry of this card order") }),
   errors: ["invalid_state", "conflict"],
   success: { status: 204, description: "Removed.", schema: NO_CONTENT },
 } satisfies RouteSpec;

@@ -1,7 +1,6 @@
 import { customerOf } from "../../auth/principal";
 import { findInvoiceAndLines } from "../../db/invoice-lines";
 import { hasDocuments, type DocumentKind } from "../../documents/from-invoice";
-import { isId } from "../../domain/ids";
 import { ApiError, notFound } from "../../errors";
 import { database } from "../../http/database";
 import { replyBody } from "../../http/reply";
@@ -16,9 +15,7 @@ import type { getDocument as route } from "./invoice-documents.routes";
  */
 export const getDocument =
   (kind: DocumentKind): Handler<ReturnType<typeof route>> =>
-  async (c, { query }) => {
-    const id = c.req.param("id") ?? "";
-    if (!isId(id)) throw notFound("invoice");
+  async (c, { query, params: { id } }) => {
     const customer = customerOf(c);
     const key = `invoices/${id}/${kind}.${query.format}`;
     const headers = new Headers({ "Cache-Control": "private" });

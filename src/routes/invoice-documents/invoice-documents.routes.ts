@@ -1,8 +1,9 @@
 import * as z from "zod/mini";
 import type { DocumentKind } from "../../documents/from-invoice";
+import { invoiceLifecycle } from "../../domain/invoices";
 import { NO_BODY } from "../../http/request-body";
 import type { RouteSpec } from "../../http/route";
-import { oneOf } from "../../schemas/formats";
+import { oneOf, pathId } from "../../schemas/formats";
 
 const TAG = "Invoices";
 
@@ -42,6 +43,7 @@ export const getDocument = (kind: DocumentKind) =>
     access: { scope: "invoices:read", tenant: true },
     body: NO_BODY,
     query: DocumentQuery,
+    params: z.object({ id: pathId(invoiceLifecycle.noun) }),
     errors: kind === "invoice" ? ["conflict"] : ["conflict", "invalid_state"],
     success: {
       status: 200,

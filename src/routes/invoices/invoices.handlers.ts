@@ -23,50 +23,51 @@ import { cancellationNumber, issueInvoice } from "../../writes/invoices";
 import { applyTransition } from "../../writes/transition";
 import type * as routes from "./invoices.routes";
 
-async function loadInvoice(c: Context<AppEnv>): Promise<InvoiceRow> {
-  const id = c.req.param("id") ?? "";
-  const row = isId(id) ? await findInvoice(database(c), customerOf(c), id) : undefined;
+const findOne = (c: Context<AppEnv>, id: string) => findInvoice(database(c), customerOf(c), id);
+
+function existing(row: InvoiceRow | undefined): InvoiceRow {
   if (!row) throw notFound("invoice");
   return row;
 }
 
-export const createInvoice: Handler<typeof routes.createInvoice> = async (c, { body }) => {
+const noSuchOrder = () =>
+  ApiError.of("validation_failed", "order_id names no card order of this customer.", { pointer: "/order_id" });
+
+export const createInvoice: Handler<typeof routes.createInvoice> = (c, { body, withKey }) => {
+  if (!isId(body.order_id)) throw noSuchOrder();
   const db = database(c);
   const customerId = customerOf(c);
-  const findOrder = () =>
-    isId(body.order_id)
-      ? findOrderAndVoucherInvoice(db, customerId, body.order_id)
-      : Promise.resolve({ order: undefined, invoice: undefined });
-  const { order, invoice: current } = await findOrder();
-  if (!order)
-    throw ApiError.of("validation_failed", "order_id names no card order of this customer.", { pointer: "/order_id" });
-  assertInvoiceable(order, current);
+  const findOrder = () => findOrderAndVoucherInvoice(db, customerId, body.order_id);
+  return withKey(findOrder, ({ order, invoice: current }) => {
+    if (!order) throw noSuchOrder();
+    assertInvoiceable(order, current);
 
-  const at = nextTimestamp(order.updatedAt);
-  const invoice = issueInvoice({ orm: db.orm, vars: c.env, at }, order, "voucher", body.reference ?? null);
-  // Number, invoice and link in one batch: a number is taken only if the invoice is stored, so the
-  // sequence stays gapless; the order's guard makes a concurrent second invoice roll back.
-  const writes = [
-    ...invoice.writes,
-    updateIfUnchanged(db.orm, cardOrders, order, {
-      invoiceId: invoice.row.id,
-      invoiceNumber: invoice.number,
-      updatedAt: at,
-    }),
-  ];
-  return explainConflict(
-    () =>
-      commit(c, writes, {
-        status: 201,
-        body: singlePageEnvelope(c, [toInvoice(invoice.row)]),
-        fill: { "$.data[0].number": invoice.number },
-        events: [invoice.event],
+    const at = nextTimestamp(order.updatedAt);
+    const invoice = issueInvoice({ orm: db.orm, vars: c.env, at }, order, "voucher", body.reference ?? null);
+    // Number, invoice and link in one batch: a number is taken only if the invoice is stored, so the
+    // sequence stays gapless; the order's guard makes a concurrent second invoice roll back.
+    const writes = [
+      ...invoice.writes,
+      updateIfUnchanged(db.orm, cardOrders, order, {
+        invoiceId: invoice.row.id,
+        invoiceNumber: invoice.number,
+        updatedAt: at,
       }),
-    async () => {
-      const fresh = await findOrder();
-      if (fresh.order) assertInvoiceable(fresh.order, fresh.invoice);
-    },
-  );
+    ];
+    return explainConflict(
+      () =>
+        commit(c, writes, {
+          status: 201,
+          body: singlePageEnvelope(c, [toInvoice(invoice.row)]),
+          fill: { "$.data[0].number": invoice.number },
+          events: [invoice.event],
+        }),
+      async () => {
+        const fresh = await findOrder();
+        if (fresh.order) assertInvoiceable(fresh.order, fresh.invoice);
+      },
+    );
+  });
 };
 
 export const listInvoices: Handler<typeof routes.listInvoices> = async (c, { query }) => {
@@ -80,38 +81,39 @@ export const listInvoices: Handler<typeof routes.listInvoices> = async (c, { que
   return reply(c, 200, await pageEnvelope(c, request, rows.map(toInvoice), total ?? 0, edges));
 };
 
-export const listInvoiceLines: Handler<typeof routes.listInvoiceLines> = async (c, { query }) => {
+export const listInvoiceLines: Handler<typeof routes.listInvoiceLines> = async (c, { query, params }) => {
   const request = await pageRequest(c, query);
-  const id = c.req.param("id") ?? "";
-  const { rows, edges, total } = isId(id)
-    ? await queryLines(database(c), customerOf(c), id, request)
-    : { rows: [], edges: undefined, total: undefined };
+  const { rows, edges, total } = await queryLines(database(c), customerOf(c), params.id, request);
   if (total === undefined) throw notFound("invoice");
   return reply(c, 200, await pageEnvelope(c, request, rows.map(toInvoiceLine), total, edges));
 };
 
-export const getInvoice: Handler<typeof routes.getInvoice> = async (c) =>
-  reply(c, 200, { data: toInvoice(await loadInvoice(c)) });
+export const getInvoice: Handler<typeof routes.getInvoice> = async (c, { params }) =>
+  reply(c, 200, { data: toInvoice(existing(await findOne(c, params.id))) });
 
 export const transitionInvoice =
   (action: InvoiceAction): Handler<ReturnType<typeof routes.transitionInvoice>> =>
-  async (c) =>
-    applyTransition(c, {
-      lifecycle: invoiceLifecycle,
-      action,
-      table: invoices,
-      row: await loadInvoice(c),
-      show: toInvoice,
-      event: INVOICE_EVENTS[action],
-      effects:
-        action === "cancel"
-          ? (orm, at) => {
-              const { number, take } = cancellationNumber(orm, at);
-              return {
-                writes: [take],
-                changes: { cancellationNumber: number },
-                fill: { "$.cancellation_number": number },
-              };
-            }
-          : undefined,
-    });
+  (c, { params, withKey }) =>
+    withKey(
+      () => findOne(c, params.id),
+      (row) =>
+        applyTransition(c, {
+          lifecycle: invoiceLifecycle,
+          action,
+          table: invoices,
+          row: existing(row),
+          show: toInvoice,
+          event: INVOICE_EVENTS[action],
+          effects:
+            action === "cancel"
+              ? (orm, at) => {
+                  const { number, take } = cancellationNumber(orm, at);
+                  return {
+                    writes: [take],
+                    changes: { cancellationNumber: number },
+                    fill: { "$.cancellation_number": number },
+                  };
+                }
+              : undefined,
+        }),
+    );

@@ -5,21 +5,12 @@ import { NO_QUERY } from "../../http/request-query";
 import type { RouteSpec } from "../../http/route";
 import { anyFilter, filter, listQuery } from "../../pagination/query";
 import { dataOf, listOf } from "../../schemas/envelopes";
-import { optionalText, requestBody } from "../../schemas/formats";
-import { Invoice } from "../../schemas/invoice";
+import { pathId } from "../../schemas/formats";
+import { CreateInvoice, Invoice } from "../../schemas/invoice";
 import { InvoiceLine } from "../../schemas/invoice-line";
-import { named } from "../../schemas/registry";
 import { transitionRoute } from "../transition-route";
 
 const TAG = "Invoices";
-
-const CreateInvoice = named(
-  "CreateInvoice",
-  requestBody({
-    order_id: z.string({ error: "must be the id of one of the customer's card orders" }),
-    reference: optionalText(255),
-  }),
-);
 
 const InvoiceList = listOf("InvoiceList", Invoice);
 const InvoiceData = dataOf("InvoiceData", Invoice);
@@ -66,6 +57,7 @@ export const getInvoice = {
   access: { scope: "invoices:read", tenant: true },
   body: NO_BODY,
   query: NO_QUERY,
+  params: z.object({ id: pathId(invoiceLifecycle.noun) }),
   success: { status: 200, description: "The invoice.", schema: InvoiceData },
 } satisfies RouteSpec;
 
@@ -82,6 +74,7 @@ export const listInvoiceLines = {
   access: { scope: "invoices:read", tenant: true },
   body: NO_BODY,
   query: listQuery({}),
+  params: z.object({ id: pathId(invoiceLifecycle.noun) }),
   success: { status: 200, description: "A page of lines.", schema: InvoiceLineList },
 } satisfies RouteSpec;
 

@@ -31,9 +31,9 @@ export const listNotificationTokens: Handler<typeof routes.listNotificationToken
   return reply(c, 200, await pageEnvelope(c, request, rows.map(toNotificationDevice), total ?? 0, edges));
 };
 
-export const deleteNotificationToken: Handler<typeof routes.deleteNotificationToken> = (c) => {
+export const deleteNotificationToken: Handler<typeof routes.deleteNotificationToken> = (c, { params }) => {
   const { orm } = database(c);
-  return commit(c, [queries.deleteNotificationToken(orm, principalOf(c).sub, c.req.param("device_identifier") ?? "")], {
+  return commit(c, [queries.deleteNotificationToken(orm, principalOf(c).sub, params.device_identifier)], {
     status: 204,
     body: undefined,
   });

@@ -1,25 +1,16 @@
+import * as z from "zod/mini";
 import { NO_BODY } from "../../http/request-body";
 import { NO_QUERY } from "../../http/request-query";
 import { NO_CONTENT, type RouteSpec } from "../../http/route";
 import { listQuery } from "../../pagination/query";
 import { listOf } from "../../schemas/envelopes";
-import { pathSegmentText, requestBody, requiredText } from "../../schemas/formats";
-import { NotificationDevice } from "../../schemas/notification-device";
-import { named } from "../../schemas/registry";
+import { NotificationDevice, RegisterNotificationToken } from "../../schemas/notification-device";
 
 const TAG = "Notification tokens";
 const ACCESS = { scope: "notification_tokens:write", tenant: false } as const;
 
-// CONTRACT part 5: lengths in characters.
-const TOKEN_VALUE_MAX = 4096;
-const DEVICE_IDENTIFIER_MAX = 255;
 /** A voucher owner's devices: a new one beyond these replaces the least recently updated (README). */
 export const MAX_DEVICES_PER_OWNER = 20;
-
-const RegisterNotificationToken = named(
-  "RegisterNotificationToken",
-  requestBody({ value: requiredText(TOKEN_VALUE_MAX), device_identifier: pathSegmentText(DEVICE_IDENTIFIER_MAX) }),
-);
 
 const NotificationDeviceList = listOf("NotificationDeviceList", NotificationDevice);
 
@@ -60,5 +51,6 @@ export const deleteNotificationToken = {
   access: ACCESS,
   body: NO_BODY,
   query: NO_QUERY,
+  params: z.object({ device_identifier: z.string() }),
   success: { status: 204, description: "Gone.", schema: NO_CONTENT },
 } satisfies RouteSpec;

@@ -7,7 +7,7 @@ import {
   insertWebhookEndpoint,
   listWebhookEndpoints as queryEndpoints,
 } from "../../db/webhook-endpoints";
-import { isId, newId } from "../../domain/ids";
+import { newId } from "../../domain/ids";
 import { MAX_WEBHOOK_ENDPOINTS, webhookUrlProblem } from "../../domain/webhooks";
 import { ApiError, notFound } from "../../errors";
 import { newWebhookSecret } from "../../events/webhook-signature";
@@ -27,33 +27,35 @@ const full = () =>
     `The customer has ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints, the most it can have; delete one first.`,
   );
 
-export const createWebhookEndpoint: Handler<typeof routes.createWebhookEndpoint> = async (c, { body }) => {
+export const createWebhookEndpoint: Handler<typeof routes.createWebhookEndpoint> = (c, { body, withKey }) => {
   const problem = webhookUrlProblem(body.url, c.env.ALLOW_LOCAL_WEBHOOKS === "true");
   if (problem) throw ApiError.of("validation_failed", `url ${problem}.`, { pointer: "/url" });
-  const customerId = customerOf(c);
-  const secret = newWebhookSecret();
-  const id = newId();
-  const row = {
-    id,
-    customerId,
-    url: body.url,
-    eventTypes: JSON.stringify(body.event_types),
-    encryptedSecret: await seal(c.env, "webhook-secrets", id, secret),
-    createdAt: new Date().toISOString(),
-  };
-  const db = database(c);
-  // The limit holds in the insert itself (a concurrent 11th rolls back); only then is it counted.
-  return explainConflict(
-    () =>
-      commit(c, [insertWebhookEndpoint(db.orm, row, MAX_WEBHOOK_ENDPOINTS)], {
-        status: 201,
-        body: singlePageEnvelope(c, [withSecret(toWebhookEndpoint(row), secret)]),
-        secret: true,
-      }),
-    async () => {
-      if ((await countWebhookEndpoints(db, customerId)) >= MAX_WEBHOOK_ENDPOINTS) throw full();
-    },
-  );
+  return withKey(async () => {
+    const customerId = customerOf(c);
+    const secret = newWebhookSecret();
+    const id = newId();
+    const row = {
+      id,
+      customerId,
+      url: body.url,
+      eventTypes: JSON.stringify(body.event_types),
+      encryptedSecret: await seal(c.env, "webhook-secrets", id, secret),
+      createdAt: new Date().toISOString(),
+    };
+    const db = database(c);
+    // The limit holds in the insert itself (a concurrent 11th rolls back); only then is it counted.
+    return explainConflict(
+      () =>
+        commit(c, [insertWebhookEndpoint(db.orm, row, MAX_WEBHOOK_ENDPOINTS)], {
+          status: 201,
+          body: singlePageEnvelope(c, [withSecret(toWebhookEndpoint(row), secret)]),
+          secret: true,
+        }),
+      async () => {
+        if ((await countWebhookEndpoints(db, customerId)) >= MAX_WEBHOOK_ENDPOINTS) throw full();
+      },
+    );
+  });
 };
 
 export const listWebhookEndpoints: Handler<typeof routes.listWebhookEndpoints> = async (c, { query }) => {
@@ -62,10 +64,9 @@ export const listWebhookEndpoints: Handler<typeof routes.listWebhookEndpoints> =
   return reply(c, 200, await pageEnvelope(c, request, rows.map(toWebhookEndpoint), total ?? 0, edges));
 };
 
-export const deleteWebhookEndpoint: Handler<typeof routes.deleteWebhookEndpoint> = async (c) => {
-  const id = c.req.param("id") ?? "";
+export const deleteWebhookEndpoint: Handler<typeof routes.deleteWebhookEndpoint> = async (c, { params: { id } }) => {
   const db = database(c);
   const customerId = customerOf(c);
-  if (!isId(id) || !(await findWebhookEndpoint(db, customerId, id))) throw notFound("webhook endpoint");
+  if (!(await findWebhookEndpoint(db, customerId, id))) throw notFound("webhook endpoint");
   return commit(c, [deleteRow(db.orm, customerId, id)], { status: 204, body: undefined });
 };
