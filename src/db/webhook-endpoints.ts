@@ -42,11 +42,6 @@ export async function findWebhookEndpoint(
   return row;
 }
 
-export async function countWebhookEndpoints(db: RequestDatabase, customerId: string): Promise<number> {
-  const [row] = await db.read(listReads().total, { customer: customerId });
-  return row?.total ?? 0;
-}
-
 const listReads = lazily(() =>
   pageReads<WebhookEndpointRow>({
     table: webhookEndpoints,

@@ -9,7 +9,7 @@ import {
   touchDraft,
 } from "../../db/entries";
 import type { CardOrderEntryRow, CardOrderRow } from "../../db/schema";
-import { assertEntriesChangeable, MAX_ENTRIES_PER_ORDER } from "../../domain/card-orders";
+import { assertEntriesChangeable, MAX_ENTRIES_PER_ORDER, orderFull } from "../../domain/card-orders";
 import { isId, newId } from "../../domain/ids";
 import type { AppEnv } from "../../env";
 import { notFound } from "../../errors";
@@ -20,7 +20,6 @@ import { pageEnvelope, singlePageEnvelope } from "../../pagination/envelope";
 import { pageRequest } from "../../pagination/query";
 import { toEntry } from "../../schemas/entry";
 import { commit } from "../../writes/commit";
-import { explainConflict } from "../../writes/explain-conflict";
 import type * as routes from "./entries.routes";
 
 const pathIds = (c: Context<AppEnv>) => ({ orderId: c.req.param("id") ?? "", entryId: c.req.param("entry_id") ?? "" });
@@ -56,13 +55,17 @@ export const createEntry: Handler<typeof routes.createEntry> = async (c, { body 
     updatedAt: now,
   };
   const { orm } = database(c);
-  return explainConflict(
-    () =>
-      commit(c, [touchDraft(orm, order.id, now, { room: MAX_ENTRIES_PER_ORDER }), insertEntry(orm, row)], {
-        status: 201,
-        body: singlePageEnvelope(c, [toEntry(row)]),
-      }),
-    async () => assertEntriesChangeable(await loadOrder(c), true),
+  return commit(
+    c,
+    [touchDraft(orm, order.id, now, { room: MAX_ENTRIES_PER_ORDER }), insertEntry(orm, row)],
+    {
+      status: 201,
+      body: singlePageEnvelope(c, [toEntry(row)]),
+    },
+    {
+      entries_room: orderFull,
+      order_draft: async () => assertEntriesChangeable(await loadOrder(c), true),
+    },
   );
 };
 
@@ -80,16 +83,16 @@ export const deleteEntry: Handler<typeof routes.deleteEntry> = async (c) => {
   const { order, entry } = await loadOrderAndEntry(c);
   assertEntriesChangeable(order, false);
   const { orm } = database(c);
-  return explainConflict(
-    () =>
-      commit(
-        c,
-        [
-          touchDraft(orm, order.id, new Date().toISOString(), { entryId: entry.id }),
-          deleteEntryRow(orm, order.id, entry.id),
-        ],
-        { status: 204, body: undefined },
-      ),
-    async () => assertEntriesChangeable((await loadOrderAndEntry(c)).order, false),
+  return commit(
+    c,
+    [
+      touchDraft(orm, order.id, new Date().toISOString(), { entryId: entry.id }),
+      deleteEntryRow(orm, order.id, entry.id),
+    ],
+    { status: 204, body: undefined },
+    {
+      entry_exists: () => notFound("entry of this card order"),
+      order_draft: async () => assertEntriesChangeable((await loadOrderAndEntry(c)).order, false),
+    },
   );
 };

@@ -16,7 +16,6 @@ import { pageEnvelope, singlePageEnvelope } from "../../pagination/envelope";
 import { pageRequest } from "../../pagination/query";
 import { toInvoice } from "../../schemas/invoice";
 import { commit } from "../../writes/commit";
-import { explainConflict } from "../../writes/explain-conflict";
 import { cancellationNumber, issueInvoice } from "../../writes/invoices";
 import { applyTransition } from "../../writes/transition";
 import type * as routes from "./invoices.routes";
@@ -31,11 +30,9 @@ async function loadInvoice(c: Context<AppEnv>): Promise<InvoiceRow> {
 export const createInvoice: Handler<typeof routes.createInvoice> = async (c, { body }) => {
   const db = database(c);
   const customerId = customerOf(c);
-  const findOrder = () =>
-    isId(body.order_id)
-      ? findOrderAndVoucherInvoice(db, customerId, body.order_id)
-      : Promise.resolve({ order: undefined, invoice: undefined });
-  const { order, invoice: current } = await findOrder();
+  const { order, invoice: current } = isId(body.order_id)
+    ? await findOrderAndVoucherInvoice(db, customerId, body.order_id)
+    : {};
   if (!order)
     throw ApiError.of("validation_failed", "order_id names no card order of this customer.", { pointer: "/order_id" });
   assertInvoiceable(order, current);
@@ -52,18 +49,21 @@ export const createInvoice: Handler<typeof routes.createInvoice> = async (c, { b
       updatedAt: at,
     }),
   ];
-  return explainConflict(
-    () =>
-      commit(c, writes, {
-        status: 201,
-        body: singlePageEnvelope(c, [toInvoice(invoice.row)]),
-        fill: { "$.data[0].number": invoice.number },
-        events: [invoice.event],
-      }),
-    async () => {
-      const fresh = await findOrder();
-      if (fresh.order) assertInvoiceable(fresh.order, fresh.invoice);
+  // What changed the order, or which invoice got there first, is read again to say so.
+  const reread = async () => {
+    const fresh = await findOrderAndVoucherInvoice(db, customerId, order.id);
+    if (fresh.order) assertInvoiceable(fresh.order, fresh.invoice);
+  };
+  return commit(
+    c,
+    writes,
+    {
+      status: 201,
+      body: singlePageEnvelope(c, [toInvoice(invoice.row)]),
+      fill: { "$.data[0].number": invoice.number },
+      events: [invoice.event],
     },
+    { unchanged: reread, order_invoice: reread },
   );
 };
 
