@@ -1,3 +1,5 @@
+import type { GuardName } from "./db/guards";
+
 // Every error the API can answer, its status and when: CONTRACT part 3. The OpenAPI document is
 // built from this table too.
 export const ERRORS = {
@@ -65,17 +67,20 @@ export class DatabaseUnavailableError extends Error {
 
 /**
  * A concurrent request changed what this write relied on, so D1 rolled the whole batch back; the
- * request may be retried. Raised by the guards in db/client.ts only, never by other constraints.
+ * request may be retried. Raised for the guards of db/guards.ts only, never by other constraints.
  */
 export class WriteConflict extends Error {
-  constructor(cause: unknown) {
-    super("write conflict", { cause });
+  constructor(
+    /** The guard that failed. */
+    readonly guard: GuardName,
+  ) {
+    super(guard);
     this.name = "WriteConflict";
   }
 }
 
 /** Whether `error` or an error down its cause chain is a `kind` (drizzle wraps driver errors). */
-export const causedBy = (error: unknown, kind: new (cause: unknown) => Error): boolean =>
+export const causedBy = (error: unknown, kind: new (...args: never[]) => Error): boolean =>
   error instanceof kind || (error instanceof Error && causedBy(error.cause, kind));
 
 export const isWriteConflict = (error: unknown): boolean => causedBy(error, WriteConflict);

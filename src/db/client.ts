@@ -2,6 +2,7 @@ import { eq, sql, type SQL } from "drizzle-orm";
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import { DatabaseUnavailableError, WriteConflict } from "../errors";
 import { bindValues, type CompiledRead } from "./compiled";
+import { failedGuard, guarded } from "./guards";
 import type { cardOrders, invoices } from "./schema";
 
 /** D1 cost of one request, summed from the `meta` of every result (D1 bills rows read). */
@@ -11,18 +12,14 @@ interface DatabaseUsage {
   rowsWritten: number;
 }
 
-// The constraints that fail when a concurrent request got there first: the `updated_at` guard of
-// updateIfUnchanged, the draft and room guards of an entry (db/entries.ts), the room guard of a
-// webhook endpoint (db/webhook-endpoints.ts), one live invoice of each kind per card order, one
-// stored response per idempotency key.
-const CONCURRENT_WRITE =
-  /NOT NULL constraint failed: (\w+\.updated_at|card_orders\.(state|entries_count)|webhook_endpoints\.id)|UNIQUE constraint failed: (invoices\.order_id|idempotency_keys\.)/;
 // Errors of the SQL or its parameters, and any other constraint failure: a bug here, not a retry.
 const BUG = /SQLITE_|D1_TYPE_ERROR|D1_COLUMN_NOTFOUND/;
 
+// A failed guard (db/guards.ts) is a concurrent write that got there first: a WriteConflict naming it.
 function classify(error: unknown): Error {
-  const message = error instanceof Error ? error.message : String(error);
-  if (CONCURRENT_WRITE.test(message)) return new WriteConflict(error);
+  const message = String(error);
+  const guard = failedGuard(message);
+  if (guard) return new WriteConflict(guard);
   if (BUG.test(message)) return error instanceof Error ? error : new Error(message);
   // Anything else means the database could not serve the call (unreachable, overloaded, reset).
   return new DatabaseUnavailableError(error);
@@ -195,8 +192,8 @@ export type Versioned = typeof cardOrders | typeof invoices;
 
 /**
  * Updates a row only if nobody changed it since it was read (optimistic concurrency on
- * `updated_at`, which advances on every change). Otherwise the CASE yields NULL, the NOT NULL
- * constraint fails, and D1 rolls back the whole batch: a WriteConflict for the caller.
+ * `updated_at`, which advances on every change). Otherwise the guard `unchanged` fails and D1 rolls
+ * back the whole batch: a WriteConflict for the caller (db/guards.ts).
  */
 export function updateIfUnchanged<T extends Versioned>(
   orm: Database,
@@ -204,12 +201,9 @@ export function updateIfUnchanged<T extends Versioned>(
   current: { id: string; updatedAt: string },
   changes: { [K in keyof T["$inferInsert"]]?: T["$inferInsert"][K] | SQL } & { updatedAt: string },
 ) {
-  const guarded = {
-    ...changes,
-    updatedAt: sql`CASE WHEN ${table.updatedAt} = ${current.updatedAt} THEN ${changes.updatedAt} END`,
-  };
+  const updatedAt = guarded(sql`${table.updatedAt} = ${current.updatedAt}`, changes.updatedAt, "unchanged");
   return orm
     .update(table as typeof cardOrders)
-    .set(guarded as Partial<typeof cardOrders.$inferInsert>)
+    .set({ ...changes, updatedAt } as Partial<typeof cardOrders.$inferInsert>)
     .where(eq(table.id, current.id));
 }

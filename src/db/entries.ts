@@ -5,6 +5,7 @@ import { byId as cardOrderById } from "./card-orders";
 import type { Database, RequestDatabase } from "./client";
 import { columnsOf, compile, lazily, param, queryBuilder as qb } from "./compiled";
 import { cardOrderEntries, cardOrders, type CardOrderEntryRow } from "./schema";
+import { guarded } from "./guards";
 import { advancedTimestamp } from "./timestamps";
 
 export function insertEntry(orm: Database, row: CardOrderEntryRow) {
@@ -17,28 +18,30 @@ export function deleteEntry(orm: Database, orderId: string, id: string) {
 
 /**
  * The change an entry makes to its order, first in the entry's batch: `updated_at` advances, and
- * the batch rolls back (a write conflict) unless the order is still a draft, still has room for one
- * more entry when one is added (`room`), and still has the entry when one is deleted (`entryId`).
- * The entry's own statement then moves `entries_count` and `entries_amount` (triggers).
+ * the batch rolls back (a write conflict, db/guards.ts) unless the order still has the entry when one
+ * is deleted (`entryId`: guard `entry_exists`), is still a draft (`order_draft`), and still has room
+ * for one more entry when one is added (`room`: `entries_room`); the first of these that fails names
+ * the conflict. The entry's own statement then moves `entries_count` and `entries_amount` (triggers).
  */
 export function touchDraft(orm: Database, orderId: string, now: string, check: { room: number } | { entryId: string }) {
-  const stillThere =
-    "entryId" in check
-      ? exists(
-          qb
-            .select({ one: sql`1` })
-            .from(cardOrderEntries)
-            .where(and(eq(cardOrderEntries.id, check.entryId), eq(cardOrderEntries.orderId, orderId))),
-        )
-      : sql`1`;
+  const { state } = cardOrders;
+  const draft = (value: unknown) => guarded(sql`${state} = 'draft'`, value, "order_draft");
   return orm
     .update(cardOrders)
     .set({
-      state: sql`CASE WHEN ${cardOrders.state} = 'draft' AND ${stillThere} THEN ${cardOrders.state} END`,
-      entriesCount:
-        "room" in check
-          ? sql`CASE WHEN ${cardOrders.entriesCount} < ${check.room} THEN ${cardOrders.entriesCount} END`
-          : undefined,
+      state:
+        "entryId" in check
+          ? guarded(
+              exists(
+                qb
+                  .select({ one: sql`1` })
+                  .from(cardOrderEntries)
+                  .where(and(eq(cardOrderEntries.id, check.entryId), eq(cardOrderEntries.orderId, orderId))),
+              ),
+              draft(state),
+              "entry_exists",
+            )
+          : draft(guarded(sql`${cardOrders.entriesCount} < ${check.room}`, state, "entries_room")),
       updatedAt: advancedTimestamp(cardOrders.updatedAt, now),
     })
     .where(eq(cardOrders.id, orderId));

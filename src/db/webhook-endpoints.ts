@@ -3,17 +3,18 @@ import { keptTotal, pageReads, readPage } from "./keyset";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
 import { columnsOf, compile, lazily, param, queryBuilder as qb } from "./compiled";
+import { guarded } from "./guards";
 import { webhookEndpoints, type WebhookEndpointRow } from "./schema";
 
 const customerEndpoints = eq(webhookEndpoints.customerId, param("customer"));
 
 /**
- * Stores an endpoint only while the customer has fewer than `max`: otherwise its id is NULL, the NOT
- * NULL constraint fails and the batch rolls back (a write conflict), also under concurrent requests.
+ * Stores an endpoint only while the customer has fewer than `max`: otherwise the guard
+ * `webhook_endpoints_room` fails and the batch rolls back (db/guards.ts), also under concurrent requests.
  */
 export function insertWebhookEndpoint(orm: Database, row: WebhookEndpointRow, max: number) {
   const room = sql`${keptTotal("webhook_endpoints", row.customerId)} < ${max}`;
-  return orm.insert(webhookEndpoints).values({ ...row, id: sql`CASE WHEN ${room} THEN ${row.id} END` });
+  return orm.insert(webhookEndpoints).values({ ...row, id: guarded(room, row.id, "webhook_endpoints_room") });
 }
 
 export function deleteWebhookEndpoint(orm: Database, customerId: string, id: string) {
@@ -39,11 +40,6 @@ export async function findWebhookEndpoint(
 ): Promise<WebhookEndpointRow | undefined> {
   const [row] = await db.read(byId(), { id, customer: customerId });
   return row;
-}
-
-export async function countWebhookEndpoints(db: RequestDatabase, customerId: string): Promise<number> {
-  const [row] = await db.read(listReads().total, { customer: customerId });
-  return row?.total ?? 0;
 }
 
 const listReads = lazily(() =>

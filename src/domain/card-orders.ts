@@ -35,6 +35,10 @@ export type CardOrderAction = keyof typeof cardOrderLifecycle.transitions;
 /** CONTRACT part 10: an order holds at most this many entries, also under concurrent requests. */
 export const MAX_ENTRIES_PER_ORDER = 500;
 
+/** Why an entry is not added to a draft: it holds MAX_ENTRIES_PER_ORDER already. */
+export const orderFull = (): ApiError =>
+  ApiError.of("conflict", `The card order has ${MAX_ENTRIES_PER_ORDER} entries, the most it can hold.`);
+
 /** Entries are added and deleted only while the order is a draft, and only up to the limit. */
 export function assertEntriesChangeable(order: { state: CardOrderState; entriesCount: number }, adding: boolean): void {
   if (order.state !== "draft")
@@ -42,8 +46,7 @@ export function assertEntriesChangeable(order: { state: CardOrderState; entriesC
       "invalid_state",
       `The card order is ${order.state}; entries are added and deleted only while it is draft.`,
     );
-  if (adding && order.entriesCount >= MAX_ENTRIES_PER_ORDER)
-    throw ApiError.of("conflict", `The card order has ${MAX_ENTRIES_PER_ORDER} entries, the most it can hold.`);
+  if (adding && order.entriesCount >= MAX_ENTRIES_PER_ORDER) throw orderFull();
 }
 
 /**

@@ -3,10 +3,11 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
 import { customerOf } from "../auth/principal";
 import { seal } from "../crypto/secret-box";
+import type { GuardName } from "../db/guards";
 import { deleteExpiredKey, sealedFor, storeResponse } from "../db/idempotency-keys";
 import type { EventRow } from "../db/schema";
 import type { AppEnv } from "../env";
-import { DatabaseUnavailableError } from "../errors";
+import { type ApiError, DatabaseUnavailableError, WriteConflict } from "../errors";
 import { enqueueEvents, enqueueIfStored } from "../events/enqueue";
 import { filled, insertEvents, type EventDraft } from "../events/outbox";
 import { database } from "../http/database";
@@ -49,6 +50,13 @@ export async function commit<T>(
   c: Context<AppEnv>,
   writes: BatchItem<"sqlite">[],
   outcome: WriteOutcome<T>,
+  /**
+   * Why a guard of the writes failed (a concurrent change: db/guards.ts), by the guard's name: the
+   * contract's error, returned or thrown, at once when the name says why (an order full), or after
+   * one read when it needs what the other request did (an order no longer a draft, an invoice paid
+   * meanwhile). A guard not named here, or one that gets no error, stands as a write conflict (409).
+   */
+  refused: { [G in GuardName]?: () => ApiError | undefined | Promise<void> } = {},
 ): Promise<Reply<T>> {
   const { orm } = database(c);
   const claim = c.get("idempotency");
@@ -91,6 +99,7 @@ export async function commit<T>(
     results = await orm.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   } catch (error) {
     if (error instanceof DatabaseUnavailableError) c.executionCtx.waitUntil(enqueueIfStored(c.env, ids));
+    if (error instanceof WriteConflict) throw (await refused[error.guard]?.()) ?? error;
     throw error;
   }
 

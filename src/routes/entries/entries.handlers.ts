@@ -9,7 +9,7 @@ import {
   touchDraft,
 } from "../../db/entries";
 import type { CardOrderEntryRow, CardOrderRow } from "../../db/schema";
-import { assertEntriesChangeable, MAX_ENTRIES_PER_ORDER } from "../../domain/card-orders";
+import { assertEntriesChangeable, MAX_ENTRIES_PER_ORDER, orderFull } from "../../domain/card-orders";
 import { newId } from "../../domain/ids";
 import type { AppEnv } from "../../env";
 import { notFound } from "../../errors";
@@ -20,7 +20,6 @@ import { pageEnvelope, singlePageEnvelope } from "../../pagination/envelope";
 import { pageRequest } from "../../pagination/query";
 import { toEntry } from "../../schemas/entry";
 import { commit } from "../../writes/commit";
-import { explainConflict } from "../../writes/explain-conflict";
 import type * as routes from "./entries.routes";
 
 const findOrder = (c: Context<AppEnv>, id: string) => findCardOrder(database(c), customerOf(c), id);
@@ -59,13 +58,14 @@ export const createEntry: Handler<typeof routes.createEntry> = (c, { body, param
         updatedAt: now,
       };
       const { orm } = database(c);
-      return explainConflict(
-        () =>
-          commit(c, [touchDraft(orm, order.id, now, { room: MAX_ENTRIES_PER_ORDER }), insertEntry(orm, row)], {
-            status: 201,
-            body: singlePageEnvelope(c, [toEntry(row)]),
-          }),
-        async () => assertEntriesChangeable(await loadOrder(c, params.id), true),
+      return commit(
+        c,
+        [touchDraft(orm, order.id, now, { room: MAX_ENTRIES_PER_ORDER }), insertEntry(orm, row)],
+        { status: 201, body: singlePageEnvelope(c, [toEntry(row)]) },
+        {
+          entries_room: orderFull,
+          order_draft: async () => assertEntriesChangeable(await loadOrder(c, params.id), true),
+        },
       );
     },
   );
@@ -81,16 +81,16 @@ export const deleteEntry: Handler<typeof routes.deleteEntry> = async (c, { param
   const { order, entry } = await loadOrderAndEntry(c, params);
   assertEntriesChangeable(order, false);
   const { orm } = database(c);
-  return explainConflict(
-    () =>
-      commit(
-        c,
-        [
-          touchDraft(orm, order.id, new Date().toISOString(), { entryId: entry.id }),
-          deleteEntryRow(orm, order.id, entry.id),
-        ],
-        { status: 204, body: undefined },
-      ),
-    async () => assertEntriesChangeable((await loadOrderAndEntry(c, params)).order, false),
+  return commit(
+    c,
+    [
+      touchDraft(orm, order.id, new Date().toISOString(), { entryId: entry.id }),
+      deleteEntryRow(orm, order.id, entry.id),
+    ],
+    { status: 204, body: undefined },
+    {
+      entry_exists: () => notFound("entry of this card order"),
+      order_draft: async () => assertEntriesChangeable((await loadOrderAndEntry(c, params)).order, false),
+    },
   );
 };

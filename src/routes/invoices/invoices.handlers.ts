@@ -18,7 +18,6 @@ import { pageRequest } from "../../pagination/query";
 import { toInvoice } from "../../schemas/invoice";
 import { toInvoiceLine } from "../../schemas/invoice-line";
 import { commit } from "../../writes/commit";
-import { explainConflict } from "../../writes/explain-conflict";
 import { cancellationNumber, issueInvoice } from "../../writes/invoices";
 import { applyTransition } from "../../writes/transition";
 import type * as routes from "./invoices.routes";
@@ -54,18 +53,21 @@ export const createInvoice: Handler<typeof routes.createInvoice> = (c, { body, w
         updatedAt: at,
       }),
     ];
-    return explainConflict(
-      () =>
-        commit(c, writes, {
-          status: 201,
-          body: singlePageEnvelope(c, [toInvoice(invoice.row)]),
-          fill: { "$.data[0].number": invoice.number },
-          events: [invoice.event],
-        }),
-      async () => {
-        const fresh = await findOrder();
-        if (fresh.order) assertInvoiceable(fresh.order, fresh.invoice);
+    // What changed the order, or which invoice got there first, is read again to say so.
+    const reread = async () => {
+      const fresh = await findOrder();
+      if (fresh.order) assertInvoiceable(fresh.order, fresh.invoice);
+    };
+    return commit(
+      c,
+      writes,
+      {
+        status: 201,
+        body: singlePageEnvelope(c, [toInvoice(invoice.row)]),
+        fill: { "$.data[0].number": invoice.number },
+        events: [invoice.event],
       },
+      { unchanged: reread, order_invoice: reread },
     );
   });
 };

@@ -1,0 +1,55 @@
+import { sql, type SQL } from "drizzle-orm";
+
+/**
+ * Guards: what a write holds to inside its own batch, so that when a concurrent request changed what
+ * it read, D1 rolls the whole batch back instead of writing over the change. Every guard has a name,
+ * and this module is the one place that recognises a failed one (db/client.ts asks `failedGuard`):
+ * it becomes a WriteConflict carrying the name, which a handler may map to the contract's error
+ * (`refused` of writes/commit.ts); unmapped, it answers 409 conflict. Any other failure of the database
+ * (another constraint, an SQL error) stays a bug: a 500, never a silent 409.
+ *
+ * Two kinds:
+ * - checked: a value the write stores is `guarded(...)` (nested for several): when its condition
+ *   fails, SQLite evaluates a JSON path no JSON function accepts, 'guard:<name>', and
+ *   fails with "bad JSON path: 'guard:<name>'". CASE evaluates only the branch it takes, so a guard
+ *   that holds costs nothing, and one that fails reads no more rows than its condition.
+ * - unique: a UNIQUE index that a concurrent write breaks, known by the columns SQLite names.
+ *
+ * To add a guard: name it in `CheckedGuard` and write it with `guarded`, or name its
+ * index's columns in `UNIQUE`; nothing else recognises it. Then map its name where a handler can
+ * say why (or let it stand as a 409).
+ */
+type CheckedGuard =
+  /** updateIfUnchanged (db/client.ts): nobody changed the row since it was read (its updated_at). */
+  | "unchanged"
+  /** An entry's change of its order (db/entries.ts): the order is still a draft. */
+  | "order_draft"
+  /** Deleting an entry (db/entries.ts): the entry is still there. */
+  | "entry_exists"
+  /** Adding an entry (db/entries.ts): the order has room for one more. */
+  | "entries_room"
+  /** Adding a webhook endpoint (db/webhook-endpoints.ts): the customer has room for one more. */
+  | "webhook_endpoints_room";
+
+/** UNIQUE indexes a concurrent write breaks: the columns SQLite names when one fails (db/schema.ts) → guard. */
+const UNIQUE = {
+  /** One live invoice of each kind per card order (invoices_live_voucher, invoices_order_service). */
+  "invoices.order_id": "order_invoice",
+  "invoices.order_id, invoices.kind": "order_invoice",
+  /** One stored response per principal's Idempotency-Key. */
+  "idempotency_keys.principal, idempotency_keys.key": "idempotency_key",
+} as const;
+
+export type GuardName = CheckedGuard | (typeof UNIQUE)[keyof typeof UNIQUE];
+
+/** `value` while `holds` is true; otherwise the guard trips: SQLite fails the statement, and so its batch. */
+export const guarded = (holds: SQL, value: unknown, name: CheckedGuard): SQL =>
+  sql`CASE WHEN ${holds} THEN ${value} ELSE json_extract('{}', ${`guard:${name}`}) END`;
+
+const FAILED = /'guard:(\w+)'|UNIQUE constraint failed: ([^:]+)/;
+
+/** The guard that a database error says failed, if any: the one place that reads the error's text. */
+export function failedGuard(message: string): GuardName | undefined {
+  const failed = FAILED.exec(message);
+  return (failed?.[1] as CheckedGuard | undefined) ?? UNIQUE[failed?.[2] as keyof typeof UNIQUE];
+}
