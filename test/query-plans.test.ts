@@ -580,7 +580,8 @@ const STATEMENTS: Record<string, RegExp> = {
   "entry delete": /^delete from "card_order_entries"/,
   "entry of an order":
     /^select .* from "card_order_entries" where \("card_order_entries"\."id" = \? and "card_order_entries"\."order_id" = \?\)$/,
-  "draft guard of an entry": /^update "card_orders" set "state" = CASE WHEN "card_orders"\."state" = 'draft'/,
+  "draft guard of an entry":
+    /^update "card_orders" set "state" = CASE WHEN (exists \(select 1 from "card_order_entries" .*\) THEN CASE WHEN )?"card_orders"\."state" = 'draft'/,
   "event insert": /^insert into "events" .* returning/,
   "events dispatched": /^update "events" set "dispatched_at" = \?/,
   "events of a lost answer":
