@@ -39,7 +39,8 @@ export const getDocument =
     if (!hasDocuments(invoice))
       throw ApiError.of(
         "conflict",
-        `Invoice ${invoice.number} was issued before invoices kept the seller's and buyer's data, so it has no e-invoice.`,
+        `Invoice ${invoice.number} was issued without the seller's and buyer's data (before e-invoices existed, ` +
+          "or for a customer without a billing profile), so it has no e-invoice.",
       );
     const number = kind === "invoice" ? invoice.number : invoice.cancellationNumber;
     const httpMetadata = {
