@@ -1,6 +1,7 @@
 // `npm run bench` (node bench/run.mjs [--quick] [--port <base>]): the service against two bare
 // Workers on the same wrangler/workerd over loopback, its D1 cost per request, deep pages, its D1
-// round trips per endpoint on a delayed D1 (the latency scenario), its bundle size and startup time.
+// round trips per endpoint on a delayed D1 (the latency scenario), its bundle size and startup time,
+// and the CPU time of rendering an e-invoice in Node (bench/render.mjs).
 // BENCHMARKS.md explains the figures. The last line printed is one JSON object; progress goes to
 // stderr.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -17,6 +18,7 @@ import { alternate, repeat, summarize } from "./load.mjs";
 import { d1Cost, LogLines, PROBE_PREFIX } from "./log-lines.mjs";
 import { buildService, gzipKiB, median, startupMs } from "./measure.mjs";
 import { rawListStatements } from "./raw-d1/sql.js";
+import { measureNode, renderRows } from "./render.mjs";
 import { checkSameRouting } from "./same-routing.mjs";
 import { writeSeed } from "./seed.mjs";
 import { serviceListStatements } from "./service-sql.mjs";
@@ -38,6 +40,7 @@ const PLAN = flags.quick
       singleSeconds: 2,
       startupRuns: 1,
       latencyRounds: 3,
+      renderRounds: 15,
     }
   : {
       rounds: 8,
@@ -48,6 +51,7 @@ const PLAN = flags.quick
       singleSeconds: 4,
       startupRuns: 15,
       latencyRounds: 10,
+      renderRounds: 50,
     };
 // Two regimes. One connection: what one client waits, request after request (the ratios the bars
 // judge: what users at the edge pay is latency). Ten connections: both cores saturated by the load
@@ -83,6 +87,9 @@ async function main() {
   await checkSameSql(seed.listCustomer);
   checkSameRouting("wrangler.toml", ["bench/static/wrangler.toml", "bench/raw-d1/wrangler.toml"]);
   const size = measureBuild();
+  // In this process, before the Workers start to share the cores with it.
+  log("e-invoice rendering in Node, UBL and CII of 1, 50 and 500 lines (npm run bench:render measures workerd too)");
+  const render = renderRows(await measureNode({ rounds: PLAN.renderRounds }), null);
   const workers = await startWorkers(seed);
   const tokens = await signTokens(workers.secret, seed.listCustomer);
   const targets = targetsFor(workers, seed, tokens);
@@ -111,7 +118,7 @@ async function main() {
     }),
     D1_DELAY_MS,
   );
-  report({ size, cost, load, seed, deep, latency, machine });
+  report({ size, cost, load, seed, deep, latency, machine, render });
 }
 
 /**
@@ -320,7 +327,7 @@ function pairRatio(service, baseline) {
 // Issue 11 part 4: the bars of the full run, judged with one connection.
 const BARS = { healthRatio: 0.95, listRatio: 0.9, bundleKiB: 64, startupMs: 10, readRoundTrips: 1, writeRoundTrips: 2 };
 
-function report({ size, cost, load, seed, deep, latency, machine }) {
+function report({ size, cost, load, seed, deep, latency, machine, render }) {
   const regimes = { client: CLIENT, saturated: SATURATED };
   const stats = (regime) => ({
     health: summarize(load[regime].health.service),
@@ -387,6 +394,7 @@ function report({ size, cost, load, seed, deep, latency, machine }) {
       ...latencyRows(latency),
       "",
       `bundle ${size.gzipKiB.toFixed(1)} KiB gzip; ${startupText(size)}`,
+      renderText(render),
       `machine: ${machine.cores} x ${machine.cpu}; Node ${process.version}; wrangler ${machine.wrangler}; load average ${machine.loadAverage.map((x) => x.toFixed(2)).join(", ")} at the start`,
       `bars (1 connection): ${bar("health_ratio", clientRatios.health.median, BARS.healthRatio)}; ${bar("list_ratio", clientRatios.list.median, BARS.listRatio)}; ` +
         `${cap(`bundle ${size.gzipKiB.toFixed(1)} KiB gzip`, size.gzipKiB, BARS.bundleKiB, " KiB")}; ${size.startupMs === undefined ? "startup unmeasured" : cap(`startup ${size.startupMs.toFixed(1)} ms`, size.startupMs, BARS.startupMs, " ms")}; ` +
@@ -418,6 +426,7 @@ function report({ size, cost, load, seed, deep, latency, machine }) {
       ...trips,
       latency_p50_ms: Object.fromEntries(latency.map((f) => [f.name, Math.round(f.p50 * 10) / 10])),
       deep_pages: deep,
+      render_node_median_ms: Object.fromEntries(render.map((r) => [`${r.format}_${r.lines}`, r.node_median_ms])),
       load_average_start: machine.loadAverage.map(round3),
     }),
   );
@@ -456,6 +465,10 @@ function latencyRows(figures) {
       : `round trips implied by p50 differ from x-d1-round-trips on: ${disagree.map((f) => f.name).join(", ")}`,
   ];
 }
+
+const renderText = (rows) =>
+  "e-invoice render, Node, median CPU ms (x JSON.stringify of the same data): " +
+  rows.map((r) => `${r.format} ${r.lines} lines ${r.node_median_ms} (${r.node_json_ratio.toFixed(0)}x)`).join(", ");
 
 const startupText = ({ startupMs, startupRuns }) =>
   startupMs === undefined

@@ -213,7 +213,13 @@ export async function startWorker({
       persistTo,
       ...Object.entries(vars).map(([key, value]) => `${key}=${value}`),
     ];
-    spawned = spawnGroup(args, { stdio: ["ignore", "pipe", "inherit"], env: { ...quietEnv, ...env } }, startedIn, true);
+    const companionsEnv = { WORKER_HOST_COMPANIONS: JSON.stringify(companionConfigs.map(([, path]) => path)) };
+    spawned = spawnGroup(
+      args,
+      { stdio: ["ignore", "pipe", "inherit"], env: { ...quietEnv, ...env, ...companionsEnv } },
+      startedIn,
+      true,
+    );
     // Always drained, so that a Worker that logs every request never blocks on a full pipe.
     createInterface({ input: spawned.child.stdout }).on("line", (line) => onLine?.(line));
   }

@@ -1,0 +1,513 @@
+// `npm run bench:render` (node bench/render.mjs [--quick] [--node-only]): the CPU time of rendering
+// an e-invoice (issue 23 point 6), UBL and CII, for voucher invoices of 1, 50 and 500 lines (500: an
+// order's most entries), against the Workers Free plan's 10 ms of CPU a request, and against a
+// baseline measured in the same run: JSON.stringify of the same invoice row and lines.
+//
+// Two measurements, both of CPU time, not wall time:
+// - Node (the V8 of workerd, give or take a release): the documents Worker's `Renderer.render`,
+//   bundled as wrangler bundles it, called after a warm-up; the process's CPU time (process.cpuUsage)
+//   around each sample, so the GC a render causes counts. Median and p95 per render.
+// - workerd (wrangler's Miniflare): the documents Worker behind a service binding, called over RPC
+//   as the API Worker calls it, by a harness Worker. Inside workerd the clocks stand still while
+//   JavaScript runs (performance.now() advances only on I/O), so the time is read from outside: the
+//   CPU time the kernel counted for workerd's main thread, which runs the isolates
+//   (/proc/<pid>/task/<pid>/schedstat, nanoseconds; Linux only), minus that of an empty request.
+//   Warm: the same isolate, after a warm-up. Cold: the first call into a Worker's fresh isolate, as
+//   after a deployment or an eviction (its functions still to compile, its code unoptimized).
+// Each variant is measured in a block of its own, so that the garbage it leaves is collected on its
+// own time. The verdicts against the limit use workerd's warm median, warm p95 and cold median
+// (Node's median and p95 without workerd).
+// The last line printed is one JSON object; BENCHMARKS.md ("E-invoice rendering") explains the figures.
+import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { cpus, loadavg } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { build } from "esbuild";
+import { median } from "./measure.mjs";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+/** The Workers Free plan's CPU time a request (developers.cloudflare.com/workers/platform/limits). */
+export const LIMIT_MS = 10;
+const SIZES = [1, 50, 500];
+const FORMATS = ["ubl", "cii"];
+const compatibilityDate = readFileSync(join(ROOT, "wrangler.documents.toml"), "utf8").match(
+  /^compatibility_date = "(.+)"$/m,
+)[1];
+
+// --- The invoice: as D1 hands it to the documents Worker (src/db/schema.ts), parties as issued.
+
+const SELLER = {
+  name: "Gutscheinwerk Süd GmbH & Co. KG",
+  street: "Königstraße 12",
+  postcode: "80331",
+  city: "München",
+  countryCode: "DE",
+  vatId: "DE123456789",
+  taxNumber: "143/123/45678",
+  registrationId: "HRA 123456",
+  contactName: "Jürgen Weiß",
+  contactPhone: "+49 89 1234567",
+  contactEmail: "rechnung@gutscheinwerk-sued.de",
+  electronicAddress: "e-rechnung@gutscheinwerk-sued.de",
+  iban: "DE02120300000000202051",
+  bic: "BYLADEM1001",
+  sepaCreditorId: "DE98ZZZ09999999999",
+};
+const BUYER = {
+  customerId: "cus_7f3a9c2e",
+  legalName: "Müller & Söhne Straßenbau GmbH",
+  street: "Große Elbstraße 5",
+  postcode: "22767",
+  city: "Hamburg",
+  countryCode: "DE",
+  vatId: "DE987654321",
+  buyerReference: "04011000-12345-67",
+  email: "buchhaltung@mueller-soehne.de",
+  directDebitIban: null,
+  directDebitMandateReference: null,
+};
+const FIRST = ["Jürgen", "Zoë", "Björn", "Käthe", "Sören", "Günter", "Özlem", "Jörg", "Anna-Lena", "Ümit", "René"];
+const LAST = [
+  "Groß",
+  "Weiß-Schäfer",
+  "Müller",
+  "Krüger",
+  "Schröder",
+  "Öztürk",
+  "Bäcker",
+  "Löwe",
+  "Fuß",
+  "Jäger",
+  "Dürr",
+];
+const AMOUNTS = [1000, 2500, 2550, 5000, 10000, 15000];
+
+/** A voucher invoice of `count` lines ("Voucher card <name>", category O), as the Worker receives it. */
+export function voucherInvoice(count) {
+  const id = "0193a1f2-7c4e-7b1a-9d2e-5f6a7b8c9d0e";
+  const lines = Array.from({ length: count }, (_, i) => ({
+    invoiceId: id,
+    position: i + 1,
+    description: `Voucher card ${FIRST[i % FIRST.length]} ${LAST[(i * 7 + Math.floor(i / LAST.length)) % LAST.length]}`,
+    quantity: 1,
+    unitPrice: AMOUNTS[i % AMOUNTS.length],
+    netAmount: AMOUNTS[i % AMOUNTS.length],
+    vatCategory: "O",
+    vatPercent: "0",
+    cardOrderEntryId: `0193a1f2-0000-7000-8000-${String(i).padStart(12, "0")}`,
+  }));
+  const net = lines.reduce((sum, line) => sum + line.netAmount, 0);
+  const invoice = {
+    id,
+    customerId: BUYER.customerId,
+    number: "INV-2026-000101",
+    state: "open",
+    createdAt: "2026-03-02T09:15:00.000Z",
+    updatedAt: "2026-03-02T09:15:00.000Z",
+    bookedOn: "2026-03-02",
+    creditor: "DE98ZZZ09999999999",
+    dueOn: "2026-03-16",
+    paidAt: null,
+    cancellationNumber: null,
+    cancelledAt: null,
+    orderId: "0193a1f1-1111-7000-8000-000000000001",
+    orderState: "delivered",
+    reference: "Bestellung 2026/17",
+    costCenter: "KST 4711",
+    paymentMethod: "bank_transfer",
+    kind: "voucher",
+    netAmount: net,
+    grossAmount: net,
+    recipient: BUYER.email,
+    servicePeriodStart: null,
+    servicePeriodEnd: null,
+    seller: JSON.stringify(SELLER),
+    buyer: JSON.stringify(BUYER),
+    linesCount: count,
+  };
+  return { invoice, lines };
+}
+
+// --- The documents Worker, bundled as wrangler bundles it (wrangler.documents.toml: minified),
+// with a second entrypoint, the baseline: the same arguments, serialized as JSON.
+
+const BASELINE = `
+export { default, Renderer } from "./src/documents/worker";
+import { WorkerEntrypoint } from "cloudflare:workers";
+export class Baseline extends WorkerEntrypoint {
+  json(invoice, lines) { return JSON.stringify({ invoice, lines }); }
+}`;
+
+async function documentsWorker(stub) {
+  const result = await build({
+    stdin: { contents: BASELINE, resolveDir: ROOT, loader: "ts" },
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    conditions: ["workerd", "worker", "browser"],
+    mainFields: ["module", "main"],
+    minify: true,
+    write: false,
+    logLevel: "error",
+    ...(stub ? { plugins: [stubWorkers] } : { external: ["cloudflare:*"] }),
+  });
+  return result.outputFiles[0].text;
+}
+
+// In Node, WorkerEntrypoint is a plain class: render() uses nothing of it.
+const stubWorkers = {
+  name: "cloudflare-workers-stub",
+  setup(b) {
+    b.onResolve({ filter: /^cloudflare:workers$/ }, () => ({ path: "workers", namespace: "stub" }));
+    b.onLoad({ filter: /.*/, namespace: "stub" }, () => ({
+      contents: "export class WorkerEntrypoint { constructor(ctx, env) { this.ctx = ctx; this.env = env; } }",
+      loader: "js",
+    }));
+  },
+};
+
+/** What is measured, per size: the baseline and a render in each format. */
+const variants = () =>
+  SIZES.flatMap((lines) => [{ lines, format: "json" }, ...FORMATS.map((format) => ({ lines, format }))]);
+const key = (v) => `${v.format}-${v.lines}`;
+
+function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+const stats = (samples) => ({ median: median(samples), p95: percentile(samples, 95), max: Math.max(...samples) });
+
+// --- Node.
+
+// The whole process: V8's GC and compiler threads count too, so the figure errs high. (On this kernel
+// process.threadCpuUsage advances in steps of up to milliseconds; process.cpuUsage in microseconds.)
+const cpuMsSince = (start) => {
+  const { user, system } = process.cpuUsage(start);
+  return (user + system) / 1000;
+};
+
+/**
+ * Per-render CPU ms of every variant in Node, one variant after the other (so that each pays for its
+ * own garbage): a warm-up, then `rounds` samples. A sample is one call, or for the cheap ones a batch
+ * worth about 2 ms, divided (one call alone would be in the clock's noise).
+ */
+export async function measureNode({ rounds, warmup = 30 }) {
+  const { Renderer } = await import(
+    `data:text/javascript;base64,${Buffer.from(await documentsWorker(true)).toString("base64")}`
+  );
+  const renderer = new Renderer({}, {});
+  const fixtures = Object.fromEntries(SIZES.map((n) => [n, voucherInvoice(n)]));
+  const call = ({ lines, format }) => {
+    const { invoice, lines: rows } = fixtures[lines];
+    return format === "json"
+      ? JSON.stringify({ invoice, lines: rows })
+      : renderer.render(invoice, rows, "invoice", format);
+  };
+  const figures = {};
+  for (const v of variants()) {
+    // Warm: at least `warmup` calls and 200 ms, enough for the cheap ones to be optimized.
+    let text = call(v);
+    const warming = process.cpuUsage();
+    for (let i = 1; i < warmup || cpuMsSince(warming) < 200; i++) text = call(v);
+    const start = process.cpuUsage();
+    let calls = 0;
+    while (cpuMsSince(start) < 10) call(v), calls++;
+    const batch = Math.max(1, Math.round(2 / (cpuMsSince(start) / calls)));
+    const samples = [];
+    for (let round = 0; round < rounds; round++) {
+      const start = process.cpuUsage();
+      for (let i = 0; i < batch; i++) call(v);
+      samples.push(cpuMsSince(start) / batch);
+    }
+    figures[key(v)] = { ...stats(samples), batch, text };
+  }
+  return figures;
+}
+
+// --- workerd.
+
+/** The harness: GET /?binding=&lines=&format=&n= calls the binding n times; echo=1 answers the document. */
+function harnessScript() {
+  const fixtures = Object.fromEntries(SIZES.map((n) => [n, voucherInvoice(n)]));
+  return `const FIXTURES = ${JSON.stringify(fixtures)};
+export default {
+  async fetch(request, env) {
+    const q = new URL(request.url).searchParams;
+    const n = Number(q.get("n") ?? 0);
+    if (n === 0) return new Response("");
+    const { invoice, lines } = FIXTURES[q.get("lines")];
+    const target = env[q.get("binding")];
+    const format = q.get("format");
+    let text = "";
+    for (let i = 0; i < n; i++)
+      text = format === "json"
+        ? await target.json(invoice, lines)
+        : await target.render(invoice, lines, "invoice", format);
+    return new Response(q.get("echo") ? text : String(text.length));
+  },
+};`;
+}
+
+const SETTLE_MS = 25;
+
+/** The workerd process among this process's children (the newest: an earlier one may be exiting). */
+function workerdPid() {
+  const children = readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((pid) => {
+      try {
+        const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+        // Fields from the state on: state, ppid, ..., starttime (the 20th).
+        const alive = fields[0] !== "Z" && Number(fields[1]) === process.pid;
+        return alive && readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "workerd"
+          ? [{ pid, start: Number(fields[19]) }]
+          : [];
+      } catch {
+        return []; // gone meanwhile
+      }
+    });
+  if (children.length === 0) throw new Error("no workerd process among this process's children");
+  return children.sort((a, b) => b.start - a.start)[0].pid;
+}
+
+/**
+ * Runs `use` against a workerd of the harness and the given documents Workers. `use` gets
+ * request(query) → { ms: CPU ms of workerd's main thread, text }.
+ */
+async function withWorkerd(documents, bindings, use) {
+  const fromWrangler = createRequire(createRequire(join(ROOT, "package.json")).resolve("wrangler/package.json"));
+  const { Miniflare, convertV4MiniflareOptions } = fromWrangler("miniflare");
+  const worker = (name, script, serviceBindings) => ({
+    name,
+    modules: true,
+    script,
+    compatibilityDate,
+    serviceBindings,
+  });
+  const names = [...new Set(Object.values(bindings).map((b) => b.name))];
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      workers: [worker("harness", harnessScript(), bindings), ...names.map((name) => worker(name, documents))],
+    }),
+  );
+  try {
+    await mf.ready;
+    const pid = workerdPid();
+    const cpu = () => Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
+    return await use(async (query) => {
+      const before = cpu();
+      const response = await mf.dispatchFetch(`http://bench/?${new URLSearchParams(query)}`);
+      const text = await response.text();
+      // What workerd does after the response (the request's clean-up, the GC it set off) is the
+      // request's too: read the clock once the thread has settled, not as the response arrives.
+      await new Promise((settled) => setTimeout(settled, SETTLE_MS));
+      const ms = cpu() - before;
+      if (response.status !== 200) throw new Error(`${JSON.stringify(query)}: ${response.status} ${text}`);
+      return { ms, text };
+    });
+  } finally {
+    await mf.dispose();
+  }
+}
+
+/**
+ * Per-call CPU ms in workerd, warm and cold, of every variant, each less the median empty request.
+ * Warm: one documents Worker; after a warm-up, `rounds` requests per variant, each of n calls (one
+ * for anything that takes 2 ms or more). Cold, in a workerd of its own (so that the
+ * warm isolate's garbage is not collected on the cold calls' time, nor theirs on the warm ones'):
+ * `coldCopies` Workers of the same bundle per variant, each called once.
+ */
+export async function measureWorkerd({ rounds, coldCopies, node, warmup = 10 }) {
+  const documents = await documentsWorker(false);
+  const all = variants();
+  const entrypoint = (v) => (v.format === "json" ? "Baseline" : "Renderer");
+  const query = (v, binding, n) => ({ binding, lines: v.lines, format: v.format, n });
+  const empties = [];
+
+  // Each request of 2 ms or more in Node, or 20 calls (whose RPC overhead workerd adds on top).
+  const calls = Object.fromEntries(
+    all.map((v) => [key(v), Math.max(1, Math.min(20, Math.round(2 / node[key(v)].median)))]),
+  );
+  const warmBindings = {
+    RENDERER: { name: "documents", entrypoint: "Renderer" },
+    BASELINE: { name: "documents", entrypoint: "Baseline" },
+  };
+  // One variant after the other, each warmed up first: the garbage a variant leaves is collected on
+  // its own requests' time, not on the next variant's.
+  const warm = await withWorkerd(documents, warmBindings, async (request) => {
+    const binding = (v) => entrypoint(v).toUpperCase();
+    const totals = {};
+    for (const v of all) {
+      for (let i = 0; i < warmup; i++) await request(query(v, binding(v), calls[key(v)]));
+      // workerd renders the very bytes Node does.
+      if (v.format !== "json" && (await request({ ...query(v, binding(v), 1), echo: 1 })).text !== node[key(v)].text)
+        throw new Error(`${key(v)}: workerd's document differs from Node's`);
+      totals[key(v)] = [];
+      for (let round = 0; round < rounds; round++) {
+        totals[key(v)].push((await request(query(v, binding(v), calls[key(v)]))).ms);
+        if (round % 3 === 0) empties.push((await request({ n: 0 })).ms);
+      }
+    }
+    return totals;
+  });
+
+  const copies = all.flatMap((v) => Array.from({ length: coldCopies }, (_, copy) => ({ ...v, copy })));
+  const coldName = (c) => `COLD_${key(c).replace("-", "_")}_${c.copy}`;
+  const coldBindings = Object.fromEntries(
+    copies.map((c) => [coldName(c), { name: coldName(c), entrypoint: entrypoint(c) }]),
+  );
+  const cold = await withWorkerd(documents, coldBindings, async (request) => {
+    for (let i = 0; i < 5; i++) await request({ n: 0 });
+    const samples = Object.fromEntries(all.map((v) => [key(v), []]));
+    for (const c of copies.sort((a, b) => a.copy - b.copy)) {
+      samples[key(c)].push((await request(query(c, coldName(c), 1))).ms);
+      empties.push((await request({ n: 0 })).ms);
+    }
+    return samples;
+  });
+
+  const overhead = median(empties);
+  const less = (ms, n = 1) => (ms - overhead) / n;
+  return {
+    emptyRequestMs: overhead,
+    figures: Object.fromEntries(
+      all.map((v) => [
+        key(v),
+        {
+          warm: { ...stats(warm[key(v)].map((ms) => less(ms, calls[key(v)]))), calls: calls[key(v)] },
+          cold: stats(cold[key(v)].map((ms) => less(ms))),
+        },
+      ]),
+    ),
+  };
+}
+
+// --- Report.
+
+const round3 = (x) => (x === undefined ? null : Math.round(x * 1000) / 1000);
+
+/** One row per size and format: bytes, ms, ratios to the baseline (medians) and to the limit. */
+export function renderRows(node, workerd) {
+  return SIZES.flatMap((lines) =>
+    FORMATS.map((format) => {
+      const [k, base] = [`${format}-${lines}`, `json-${lines}`];
+      const w = workerd?.figures[k];
+      return {
+        lines,
+        format,
+        bytes: Buffer.byteLength(node[k].text),
+        node_median_ms: round3(node[k].median),
+        node_p95_ms: round3(node[k].p95),
+        node_json_ratio: round3(node[k].median / node[base].median),
+        workerd_warm_median_ms: round3(w?.warm.median),
+        workerd_warm_p95_ms: round3(w?.warm.p95),
+        workerd_json_ratio: w ? round3(w.warm.median / workerd.figures[base].warm.median) : null,
+        workerd_cold_median_ms: round3(w?.cold.median),
+        workerd_cold_max_ms: round3(w?.cold.max),
+        // workerd's figures when there are any: they include the RPC call the API Worker makes.
+        warm_of_limit: round3((w?.warm.median ?? node[k].median) / LIMIT_MS),
+        warm_p95_of_limit: round3((w?.warm.p95 ?? node[k].p95) / LIMIT_MS),
+        cold_of_limit: w ? round3(w.cold.median / LIMIT_MS) : null,
+      };
+    }),
+  );
+}
+
+function table(rows, node, workerd) {
+  const ms = (x) => (x === null || x === undefined ? "-" : x.toFixed(2)).padStart(7);
+  const ratio = (x) => (x === null ? "-" : `${x.toFixed(1)}x`).padStart(6);
+  const bytes = (n) => String(n).padStart(7);
+  const json = (n) => {
+    const w = workerd?.figures[`json-${n}`];
+    return (
+      `${String(n).padStart(5)} json ${bytes(Buffer.byteLength(node[`json-${n}`].text))} ` +
+      `${ms(node[`json-${n}`].median)} ${ms(node[`json-${n}`].p95)}        ` +
+      `${ms(w?.warm.median)} ${ms(w?.warm.p95)}        ${ms(w?.cold.median)} ${ms(w?.cold.max)}`
+    );
+  };
+  return [
+    "                    Node (warm)                 workerd, over RPC: warm      cold             of 10 ms",
+    "lines fmt    bytes  median     p95  xJSON   median     p95  xJSON   median     max   warm   cold",
+    ...rows.map(
+      (r) =>
+        `${String(r.lines).padStart(5)} ${r.format.padEnd(4)} ${bytes(r.bytes)} ` +
+        `${ms(r.node_median_ms)} ${ms(r.node_p95_ms)} ${ratio(r.node_json_ratio)} ` +
+        `${ms(r.workerd_warm_median_ms)} ${ms(r.workerd_warm_p95_ms)} ${ratio(r.workerd_json_ratio)} ` +
+        `${ms(r.workerd_cold_median_ms)} ${ms(r.workerd_cold_max_ms)} ` +
+        `${r.warm_of_limit.toFixed(2).padStart(6)} ${(r.cold_of_limit?.toFixed(2) ?? "-").padStart(6)}`,
+    ),
+    "the baseline: JSON.stringify of the same invoice row and lines (in workerd through the same RPC call)",
+    ...SIZES.map(json),
+  ];
+}
+
+async function main() {
+  const { values: flags } = parseArgs({
+    options: { quick: { type: "boolean", default: false }, "node-only": { type: "boolean", default: false } },
+  });
+  const plan = flags.quick
+    ? { rounds: 15, workerdRounds: 6, coldCopies: 2 }
+    : { rounds: 100, workerdRounds: 30, coldCopies: 6 };
+  const t0 = Date.now();
+  const log = (line) => console.error(`[${((Date.now() - t0) / 1000).toFixed(1).padStart(5)} s] ${line}`);
+  const machine = { loadAverage: loadavg(), cpu: cpus()[0]?.model ?? "unknown", cores: cpus().length };
+  log(`Node ${process.version}: ${plan.rounds} samples per size and format, one after the other, each after a warm-up`);
+  const node = await measureNode({ rounds: plan.rounds });
+  let workerd = null;
+  if (!flags["node-only"] && process.platform === "linux") {
+    log(
+      `workerd: ${plan.workerdRounds} warm requests per size and format over RPC, ` +
+        `${plan.coldCopies} cold isolates each`,
+    );
+    workerd = await measureWorkerd({ rounds: plan.workerdRounds, coldCopies: plan.coldCopies, node });
+  }
+  const rows = renderRows(node, workerd);
+  const over = (field) => rows.filter((r) => r[field] > 1).map((r) => `${r.format}-${r.lines}`);
+  const verdict = (label, list) =>
+    `${label}: ` +
+    (list.length ? `over the Free plan's ${LIMIT_MS} ms CPU: ${list.join(", ")}` : `all within ${LIMIT_MS} ms`);
+  console.log(
+    [
+      "",
+      `${flags.quick ? "quick" : "full"} run, ${((Date.now() - t0) / 1000).toFixed(0)} s: ` +
+        "CPU ms per render of a voucher " +
+        `invoice (category O) of 1, 50 and 500 lines; Node ${process.version}` +
+        (workerd ? `; workerd less its empty request (${workerd.emptyRequestMs.toFixed(2)} ms)` : "; workerd not run"),
+      ...table(rows, node, workerd),
+      `machine: ${machine.cores} x ${machine.cpu}; ` +
+        `load average ${machine.loadAverage.map((x) => x.toFixed(2)).join(", ")} at the start`,
+      verdict(`warm, median (${workerd ? "workerd" : "Node"})`, over("warm_of_limit")),
+      verdict(`warm, p95 (${workerd ? "workerd" : "Node"})`, over("warm_p95_of_limit")),
+      ...(workerd ? [verdict("cold, median (workerd: an isolate's first render)", over("cold_of_limit"))] : []),
+    ].join("\n"),
+  );
+  console.log(
+    JSON.stringify({
+      mode: flags.quick ? "quick" : "full",
+      limit_ms: LIMIT_MS,
+      over_limit_warm: over("warm_of_limit"),
+      over_limit_warm_p95: over("warm_p95_of_limit"),
+      over_limit_cold: workerd ? over("cold_of_limit") : null,
+      rows,
+      json_baseline: Object.fromEntries(
+        SIZES.map((n) => [
+          n,
+          {
+            bytes: Buffer.byteLength(node[`json-${n}`].text),
+            node_median_ms: round3(node[`json-${n}`].median),
+            workerd_warm_median_ms: round3(workerd?.figures[`json-${n}`].warm.median),
+            workerd_cold_median_ms: round3(workerd?.figures[`json-${n}`].cold.median),
+          },
+        ]),
+      ),
+      empty_request_ms: round3(workerd?.emptyRequestMs),
+      node: process.version,
+      load_average_start: machine.loadAverage.map(round3),
+    }),
+  );
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await main();
