@@ -23,6 +23,17 @@ const ORDER = { voucher_category: "meal", payment_method: "direct_debit", descri
 const ENTRY = { voucher_owner_id: "bench-owner", card_holder_name: "Grace Hopper", amount: "12.34" };
 const HOOK = { url: "https://hooks.example/bench", event_types: ["*"] };
 const DEVICES = "/voucher_owners/me/notification_tokens";
+const PROFILE_PATH = "/customers/me/billing_profile";
+// The orders are paid by direct debit: the profile holds the account and the mandate.
+const PROFILE = {
+  legal_name: "Bench Kantinen GmbH",
+  street: "Hauptstraße 5",
+  postcode: "80331",
+  city: "München",
+  country_code: "DE",
+  direct_debit_iban: "DE89370400440532013000",
+  direct_debit_mandate_reference: "BENCH-1",
+};
 
 /** The transitions that lead a new card order into each state (it gets one entry first). */
 const PATH_TO = { draft: [], submitted: ["submit"], in_production: ["submit", "start_production"] };
@@ -37,8 +48,15 @@ class Customer {
     return (await expectStatus(status, this.url + path, { token: this.token, method: "POST", json })).body;
   }
 
+  /** The billing profile a submit needs (written once per client). */
+  async profile() {
+    this.profiled ??= expectStatus(200, this.url + PROFILE_PATH, { token: this.token, method: "PUT", json: PROFILE });
+    await this.profiled;
+  }
+
   /** A card order with one entry, led into `state`. */
   async order(state) {
+    await this.profile();
     const order = (await this.post("/card_orders", ORDER)).data[0];
     await this.post(`/card_orders/${order.id}/entries`, ENTRY);
     for (const action of PATH_TO[state]) await this.post(`/card_orders/${order.id}/${action}`, undefined, 200);
@@ -148,6 +166,36 @@ const CASES = {
     route: "POST /invoices/{id}/cancel",
     status: 200,
     request: async (c) => ({ path: `/invoices/${await c.invoice()}/cancel` }),
+  },
+  listInvoiceLines: {
+    route: "GET /invoices/{id}/lines",
+    status: 200,
+    request: async (c) => ({ path: `/invoices/${await c.invoice()}/lines` }),
+  },
+  // The first request of a document: read, rendered by the documents Worker, stored in R2.
+  getInvoiceDocument: {
+    route: "GET /invoices/{id}/document",
+    status: 200,
+    request: async (c) => ({ path: `/invoices/${await c.invoice()}/document` }),
+  },
+  getInvoiceCreditNote: {
+    route: "GET /invoices/{id}/credit_note",
+    status: 200,
+    request: async (c) => {
+      const id = await c.invoice();
+      await c.post(`/invoices/${id}/cancel`, undefined, 200);
+      return { path: `/invoices/${id}/credit_note` };
+    },
+  },
+  putBillingProfile: {
+    route: `PUT ${PROFILE_PATH}`,
+    status: 200,
+    request: async (c) => ({ path: PROFILE_PATH, json: { ...PROFILE, city: `München ${c.round}` } }),
+  },
+  getBillingProfile: {
+    route: `GET ${PROFILE_PATH}`,
+    status: 200,
+    request: async (c) => (await c.profile(), { path: PROFILE_PATH }),
   },
   // A device new to its owner, who has devices (the earlier rounds').
   registerNotificationToken: {
