@@ -42,6 +42,17 @@ export interface RouteSpec {
 }
 
 /**
+ * A route's prose in the OpenAPI document, kept out of RouteSpec so that the Worker's bundle does
+ * not carry it (the document is built at build time: scripts/build-assets.mjs). `success`: the
+ * description of the success response.
+ */
+export interface RouteDocs {
+  summary: string;
+  description: string;
+  success: string;
+}
+
+/**
  * What a route's handler gets: its body, query and path parameters, validated against the route's
  * schemas, and the way its first reads go (with the Idempotency-Key's lookup, on a keyed route).
  */

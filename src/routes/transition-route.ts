@@ -7,6 +7,9 @@ import { pathId } from "../schemas/formats";
 
 const camelCase = (name: string) => name.replace(/_(\w)/g, (_, ch: string) => ch.toUpperCase());
 
+/** The operationId of a transition's route, e.g. `submitCardOrder` (its docs are keyed by it). */
+export const transitionOperationId = (action: string, resource: string) => `${camelCase(action)}${resource}`;
+
 /** The route of one transition of a lifecycle table: POST /<collection>/{id}/<action>, with its scope. */
 export function transitionRoute<Action extends string, Schema extends z.ZodMiniType>(
   lifecycle: Lifecycle<string, Action, string>,
@@ -17,7 +20,7 @@ export function transitionRoute<Action extends string, Schema extends z.ZodMiniT
   return {
     method: "post",
     path: `/${route.collection}/{id}/${action}`,
-    operationId: `${camelCase(action)}${route.resource}`,
+    operationId: transitionOperationId(action, route.resource),
     summary: `${action.replace(/_/g, " ")}: ${from.join(" or ")} → ${to}`,
     description: `Takes no body. ${route.effect ?? ""}A transition not allowed from the current state answers 409 invalid_state and changes nothing.`,
     tag: route.tag,
