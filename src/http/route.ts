@@ -12,14 +12,16 @@ type HttpMethod = "get" | "post" | "put" | "delete";
 /** The success schema of a route that answers 204. */
 export const NO_CONTENT = z.undefined();
 
-/** Everything about a route but its handler: what the app mounts and the OpenAPI document shows. */
+/**
+ * Everything about a route but its handler and its prose: what the app mounts and the OpenAPI
+ * document shows. The prose (RouteDocs) is in `<resource>.docs.ts`, which only the document reads.
+ */
 export interface RouteSpec {
   method: HttpMethod;
   /** OpenAPI form, e.g. `/card_orders/{id}`. */
   path: string;
+  /** Also the key of the route's RouteDocs. */
   operationId: string;
-  summary: string;
-  description: string;
   tag: string;
   /** Absent: a public route. */
   access?: AccessRequirement;
@@ -34,11 +36,21 @@ export interface RouteSpec {
   /** `headers`: fixed values its handler sets beyond those of every response (the document shows them). */
   success: {
     status: 200 | 201 | 204;
-    description: string;
     schema: z.ZodMiniType;
     mediaType?: string;
     headers?: Record<string, string>;
   };
+}
+
+/**
+ * A route's prose in the OpenAPI document, kept out of RouteSpec so that the Worker's bundle does
+ * not carry it (the document is built at build time: scripts/build-assets.mjs). `success`: the
+ * description of the success response.
+ */
+export interface RouteDocs {
+  summary: string;
+  description: string;
+  success: string;
 }
 
 /**

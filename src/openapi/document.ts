@@ -5,10 +5,11 @@ import { BOOKMARK_HEADER } from "../http/d1-bookmark";
 import { errorsOf, keyed } from "../http/mount";
 import { BODY_LIMIT_BYTES, NO_BODY } from "../http/request-body";
 import { REQUEST_ID_HEADER, SANE_REQUEST_ID } from "../http/request-context";
-import type { Endpoint, RouteSpec } from "../http/route";
+import type { Endpoint, RouteDocs, RouteSpec } from "../http/route";
 import { ErrorEnvelope } from "../schemas/envelopes";
 import { components } from "../schemas/registry";
 import { HEADERS, responseHeaders } from "./headers";
+import { ROUTE_DOCS } from "./route-docs";
 import { webhooks } from "./webhooks";
 
 // Query parameters are strings on the wire; a parameter declared as an integer keeps only that.
@@ -42,7 +43,7 @@ function schemaRef(schema: z.ZodMiniType): Record<string, unknown> {
 
 type Properties = { properties?: Record<string, { description?: string }> };
 
-function operation(spec: RouteSpec) {
+function operation(spec: RouteSpec, docs: RouteDocs) {
   const path = spec.params ? ((z.toJSONSchema(spec.params, JSON_SCHEMA_OPTIONS) as Properties).properties ?? {}) : {};
   const names = [...spec.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name);
   if (names.join() !== Object.keys(path).join())
@@ -89,7 +90,7 @@ function operation(spec: RouteSpec) {
 
   const responses: Record<string, unknown> = {
     [spec.success.status]: {
-      description: spec.success.description,
+      description: docs.success,
       headers: responseHeaders(spec, spec.success.status),
       ...(spec.success.status === 204
         ? {}
@@ -108,8 +109,8 @@ function operation(spec: RouteSpec) {
 
   return {
     operationId: spec.operationId,
-    summary: spec.summary,
-    ...(spec.description ? { description: spec.description } : {}),
+    summary: docs.summary,
+    ...(docs.description ? { description: docs.description } : {}),
     tags: [spec.tag],
     security: spec.access ? [{ bearerAuth: [spec.access.scope] }] : [],
     ...(spec.access ? { "x-required-scope": spec.access.scope, "x-requires-customer": spec.access.tenant } : {}),
@@ -130,7 +131,15 @@ function operation(spec: RouteSpec) {
 /** The OpenAPI 3.1 document, built from the same specs and schemas that the app mounts and validates with. */
 export function openApiDocument(endpoints: readonly Endpoint[]) {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const { spec } of endpoints) (paths[spec.path] ??= {})[spec.method] = operation(spec);
+  // Docs are taken by their operation; any left over name none (a typo, or a removed route).
+  const unclaimed = new Set(ROUTE_DOCS.keys());
+  for (const { spec } of endpoints) {
+    const docs = ROUTE_DOCS.get(spec.operationId);
+    if (!docs) throw new Error(`${spec.operationId}: no docs (its routes folder's .docs.ts, in openapi/route-docs.ts)`);
+    unclaimed.delete(spec.operationId);
+    (paths[spec.path] ??= {})[spec.method] = operation(spec, docs);
+  }
+  if (unclaimed.size) throw new Error(`Docs of no operation: ${[...unclaimed].join(", ")}`);
 
   const { schemas } = z.toJSONSchema(components, {
     ...JSON_SCHEMA_OPTIONS,

@@ -18,42 +18,34 @@ export const createCardOrder = {
   method: "post",
   path: "/card_orders",
   operationId: "createCardOrder",
-  summary: "Create a card order (state draft)",
-  description:
-    "Creates a draft card order for the token's customer. Answers the new order as a single-page list envelope.",
   tag: TAG,
   access: { scope: "card_orders:write", tenant: true },
   body: CreateCardOrder,
   query: NO_QUERY,
-  success: { status: 201, description: "The new card order, as a single-page list envelope.", schema: CardOrderList },
+  success: { status: 201, schema: CardOrderList },
 } satisfies RouteSpec;
 
 export const listCardOrders = {
   method: "get",
   path: "/card_orders",
   operationId: "listCardOrders",
-  summary: "List the customer's card orders, newest first",
-  description:
-    "Pages the customer's card orders, newest first (created_at, then id, descending), optionally only those in one state.",
   tag: TAG,
   access: { scope: "card_orders:read", tenant: true },
   body: NO_BODY,
   query: listQuery({ state: filter("Only card orders in this state.", cardOrderLifecycle.states) }),
-  success: { status: 200, description: "A page of card orders.", schema: CardOrderList },
+  success: { status: 200, schema: CardOrderList },
 } satisfies RouteSpec;
 
 export const getCardOrder = {
   method: "get",
   path: "/card_orders/{id}",
   operationId: "getCardOrder",
-  summary: "Get a card order",
-  description: "One card order of the customer; another customer's order answers 404 like one that does not exist.",
   tag: TAG,
   access: { scope: "card_orders:read", tenant: true },
   body: NO_BODY,
   query: NO_QUERY,
   params: z.object({ id: pathId(cardOrderLifecycle.noun) }),
-  success: { status: 200, description: "The card order.", schema: CardOrderData },
+  success: { status: 200, schema: CardOrderData },
 } satisfies RouteSpec;
 
 export const transitionCardOrder = (action: CardOrderAction) =>

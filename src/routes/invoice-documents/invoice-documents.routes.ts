@@ -18,21 +18,9 @@ const DocumentQuery = z.object({
 
 const XML = z.string();
 
-const ABOUT: Record<DocumentKind, { path: string; operationId: string; summary: string; description: string }> = {
-  invoice: {
-    path: "/invoices/{id}/document",
-    operationId: "getInvoiceDocument",
-    summary: "Download the invoice as an e-invoice (XRechnung)",
-    description:
-      "An EN 16931 / XRechnung 3.0 e-invoice (type 380) of the invoice, with the seller and buyer as they were when it was issued. The same bytes on every request, for ever (strong ETag; If-None-Match answers 304). An invoice issued before invoices kept their parties answers 409 conflict.",
-  },
-  credit_note: {
-    path: "/invoices/{id}/credit_note",
-    operationId: "getInvoiceCreditNote",
-    summary: "Download a cancelled invoice's credit note as an e-invoice (XRechnung)",
-    description:
-      "The credit note (type 381) that cancels the invoice: numbered with its cancellation_number, issued on the day of cancelled_at, referring to the invoice, with its lines and amounts. An invoice that is not cancelled answers 409 invalid_state. Same bytes for ever, ETag and 304 as for the document.",
-  },
+const ABOUT: Record<DocumentKind, { path: string; operationId: string }> = {
+  invoice: { path: "/invoices/{id}/document", operationId: "getInvoiceDocument" },
+  credit_note: { path: "/invoices/{id}/credit_note", operationId: "getInvoiceCreditNote" },
 };
 
 export const getDocument = (kind: DocumentKind) =>
@@ -47,7 +35,6 @@ export const getDocument = (kind: DocumentKind) =>
     errors: kind === "invoice" ? ["conflict"] : ["conflict", "invalid_state"],
     success: {
       status: 200,
-      description: "The e-invoice as an attachment named after its number.",
       schema: XML,
       mediaType: "application/xml",
       headers: { "Cache-Control": "private" },

@@ -19,24 +19,18 @@ export const createInvoice = {
   method: "post",
   path: "/invoices",
   operationId: "createInvoice",
-  summary: "Invoice a card order (state open, numbered INV-YYYY-NNNNNN)",
-  description:
-    "Books the invoice today (UTC), due in 14 days, with the order's payment method and cost center, and links it as the order's `invoice`. An unknown or foreign order_id is a 422 on /order_id; an order that has an invoice, 409 conflict; a cancelled order, 409 invalid_state.",
   tag: TAG,
   access: { scope: "invoices:write", tenant: true },
   body: CreateInvoice,
   query: NO_QUERY,
   errors: ["invalid_state", "conflict"],
-  success: { status: 201, description: "The new invoice, as a single-page list envelope.", schema: InvoiceList },
+  success: { status: 201, schema: InvoiceList },
 } satisfies RouteSpec;
 
 export const listInvoices = {
   method: "get",
   path: "/invoices",
   operationId: "listInvoices",
-  summary: "List the customer's invoices, newest first",
-  description:
-    "Pages the customer's invoices, newest first (created_at, then id, descending), optionally filtered by state and by card order.",
   tag: TAG,
   access: { scope: "invoices:read", tenant: true },
   body: NO_BODY,
@@ -44,21 +38,19 @@ export const listInvoices = {
     state: filter("Only invoices in this state.", invoiceLifecycle.states),
     order_id: anyFilter("Only the invoice of this card order."),
   }),
-  success: { status: 200, description: "A page of invoices.", schema: InvoiceList },
+  success: { status: 200, schema: InvoiceList },
 } satisfies RouteSpec;
 
 export const getInvoice = {
   method: "get",
   path: "/invoices/{id}",
   operationId: "getInvoice",
-  summary: "Get an invoice",
-  description: "One invoice of the customer; another customer's invoice answers 404 like one that does not exist.",
   tag: TAG,
   access: { scope: "invoices:read", tenant: true },
   body: NO_BODY,
   query: NO_QUERY,
   params: z.object({ id: pathId(invoiceLifecycle.noun) }),
-  success: { status: 200, description: "The invoice.", schema: InvoiceData },
+  success: { status: 200, schema: InvoiceData },
 } satisfies RouteSpec;
 
 const InvoiceLineList = listOf("InvoiceLineList", InvoiceLine);
@@ -67,15 +59,12 @@ export const listInvoiceLines = {
   method: "get",
   path: "/invoices/{id}/lines",
   operationId: "listInvoiceLines",
-  summary: "List an invoice's lines, by position",
-  description:
-    "Pages the invoice's lines in position order, ascending; total_entries is the number of its lines. An invoice issued before invoices had lines has none.",
   tag: TAG,
   access: { scope: "invoices:read", tenant: true },
   body: NO_BODY,
   query: listQuery({}),
   params: z.object({ id: pathId(invoiceLifecycle.noun) }),
-  success: { status: 200, description: "A page of lines.", schema: InvoiceLineList },
+  success: { status: 200, schema: InvoiceLineList },
 } satisfies RouteSpec;
 
 export const transitionInvoice = (action: InvoiceAction) =>
@@ -84,8 +73,4 @@ export const transitionInvoice = (action: InvoiceAction) =>
     resource: "Invoice",
     tag: TAG,
     schema: InvoiceData,
-    effect:
-      action === "cancel"
-        ? "Sets cancelled_at and a cancellation number CN-YYYY-NNNNNN (gapless per UTC year); invoices are never deleted or renumbered. "
-        : undefined,
   });

@@ -18,39 +18,32 @@ export const registerNotificationToken = {
   method: "put",
   path: "/voucher_owners/me/notification_tokens",
   operationId: "registerNotificationToken",
-  summary: "Register (or replace) the token of one of the caller's devices",
-  description: `One registration per (voucher owner, device_identifier): a second PUT replaces the value, keeps created_at and advances updated_at. A value belongs to one owner's device at a time: registering it elsewhere removes it here. An owner has at most ${MAX_DEVICES_PER_OWNER} devices: registering another removes the least recently updated one, in the same write.`,
   tag: TAG,
   access: ACCESS,
   body: RegisterNotificationToken,
   query: NO_QUERY,
-  success: { status: 204, description: "Registered.", schema: NO_CONTENT },
+  success: { status: 204, schema: NO_CONTENT },
 } satisfies RouteSpec;
 
 export const listNotificationTokens = {
   method: "get",
   path: "/voucher_owners/me/notification_tokens",
   operationId: "listNotificationTokens",
-  summary: "List the caller's registered devices, newest first",
-  description:
-    "Pages the devices registered for the token's subject (the voucher owner), newest first; never the token values.",
   tag: TAG,
   access: ACCESS,
   body: NO_BODY,
   query: listQuery({}),
-  success: { status: 200, description: "A page of devices.", schema: NotificationDeviceList },
+  success: { status: 200, schema: NotificationDeviceList },
 } satisfies RouteSpec;
 
 export const deleteNotificationToken = {
   method: "delete",
   path: "/voucher_owners/me/notification_tokens/{device_identifier}",
   operationId: "deleteNotificationToken",
-  summary: "Remove a device's token",
-  description: "Answers 204 also when nothing was registered for the device.",
   tag: TAG,
   access: ACCESS,
   body: NO_BODY,
   query: NO_QUERY,
   params: z.object({ device_identifier: z.string() }),
-  success: { status: 204, description: "Gone.", schema: NO_CONTENT },
+  success: { status: 204, schema: NO_CONTENT },
 } satisfies RouteSpec;

@@ -1,5 +1,4 @@
 import * as z from "zod/mini";
-import { MAX_WEBHOOK_ENDPOINTS } from "../../domain/webhooks";
 import { NO_BODY } from "../../http/request-body";
 import { NO_QUERY } from "../../http/request-query";
 import { NO_CONTENT, type RouteSpec } from "../../http/route";
@@ -18,44 +17,33 @@ export const createWebhookEndpoint = {
   method: "post",
   path: "/webhook_endpoints",
   operationId: "createWebhookEndpoint",
-  summary: "Subscribe an https endpoint to the customer's events",
-  description: `Deliveries follow Standard Webhooks: the event as JSON, signed with the \`secret\` answered here and never shown again. At most ${MAX_WEBHOOK_ENDPOINTS} endpoints per customer (the next one: 409 conflict).`,
   tag: TAG,
   access: ACCESS,
   body: CreateWebhookEndpoint,
   query: NO_QUERY,
   errors: ["conflict"],
-  success: {
-    status: 201,
-    description: "The new endpoint with its signing secret, as a single-page list envelope.",
-    schema: NewWebhookEndpointList,
-  },
+  success: { status: 201, schema: NewWebhookEndpointList },
 } satisfies RouteSpec;
 
 export const listWebhookEndpoints = {
   method: "get",
   path: "/webhook_endpoints",
   operationId: "listWebhookEndpoints",
-  summary: "List the customer's webhook endpoints, newest first",
-  description: "Pages the customer's endpoints, newest first; never a secret.",
   tag: TAG,
   access: ACCESS,
   body: NO_BODY,
   query: listQuery({}),
-  success: { status: 200, description: "A page of endpoints.", schema: WebhookEndpointList },
+  success: { status: 200, schema: WebhookEndpointList },
 } satisfies RouteSpec;
 
 export const deleteWebhookEndpoint = {
   method: "delete",
   path: "/webhook_endpoints/{id}",
   operationId: "deleteWebhookEndpoint",
-  summary: "Stop deliveries to an endpoint",
-  description:
-    "No further attempt reaches it, also not the retries of earlier events. An unknown, deleted or another customer's endpoint answers 404.",
   tag: TAG,
   access: ACCESS,
   body: NO_BODY,
   query: NO_QUERY,
   params: z.object({ id: pathId("webhook endpoint") }),
-  success: { status: 204, description: "Deleted.", schema: NO_CONTENT },
+  success: { status: 204, schema: NO_CONTENT },
 } satisfies RouteSpec;

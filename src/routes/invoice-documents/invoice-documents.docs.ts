@@ -1,0 +1,25 @@
+import type { RouteDocs } from "../../http/route";
+
+const SUCCESS = "The e-invoice as an attachment named after its number.";
+
+/** The prose of invoice-documents.routes.ts in the OpenAPI document, by operationId. */
+export const invoiceDocumentDocs: Record<string, RouteDocs> = {
+  getInvoiceDocument: {
+    summary: "Download the invoice as an e-invoice (XRechnung)",
+    description:
+      "An EN 16931 / XRechnung 3.0 e-invoice (type 380) of the invoice, with the seller and buyer " +
+      "as they were when it was issued. The same bytes on every request, for ever " +
+      "(strong ETag; If-None-Match answers 304). An invoice issued before invoices kept their parties " +
+      "answers 409 conflict.",
+    success: SUCCESS,
+  },
+  getInvoiceCreditNote: {
+    summary: "Download a cancelled invoice's credit note as an e-invoice (XRechnung)",
+    description:
+      "The credit note (type 381) that cancels the invoice: numbered with its cancellation_number, " +
+      "issued on the day of cancelled_at, referring to the invoice, with its lines and amounts. " +
+      "An invoice that is not cancelled answers 409 invalid_state. " +
+      "Same bytes for ever, ETag and 304 as for the document.",
+    success: SUCCESS,
+  },
+};

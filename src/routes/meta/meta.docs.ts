@@ -1,0 +1,20 @@
+import type { RouteDocs } from "../../http/route";
+
+/** The prose of meta.routes.ts in the OpenAPI document, by operationId. */
+export const metaDocs: Record<string, RouteDocs> = {
+  health: {
+    summary: "Liveness: the Worker answers (no database call)",
+    description: "Answers 200 while the Worker runs; it touches no database and needs no token.",
+    success: "Alive.",
+  },
+  openApi: {
+    summary: "This OpenAPI 3.1 document",
+    description: "The document, built from the same route specs and schemas that the Worker validates with.",
+    success: "The document.",
+  },
+  docs: {
+    summary: "Interactive API reference",
+    description: "An HTML page that renders /openapi.json.",
+    success: "An HTML page.",
+  },
+};
