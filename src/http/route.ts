@@ -39,6 +39,8 @@ export interface RouteSpec {
     schema: z.ZodMiniType;
     mediaType?: string;
     headers?: Record<string, string>;
+    /** A stored document: an attachment with a strong ETag; a matching If-None-Match answers 304. */
+    conditional?: true;
   };
 }
 

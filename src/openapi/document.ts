@@ -21,6 +21,20 @@ const JSON_SCHEMA_OPTIONS = {
 } as const;
 
 // Operation tags, in the order of the endpoints; each needs a description (lint: tag-description).
+/** The headers of a stored document's answer (RouteSpec `success.conditional`). */
+const DOCUMENT_HEADERS = {
+  ETag: {
+    description: "Strong: the same document has the same ETag for ever (its bytes never change).",
+    required: true,
+    schema: { type: "string" },
+  },
+  "Content-Disposition": {
+    description: 'An attachment named after the document\'s number, e.g. `attachment; filename="INV-2026-000001.xml"`.',
+    required: true,
+    schema: { type: "string" },
+  },
+};
+
 const TAG_DESCRIPTIONS: Record<string, string> = {
   "Card orders":
     "A customer's orders of voucher cards: draft → submitted → in_production → delivered, or cancelled while draft or submitted.",
@@ -32,6 +46,9 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   "Webhook endpoints":
     "Where the customer's events are POSTed, signed as Standard Webhooks specifies; the secret is shown once, when the endpoint is created.",
   Service: "Public, without a token: liveness, this document and its interactive reference.",
+  "Billing profile":
+    "Who the customer is on its invoices: name, address, VAT id, buyer reference, direct-debit mandate. " +
+    "Every invoice keeps the profile as it was when it was issued.",
 };
 
 function schemaRef(schema: z.ZodMiniType): Record<string, unknown> {
@@ -88,15 +105,28 @@ function operation(spec: RouteSpec, docs: RouteDocs) {
     });
   }
 
+  if (spec.success.conditional)
+    parameters.push({
+      name: "If-None-Match",
+      in: "header",
+      required: false,
+      description: "The ETag of a copy the client holds: when it is the document's, the answer is 304 without a body.",
+      schema: { type: "string" },
+    });
   const responses: Record<string, unknown> = {
     [spec.success.status]: {
       description: docs.success,
-      headers: responseHeaders(spec, spec.success.status),
+      headers: { ...responseHeaders(spec, spec.success.status), ...(spec.success.conditional ? DOCUMENT_HEADERS : {}) },
       ...(spec.success.status === 204
         ? {}
         : { content: { [spec.success.mediaType ?? "application/json"]: { schema: schemaRef(spec.success.schema) } } }),
     },
   };
+  if (spec.success.conditional)
+    responses[304] = {
+      description: "Not modified: If-None-Match named the document's ETag; the client's copy is the document.",
+      headers: { ...responseHeaders(spec, 304), ETag: DOCUMENT_HEADERS.ETag },
+    };
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorsOf(spec)) byStatus.set(ERRORS[code][0], [...(byStatus.get(ERRORS[code][0]) ?? []), code]);
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {

@@ -38,5 +38,6 @@ export const getDocument = (kind: DocumentKind) =>
       schema: XML,
       mediaType: "application/xml",
       headers: { "Cache-Control": "private" },
+      conditional: true,
     },
   }) satisfies RouteSpec;
