@@ -13,7 +13,9 @@ export function einvoiceValidator() {
   const configured = process.env.EINVOICE_VALIDATE;
   if (configured) return existsSync(configured) ? { path: configured } : { absent: `EINVOICE_VALIDATE=${configured}` };
   const beside = resolve(ROOT, "../shared/einvoice/validate");
-  return existsSync(beside) ? { path: beside } : { absent: "neither EINVOICE_VALIDATE nor ../shared/einvoice/validate" };
+  return existsSync(beside)
+    ? { path: beside }
+    : { absent: "neither EINVOICE_VALIDATE nor ../shared/einvoice/validate" };
 }
 
 /** Whether a missing validator fails the test rather than skips it. */

@@ -22,7 +22,8 @@ export const ERRORS = {
   internal_error: [500, "Something unexpected failed; nothing internal is disclosed."],
   unavailable: [
     503,
-    "The database or the token key set could not be reached; nothing was half-written. Retry after Retry-After seconds.",
+    "The database or the token key set could not be reached; nothing was half-written. " +
+      "Retry after Retry-After seconds.",
   ],
 } as const satisfies Record<string, readonly [number, string]>;
 

@@ -53,7 +53,7 @@ describe("PUT and GET /customers/me/billing_profile", () => {
     await expectJson(await call(PATH, { token: auth }), 200, { data });
   });
 
-  it("replaces the profile whole: a field left out is null, and the five required ones are all that is needed", async () => {
+  it("replaces the profile whole: a field left out is null; the five required ones are all it needs", async () => {
     const customer = unique("customer");
     const auth = await token({ customer_id: customer });
     await put(auth, newBillingProfile);

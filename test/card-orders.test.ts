@@ -353,7 +353,7 @@ describe("GET /card_orders", () => {
     ).toBe(200);
   });
 
-  it("accepts a cursor signed under a secret listed in APP_SECRETS_PREVIOUS, and signs new links with APP_SECRET alone", async () => {
+  it("accepts a cursor signed under a secret in APP_SECRETS_PREVIOUS; signs new links with APP_SECRET", async () => {
     const auth = await token();
     for (let i = 0; i < 3; i++) await createCardOrder(auth);
     const get = (url: string, bindings: { APP_SECRET: string; APP_SECRETS_PREVIOUS?: string }) =>
@@ -375,7 +375,7 @@ describe("GET /card_orders", () => {
     );
   });
 
-  it("following next while orders are created: every order once, and a short page is the last (no empty page after it)", async () => {
+  it("following next while orders are created: every order once, a short page is the last (none after)", async () => {
     const auth = await token();
     const created = [];
     for (let i = 0; i < 5; i++) created.push((await createCardOrder(auth)).id);

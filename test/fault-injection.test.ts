@@ -488,7 +488,8 @@ async function expectGaplessNumbers() {
     last: number;
   }>();
   const { results: taken } = await env.DB.prepare(
-    "SELECT number AS n FROM invoices UNION ALL SELECT cancellation_number AS n FROM invoices WHERE cancellation_number IS NOT NULL",
+    "SELECT number AS n FROM invoices " +
+      "UNION ALL SELECT cancellation_number AS n FROM invoices WHERE cancellation_number IS NOT NULL",
   ).all<{ n: string }>();
   const byYear = new Map<string, number[]>();
   for (const { n } of taken) {

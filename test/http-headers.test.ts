@@ -170,7 +170,7 @@ describe("x-d1-bookmark", () => {
     }
   });
 
-  it("a write that loses to a concurrent change still answers with a bookmark, and reads on from a new session at the primary", async () => {
+  it("a write that loses to a concurrent change still answers a bookmark; reads go on at the primary", async () => {
     const auth = await token();
     const order = await orderIn(auth, "draft");
     const opened: string[] = [];
@@ -204,7 +204,7 @@ describe("x-d1-bookmark", () => {
     expect(response.headers.get(BOOKMARK)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/);
   });
 
-  it("opens each request's D1 session where the contract says: reads at a replica or the client's bookmark, writes at the primary", async () => {
+  it("opens D1 sessions as documented: reads at a replica or the client's bookmark, writes at primary", async () => {
     const opened: string[] = [];
     const DB = {
       withSession: (start: string) => (opened.push(start), env.DB.withSession(start as never)),

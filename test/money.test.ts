@@ -98,7 +98,8 @@ describe("money: VAT", () => {
   });
 
   it("rounds the half cent up and anything below it down", () => {
-    // 0.50 € at 19 %: 9.5 cents → 10; 0.52 € at 19 %: 9.88 → 10; 0.47 € at 19 %: 8.93 → 9; 0.02 € at 7.5 %: 0.15 → 0
+    // 0.50 € at 19 %: 9.5 cents → 10; 0.52 € at 19 %: 9.88 → 10; 0.47 € at 19 %: 8.93 → 9;
+    // 0.02 € at 7.5 %: 0.15 → 0
     expect([
       vatCents(50, 1900),
       vatCents(52, 1900),

@@ -83,7 +83,7 @@ beforeEach(async () => {
 afterEach(() => vi.restoreAllMocks());
 
 describe("push on delivery", () => {
-  it("sends one message per device of each owner with cards in the order, naming only that owner's card holders", async () => {
+  it("sends one message per device of each owner with cards in the order, naming only their holders", async () => {
     const owners = { ada: unique("ada"), alan: unique("alan") };
     const [adaPhone, adaTablet, alanPhone] = [
       await register(owners.ada, "phone"),
@@ -145,7 +145,7 @@ describe("push on delivery", () => {
     expect(messages).toStrictEqual(expected);
   });
 
-  it("sends a push again (a retry, or its event fanned out twice) with the same collapse key, which another event's push does not share", async () => {
+  it("resends a push (a retry, or its event fanned out twice) with the same collapse key, not another's", async () => {
     const owner = unique("ada");
     await register(owner, "phone");
     await deliveredOrder({ ada: owner, alan: unique("alan") });

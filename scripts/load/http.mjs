@@ -76,7 +76,9 @@ export function createClient(baseUrl, stopSignal, { faults }) {
         result.status === 503 && result.code === "unavailable" && /^\d+$/.test(result.retryAfter ?? "");
       if (unavailable && faults) stats.unavailable++;
       else if (result.status >= 500) {
-        const label = `${method} ${op ?? path}: ${statusLabel(result)}${result.status === 503 && !unavailable ? " without Retry-After" : ""}`;
+        const label =
+          `${method} ${op ?? path}: ${statusLabel(result)}` +
+          `${result.status === 503 && !unavailable ? " without Retry-After" : ""}`;
         stats.serverErrors.set(label, (stats.serverErrors.get(label) ?? 0) + 1);
       }
       if (!faults || !unavailable || attempts === MAX_ATTEMPTS || stopSignal.aborted) {

@@ -106,7 +106,9 @@ export function pageReads<Row>({
 
 /** The kept total of a list (drizzle/0006_list_counts.sql), as `pageReads` takes it: 0 before its first row. */
 export const keptTotal = (list: CountedList, scope: SQL | Placeholder | string, filter: SQL | Placeholder = sql`''`) =>
-  sql`coalesce((SELECT ${listCounts.total} FROM ${listCounts} WHERE ${listCounts.list} = ${list} AND ${listCounts.scope} = ${scope} AND ${listCounts.filter} = ${filter}), 0)`;
+  sql`coalesce((SELECT ${listCounts.total} FROM ${listCounts} WHERE ${listCounts.list} = ${list} AND ${
+    listCounts.scope
+  } = ${scope} AND ${listCounts.filter} = ${filter}), 0)`;
 
 /**
  * One page and the list's total in one round trip. `total` is undefined when the list's owner does

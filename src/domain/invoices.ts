@@ -41,7 +41,8 @@ export function assertInvoiceable(
   if (voucherInvoice && voucherInvoice.state !== "cancelled") {
     throw ApiError.of(
       "conflict",
-      `The card order already has an invoice (${voucherInvoice.number}, ${voucherInvoice.state}); cancel it first to invoice the order again.`,
+      `The card order already has an invoice (${voucherInvoice.number}, ${voucherInvoice.state}); ` +
+        "cancel it first to invoice the order again.",
     );
   }
 }

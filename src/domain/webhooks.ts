@@ -20,7 +20,8 @@ export function webhookUrlProblem(text: string, allowLocal: boolean): string | u
   if (!isPublicWebhookHost(url.hostname)) {
     return allowLocal
       ? undefined
-      : "must point at a publicly reachable host, not a loopback, private or reserved address (ALLOW_LOCAL_WEBHOOKS is off)";
+      : "must point at a publicly reachable host, not a loopback, private or reserved address " +
+          "(ALLOW_LOCAL_WEBHOOKS is off)";
   }
   return url.protocol === "https:" ? undefined : "must be an https URL";
 }

@@ -14,7 +14,9 @@ function notification(names: string[]): { title: string; body: string } {
   const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
   return {
     title: "Your voucher card is on its way",
-    body: `The ${names.length === 1 ? "card" : "cards"} for ${list} ${names.length === 1 ? "has" : "have"} been delivered.`,
+    body:
+      `The ${names.length === 1 ? "card" : "cards"} for ${list} ` +
+      `${names.length === 1 ? "has" : "have"} been delivered.`,
   };
 }
 

@@ -27,7 +27,8 @@ const spoken = (seconds: number) =>
 
 /** The waits of a failed delivery, as the OpenAPI document states them. */
 export const describeRetries = (): string =>
-  `after ${[1, 2, 3].map((attempt) => spoken(growing(DEFAULT_BASE_S, attempt))).join(", ")} and so on, at most every ${spoken(LONGEST_S)}`;
+  `after ${[1, 2, 3].map((attempt) => spoken(growing(DEFAULT_BASE_S, attempt))).join(", ")} ` +
+  `and so on, at most every ${spoken(LONGEST_S)}`;
 
 export const ownFailureRetryDelaySeconds = (attempt: number): number => growing(OWN_FAILURE_BASE_S, attempt);
 

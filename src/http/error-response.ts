@@ -30,7 +30,8 @@ export const onError: ErrorHandler<AppEnv> = (error, c) => {
       c,
       ApiError.of(
         "unavailable",
-        "The database is unavailable; nothing was half-written. Retry the request (a write with the same Idempotency-Key).",
+        "The database is unavailable; nothing was half-written. " +
+          "Retry the request (a write with the same Idempotency-Key).",
         {},
         {
           "Retry-After": RETRY_AFTER_SECONDS,

@@ -65,7 +65,10 @@ const printable = (type: string, max: number, extra: z.core.$ZodCheck<string>[])
     ...extra,
   );
 
-/** A required name that people read, of 1 to `max` characters: not blank, no space at either end, nothing unprintable. */
+/**
+ * A required name that people read, of 1 to `max` characters: not blank, no space at either end,
+ * nothing unprintable.
+ */
 export const printableText = (max: number, ...extra: z.core.$ZodCheck<string>[]) => printable("a string", max, extra);
 
 /** As printableText, but optional: `null` or an absent field means none. */

@@ -101,7 +101,10 @@ test("the README's curl session and TypeScript client, against a fresh `wrangler
 }, async (t) => {
   // The session validates the e-invoice it downloads with the official validator, when there is one.
   const validator = einvoiceValidator();
-  assert.ok(!validator.absent || !validatorRequired(), `the e-invoice validator is required in CI: ${validator.absent}`);
+  assert.ok(
+    !validator.absent || !validatorRequired(),
+    `the e-invoice validator is required in CI: ${validator.absent}`,
+  );
   syncDevVars(join(ROOT, ".dev.vars"), join(ROOT, ".dev.vars.example"));
   const devVars = readDevVars(join(ROOT, ".dev.vars"));
   const port = await firstFreePorts(
