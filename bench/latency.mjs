@@ -13,7 +13,7 @@ import { call, expectStatus } from "./http.mjs";
 import { PROBE_PREFIX } from "./log-lines.mjs";
 import { median } from "./measure.mjs";
 
-// CONTRACT part 2: every scope, so that one token reaches every operation.
+// docs/api.md part 2: every scope, so that one token reaches every operation.
 const SCOPES = [
   "card_orders:read card_orders:write invoices:read invoices:write",
   "notification_tokens:write fulfilment webhooks:write events:read",
@@ -215,7 +215,7 @@ export async function checkCoverage(url) {
     );
 }
 
-// Every timed request of a round: each operation, and each POST a second time with a key (CONTRACT
+// Every timed request of a round: each operation, and each POST a second time with a key (docs/api.md
 // part 7 keys POSTs only; PUT and DELETE are idempotent by themselves).
 const VARIANTS = Object.keys(CASES).flatMap((operation) => [
   { operation, keyed: false },

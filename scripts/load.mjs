@@ -9,7 +9,7 @@
 // statuses and the verdicts; exits 1 on any finding, unexpected answer, transport error or a 5xx
 // that is not an allowed 503. With --noisy-neighbour the first tenant also subscribes five endpoints
 // that never answer, one that answers 500 and one that redirects, and the run prints how long the
-// other tenants' events took to their first arrival (CONTRACT part 11: within 30 s), failing beyond.
+// other tenants' events took to their first arrival (docs/api.md part 11: within 30 s), failing beyond.
 // RELIABILITY.md describes the runs.
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -45,7 +45,7 @@ const DELIVERY_BOUND_WITH_FAULTS_MS = 150_000;
 // What the Worker logs about each failed D1 call under --faults (a request's 503, the look-up of its
 // events after it, the consumer's retry of a batch, a Cron Trigger run that failed on its query, the
 // wrapper's own error): expected there, and thousands of lines; counted, not shown.
-// CONTRACT part 11: the first attempt within 30 s of the change, whatever a neighbour's endpoints do.
+// docs/api.md part 11: the first attempt within 30 s of the change, whatever a neighbour's endpoints do.
 const FIRST_ATTEMPT_BOUND_S = 30;
 const FAULT_LOG_LINES = [
   /"error":"database_unavailable"/,

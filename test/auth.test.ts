@@ -261,7 +261,7 @@ describe("a token sent and rejected: 401 invalid_token", () => {
 });
 
 describe("a valid token without the rights: 403", () => {
-  // Every secured route of CONTRACT part 5 with the scope it needs.
+  // Every secured route of docs/api.md part 5 with the scope it needs.
   const secured: [method: string, path: string, scope: string][] = [
     ["POST", "/card_orders", "card_orders:write"],
     ["GET", "/card_orders", "card_orders:read"],

@@ -17,8 +17,8 @@ import {
   type Bindings,
 } from "./support/api";
 
-// CONTRACT part 10: the three invoices of a card order and their amounts. wrangler.toml leaves the
-// fee and VAT variables at the contract's defaults: vouchers 0 % VAT, production 2.50 per card and
+// docs/api.md part 10: the three invoices of a card order and their amounts. wrangler.toml leaves the
+// fee and VAT variables at that part's defaults: vouchers 0 % VAT, production 2.50 per card and
 // shipping 9.90 per order, both at 19 %.
 
 const post = (path: string, auth: string, bindings?: Bindings) =>
@@ -265,7 +265,7 @@ describe("a malformed fee or VAT variable", () => {
   });
 });
 
-describe("cancelling an invoiced order (CONTRACT parts 10 and 12)", () => {
+describe("cancelling an invoiced order (docs/api.md parts 10 and 12)", () => {
   it("cancels its open voucher invoice in the same batch: CN number, cancelled_at, the order's state", async () => {
     const auth = await token();
     const order = await orderIn(auth, "submitted");

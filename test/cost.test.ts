@@ -233,7 +233,7 @@ async function followNext(path: string, auth: string, pageSize: number, firstPag
     );
     url = body.links.next?.slice(BASE.length) ?? null;
   }
-  // The walk ends on the last page, full or not: each page reads one row ahead (CONTRACT part 4).
+  // The walk ends on the last page, full or not: each page reads one row ahead (docs/api.md part 4).
   const { total_entries: total, total_pages: totalPages } = first.meta;
   expect(pages).toBe(totalPages);
   expect(ids).toHaveLength(total);

@@ -19,7 +19,7 @@ import {
 import { FaultyD1 } from "./support/faulty-d1";
 import { drain, queued } from "./support/queue";
 
-// CONTRACT part 11: every change a client may react to is an event, stored in the change's batch,
+// docs/api.md part 11: every change a client may react to is an event, stored in the change's batch,
 // listed by GET /events and handed to the queue; the Cron Trigger sends what the queue never got.
 
 const post = (path: string, auth: string) => call(path, { token: auth, method: "POST" });
@@ -159,7 +159,7 @@ describe("handing events to the queue", () => {
   });
 });
 
-describe("a write whose answer was lost (CONTRACT part 11: the first attempt within 30 s)", () => {
+describe("a write whose answer was lost (docs/api.md part 11: the first attempt within 30 s)", () => {
   afterEach(() => vi.restoreAllMocks());
 
   /** Submits a draft with its write batch (its last D1 call) failing `mode`. */

@@ -664,7 +664,7 @@ function inFlightDuplicateDb(): { DB: D1Database; opened: string[] } {
   return { DB, opened };
 }
 
-// CONTRACT part 7: the same key, principal and body replays the first response. A duplicate sent
+// docs/api.md part 7: the same key, principal and body replays the first response. A duplicate sent
 // while the first is still running (a client retrying after a timeout) must not be told that its
 // own write conflicts with itself.
 describe("a duplicate that arrives while the first request is in flight", () => {

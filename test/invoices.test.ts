@@ -49,7 +49,7 @@ async function storedInvoices(customer: string) {
   return results;
 }
 
-/** Newest first (created_at descending, then id descending): the list order CONTRACT part 4 fixes. */
+/** Newest first (created_at descending, then id descending): the list order docs/api.md part 4 fixes. */
 const newestFirst = <T extends { created_at: string; id: string }>(items: T[]) =>
   items.toSorted((a, b) =>
     a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1,

@@ -54,7 +54,7 @@ describe("money: parse and format", () => {
     "0x10.00",
   ])("refuses %j", (text) => expect(parseAmount(text)).toBeUndefined());
 
-  it("accepts exactly the contract's form: ^(0|[1-9][0-9]{0,4})\\.[0-9]{2}$ up to 10000.00", () => {
+  it("accepts exactly the form of docs/api.md part 12: ^(0|[1-9][0-9]{0,4})\\.[0-9]{2}$ up to 10000.00", () => {
     const form = /^(0|[1-9][0-9]{0,4})\.[0-9]{2}$/;
     fc.assert(
       fc.property(fc.stringMatching(/^[0-9.]{1,9}$/), (text) => {

@@ -5,7 +5,7 @@ import { call, createCardOrder, addEntry, token, unique } from "./support/api";
 import { outbound, serviceAccount, verifiedClaims } from "./support/outbound";
 import { drain, queued, type Outcome } from "./support/queue";
 
-// CONTRACT parts 11 and 12: when a card order is delivered, each voucher owner with an entry in it
+// docs/api.md parts 11 and 12: when a card order is delivered, each voucher owner with an entry in it
 // gets one push on each of their devices, through FCM HTTP v1 as a service account. Both Google
 // endpoints are stood in for (GOOGLE_TOKEN_URL, FCM_API_URL), as in local development.
 

@@ -27,7 +27,7 @@ import { outbound } from "./support/outbound";
 import { drain, queued, slowQueued } from "./support/queue";
 import { fieldsOf } from "./support/shape";
 
-// CONTRACT parts 11 and 12: webhook endpoints, and deliveries per Standard Webhooks.
+// docs/api.md parts 11 and 12: webhook endpoints, and deliveries per Standard Webhooks.
 
 const ENDPOINTS = "/webhook_endpoints";
 const subscribe = (auth: string, json: object, bindings = {}) => call(ENDPOINTS, { token: auth, json, env: bindings });

@@ -434,7 +434,7 @@ export const resourceChecks = (world, state, vars) => [
 ];
 
 // ---------------------------------------------------------------------------------------------
-// Events (CONTRACT part 11: no change without its event, no event without its change)
+// Events (docs/api.md part 11: no change without its event, no event without its change)
 
 /** Whether the resource as it is now shows the change `event` stands for. */
 const SHOWS = {
@@ -541,7 +541,7 @@ function checkDeliveries(world, { events }, receiver, { waitedMs, boundMs }, fin
     findings.misstate("signatures", `${receiver.counts.invalid} deliveries failed verification`);
   delays.sort((a, b) => a - b);
   const seconds = (q) => (percentile(delays, q) / 1000).toFixed(1);
-  // Reported, not judged: CONTRACT part 11 wants the first attempt within 30 s of the change.
+  // Reported, not judged: docs/api.md part 11 wants the first attempt within 30 s of the change.
   const late = delays.filter((ms) => ms > 30_000).length;
   return (
     `webhooks: ${delivered} events delivered to their tenant's endpoint ` +

@@ -12,7 +12,7 @@ export function insertLine(orm: Database, row: InvoiceLineRow) {
 }
 
 /**
- * A voucher invoice's lines (CONTRACT part 13): one per entry of the order, oldest first, copied from
+ * A voucher invoice's lines (docs/api.md part 13): one per entry of the order, oldest first, copied from
  * the entries in one statement of the invoice's batch, however many there are.
  */
 export function insertVoucherLines(

@@ -136,7 +136,7 @@ export async function readPage<Row>(
   // Before a key and the last page are read in reverse.
   if (seek?.mode === "before" || seek?.mode === "last") rows.reverse();
   // Where the next page starts, if rows follow: the row read ahead (so a full last page has no next,
-  // CONTRACT part 4), or, for a page read before a key, that key: the page the cursor came from. The
+  // docs/api.md part 4), or, for a page read before a key, that key: the page the cursor came from. The
   // rows say it, not the count, which may have moved since page 1. The last page is last. (As with
   // any keyset, a row written later with a key between this page's last row and the row read ahead,
   // which takes the same created_at to the millisecond, is not shown on the way.)

@@ -1,4 +1,4 @@
-// CONTRACT parts 11 and 12: where a customer's webhook endpoints may point, and how many it may have.
+// docs/api.md parts 11 and 12: where a customer's webhook endpoints may point, and how many it may have.
 import { isPublicWebhookHost } from "./webhook-host";
 
 export const MAX_WEBHOOK_ENDPOINTS = 10;

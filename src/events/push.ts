@@ -9,7 +9,7 @@ import { logAttempt, retryDelaySeconds } from "./retry";
 
 type PushMessage = Extract<QueueMessage, { kind: "push" }>;
 
-/** What the owner's phone shows: their own card holders' names, and no one else's (CONTRACT part 12). */
+/** What the owner's phone shows: their own card holders' names, and no one else's (docs/api.md part 12). */
 function notification(names: string[]): { title: string; body: string } {
   const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
   return {

@@ -4,7 +4,7 @@ import { principalOf } from "../auth/principal";
 import type { AppEnv } from "../env";
 import { readCursor, type Seek } from "./cursor";
 
-// CONTRACT part 4.
+// docs/api.md part 4.
 const PAGE_SIZE_DEFAULT = 25;
 const PAGE_SIZE_MAX = 100;
 // Keeps the row offset a safe integer; any page past the last simply answers an empty page.
