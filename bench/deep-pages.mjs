@@ -6,7 +6,9 @@ import { expectStatus } from "./http.mjs";
 import { PROBE_PREFIX } from "./log-lines.mjs";
 
 /**
- * @param {{ url: string, token: string, total: number, pageSize: number, logLines: import("./log-lines.mjs").LogLines }} options
+ * @param {{
+ *   url: string, token: string, total: number, pageSize: number, logLines: import("./log-lines.mjs").LogLines
+ * }} options
  *   `total`: the rows of the token's customer's card-order list
  */
 export async function measureDeepPages({ url, token, total, pageSize, logLines }) {

@@ -4,8 +4,11 @@ import { performance } from "node:perf_hooks";
 
 /**
  * @param {string} url
- * @param {{ method?: string, token?: string, json?: unknown, headers?: Record<string,string>, requestId?: string }} [options]
- * @returns {Promise<{ status: number, headers: Headers, body: any, ms: number }>} `ms`: from sending to the last byte of the body
+ * @param {{
+ *   method?: string, token?: string, json?: unknown, headers?: Record<string,string>, requestId?: string
+ * }} [options]
+ * @returns {Promise<{ status: number, headers: Headers, body: any, ms: number }>}
+ *   `ms`: from sending to the last byte of the body
  */
 export async function call(url, { method, token, json, headers = {}, requestId } = {}) {
   const sent = { ...headers };
@@ -28,7 +31,8 @@ export async function expectStatus(status, url, options) {
   const answer = await call(url, options);
   if (answer.status !== status)
     throw new Error(
-      `${options?.method ?? (options?.json === undefined ? "GET" : "POST")} ${url}: ${answer.status}, not ${status}: ${JSON.stringify(answer.body)}`,
+      `${options?.method ?? (options?.json === undefined ? "GET" : "POST")} ${url}: ` +
+        `${answer.status}, not ${status}: ${JSON.stringify(answer.body)}`,
     );
   return answer;
 }

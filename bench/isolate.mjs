@@ -102,7 +102,8 @@ try {
   const figures = sides.map((side) => ({ service: median(side.service), raw: median(side.raw) }));
   for (const [i, side] of sides.entries())
     console.error(
-      `${side.name}: service ${figures[i].service.toFixed(1)} us/request, raw-d1 ${figures[i].raw.toFixed(1)} us/request`,
+      `${side.name}: service ${figures[i].service.toFixed(1)} us/request, ` +
+        `raw-d1 ${figures[i].raw.toFixed(1)} us/request`,
     );
   const round3 = (x) => Math.round(x * 1000) / 1000;
   console.log(

@@ -105,7 +105,8 @@ try {
   for (const side of ["mine", "theirs", "raw"])
     console.error(`${side.padEnd(6)} req/s by round: ${measured[side].map((r) => rps(r).toFixed(0)).join(" ")}`);
   console.error(
-    `this checkout/raw-d1 ${figures.list_ratio.toFixed(3)}, ${ref}/raw-d1 ${figures.other_list_ratio.toFixed(3)}, this checkout/${ref} ${figures.mine_over_other.toFixed(3)}`,
+    `this checkout/raw-d1 ${figures.list_ratio.toFixed(3)}, ${ref}/raw-d1 ${figures.other_list_ratio.toFixed(3)}, ` +
+      `this checkout/${ref} ${figures.mine_over_other.toFixed(3)}`,
   );
   console.log(
     JSON.stringify(

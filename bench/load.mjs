@@ -12,7 +12,8 @@ export async function loadRound(target, { seconds, connections }) {
   const failed = result.non2xx + result.errors;
   if (failed > 0)
     throw new Error(
-      `${target.method ?? "GET"} ${target.url}: ${failed} of ${result.totalRequests} requests failed (${JSON.stringify(result.statusCodeStats)})`,
+      `${target.method ?? "GET"} ${target.url}: ${failed} of ${result.totalRequests} requests failed ` +
+        `(${JSON.stringify(result.statusCodeStats)})`,
     );
   // Requests still in flight when the time is up are cut off: count what completed.
   return {

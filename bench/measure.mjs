@@ -41,7 +41,10 @@ export function startupMsOf(profile, mainModule = "index.js") {
   return ((last - first + 1) * median(profile.timeDeltas.slice(1))) / 1000;
 }
 
-/** Median startup over `runs` profiles of the same bundle (a profile without samples is taken again, up to twice as many tries). */
+/**
+ * Median startup over `runs` profiles of the same bundle (a profile without samples is taken again, up
+ * to twice as many tries).
+ */
 export function startupMs(dir, bundle, runs, env = {}) {
   const figures = [];
   for (let attempt = 0; figures.length < runs && attempt < 2 * runs; attempt++) {

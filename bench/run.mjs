@@ -95,7 +95,8 @@ async function main() {
   const targets = targetsFor(workers, seed, tokens);
   const cost = await probe(workers, targets, seed);
   log(
-    `deep pages: following next through all ${seed.orders / seed.customers / DEEP_PAGE_SIZE} pages of ${seed.listCustomer}'s orders, ${DEEP_PAGE_SIZE} a page`,
+    `deep pages: following next through all ${seed.orders / seed.customers / DEEP_PAGE_SIZE} pages ` +
+      `of ${seed.listCustomer}'s orders, ${DEEP_PAGE_SIZE} a page`,
   );
   const deep = await measureDeepPages({
     url: workers.service.url,
@@ -106,7 +107,8 @@ async function main() {
   });
   const load = await runLoad(targets);
   log(
-    `latency: every operation once per round (POSTs also with an Idempotency-Key) on D1 delayed ${D1_DELAY_MS} ms per call, ${PLAN.latencyRounds} rounds after a warm-up`,
+    "latency: every operation once per round (POSTs also with an Idempotency-Key) " +
+      `on D1 delayed ${D1_DELAY_MS} ms per call, ${PLAN.latencyRounds} rounds after a warm-up`,
   );
   const latency = latencyFigures(
     await measureLatency({
@@ -138,7 +140,8 @@ async function checkSameSql(customer) {
 
 function measureBuild() {
   log(
-    `building the service (wrangler deploy --dry-run --minify), profiling its startup ${PLAN.startupRuns}x (wrangler check startup)`,
+    "building the service (wrangler deploy --dry-run --minify), " +
+      `profiling its startup ${PLAN.startupRuns}x (wrangler check startup)`,
   );
   const { script, bundle } = buildService(work, wranglerEnv);
   const startup = startupMs(work, bundle, PLAN.startupRuns, wranglerEnv);
@@ -154,10 +157,12 @@ async function startWorkers(seed) {
   const serviceVars = { JWT_SECRET: secret, APP_SECRET: crypto.randomUUID() + crypto.randomUUID() };
   const seedFile = join(work, "seed.sql");
   log(
-    `seeding ${seed.orders} card orders over ${seed.customers} customers into both databases; starting the Workers on ports ${Object.values(ports).join(", ")}`,
+    `seeding ${seed.orders} card orders over ${seed.customers} customers into both databases; ` +
+      `starting the Workers on ports ${Object.values(ports).join(", ")}`,
   );
   log(
-    `the service's rate limit is raised to ${RATE_LIMIT} requests per 60 s per principal, so that the bench measures the service, not the limiter`,
+    `the service's rate limit is raised to ${RATE_LIMIT} requests per 60 s per principal, ` +
+      "so that the bench measures the service, not the limiter",
   );
   // All three without wrangler dev's inspector proxy, which would bill each console call (the
   // service's request log line) to the CLI process at more than a bare request costs (BENCHMARKS.md).
@@ -294,7 +299,8 @@ async function runLoad(targets) {
     ["saturated", SATURATED, PLAN.saturatedRounds],
   ]) {
     log(
-      `load, ${connections} connection(s): each pair alternates service/baseline ${rounds}x${PLAN.seconds} s per side after ${PLAN.warmup} s warm-up`,
+      `load, ${connections} connection(s): each pair alternates service/baseline ` +
+        `${rounds}x${PLAN.seconds} s per side after ${PLAN.warmup} s warm-up`,
     );
     // With one connection the bare Worker takes its turn too: what the asset layer costs on its own.
     const withBare = regime === "client" ? { bare: targets.bare } : {};
@@ -352,13 +358,24 @@ function report({ size, cost, load, seed, deep, latency, machine, render }) {
   const row = (name, s) =>
     `${name.padEnd(44)} ${s.rps.toFixed(0).padStart(7)} ${`${s.p50} ms`.padStart(8)} ${`${s.p99} ms`.padStart(8)}`;
   const ratioRow = (r, label = "service/baseline") =>
-    `${`  ${label} req/s, median round`.padEnd(44)} ${r.median.toFixed(3).padStart(7)}   (rounds ${r.min.toFixed(2)}..${r.max.toFixed(2)})`;
+    `${`  ${label} req/s, median round`.padEnd(44)} ${r.median.toFixed(3).padStart(7)}   ` +
+    `(rounds ${r.min.toFixed(2)}..${r.max.toFixed(2)})`;
   const costText = (c) => `${c.queries} queries, ${c.rowsRead} rows read, ${c.rowsWritten} rows written`;
   const bar = (name, value, min) =>
     `${name} ${value.toFixed(3)} ${value >= min ? ">=" : "<"} ${min}${value >= min ? "" : " (missed)"}`;
   const cap = (name, value, max, unit = "") =>
     `${name}${value <= max ? " <= " : " > "}${max}${unit}${value <= max ? "" : " (missed)"}`;
   const trips = latencySummary(latency);
+  const bars = [
+    bar("health_ratio", clientRatios.health.median, BARS.healthRatio),
+    bar("list_ratio", clientRatios.list.median, BARS.listRatio),
+    cap(`bundle ${size.gzipKiB.toFixed(1)} KiB gzip`, size.gzipKiB, BARS.bundleKiB, " KiB"),
+    size.startupMs === undefined
+      ? "startup unmeasured"
+      : cap(`startup ${size.startupMs.toFixed(1)} ms`, size.startupMs, BARS.startupMs, " ms"),
+    cap(`read round trips ${trips.max_read_round_trips}`, trips.max_read_round_trips, BARS.readRoundTrips),
+    cap(`write round trips ${trips.max_write_round_trips}`, trips.max_write_round_trips, BARS.writeRoundTrips),
+  ];
   const bareRows = (regime) =>
     regime === "client"
       ? [
@@ -380,25 +397,27 @@ function report({ size, cost, load, seed, deep, latency, machine, render }) {
   console.log(
     [
       "",
-      `${flags.quick ? "quick" : "full"} run, ${((Date.now() - t0) / 1000).toFixed(0)} s over loopback: ${PLAN.rounds} (1 connection) and ${PLAN.saturatedRounds} (${SATURATED}) alternating rounds of ${PLAN.seconds} s per side; ` +
-        `${seed.orders} card orders seeded; service rate limit raised to ${RATE_LIMIT}/60 s`,
+      `${flags.quick ? "quick" : "full"} run, ${((Date.now() - t0) / 1000).toFixed(0)} s over loopback: ` +
+        `${PLAN.rounds} (1 connection) and ${PLAN.saturatedRounds} (${SATURATED}) alternating rounds ` +
+        `of ${PLAN.seconds} s per side; ${seed.orders} card orders seeded; ` +
+        `service rate limit raised to ${RATE_LIMIT}/60 s`,
       `${"scenario".padEnd(44)} ${"req/s".padStart(7)} ${"p50".padStart(8)} ${"p99".padStart(8)}`,
       ...regimeRows("client", client, clientRatios),
       ...regimeRows("saturated", saturated, saturatedRatios),
       row("GET /card_orders/{id} (service)", single.get),
       row("POST /card_orders (service)", single.create),
       "",
-      `D1 per request, from the service's log: list ${costText(cost.list)}; get ${costText(cost.get)}; create ${costText(cost.create)}`,
+      `D1 per request, from the service's log: list ${costText(cost.list)}; get ${costText(cost.get)}; ` +
+        `create ${costText(cost.create)}`,
       deepPagesText(deep, seed),
       "",
       ...latencyRows(latency),
       "",
       `bundle ${size.gzipKiB.toFixed(1)} KiB gzip; ${startupText(size)}`,
       renderText(render),
-      `machine: ${machine.cores} x ${machine.cpu}; Node ${process.version}; wrangler ${machine.wrangler}; load average ${machine.loadAverage.map((x) => x.toFixed(2)).join(", ")} at the start`,
-      `bars (1 connection): ${bar("health_ratio", clientRatios.health.median, BARS.healthRatio)}; ${bar("list_ratio", clientRatios.list.median, BARS.listRatio)}; ` +
-        `${cap(`bundle ${size.gzipKiB.toFixed(1)} KiB gzip`, size.gzipKiB, BARS.bundleKiB, " KiB")}; ${size.startupMs === undefined ? "startup unmeasured" : cap(`startup ${size.startupMs.toFixed(1)} ms`, size.startupMs, BARS.startupMs, " ms")}; ` +
-        `${cap(`read round trips ${trips.max_read_round_trips}`, trips.max_read_round_trips, BARS.readRoundTrips)}; ${cap(`write round trips ${trips.max_write_round_trips}`, trips.max_write_round_trips, BARS.writeRoundTrips)}`,
+      `machine: ${machine.cores} x ${machine.cpu}; Node ${process.version}; wrangler ${machine.wrangler}; ` +
+        `load average ${machine.loadAverage.map((x) => x.toFixed(2)).join(", ")} at the start`,
+      `bars (1 connection): ${bars.join("; ")}`,
     ].join("\n"),
   );
   const rps = (s) => Object.fromEntries(Object.entries(s).map(([name, x]) => [name, Math.round(x.rps)]));
@@ -436,19 +455,24 @@ const round3 = (x) => Math.round(x * 1000) / 1000;
 
 function deepPagesText({ page_size: size, pages, rows_read: rows }, seed) {
   return (
-    `deep pages, D1 rows read (${seed.orders / seed.customers} orders of one customer, ${size} a page, ${pages} pages): page 1 ${rows.page_1}; ` +
-    `following next, every page ${rows.next_max} at most, page ${pages} ${rows[`next_to_page_${pages}`]}; links.last ${rows.last_link}; ` +
-    `by number (?page=): page ${pages} ${rows[`page_${pages}_by_number`]}, page ${pages + 1} (past the end) ${rows[`page_${pages + 1}_by_number`]}`
+    `deep pages, D1 rows read (${seed.orders / seed.customers} orders of one customer, ${size} a page, ` +
+    `${pages} pages): page 1 ${rows.page_1}; ` +
+    `following next, every page ${rows.next_max} at most, page ${pages} ${rows[`next_to_page_${pages}`]}; ` +
+    `links.last ${rows.last_link}; ` +
+    `by number (?page=): page ${pages} ${rows[`page_${pages}_by_number`]}, ` +
+    `page ${pages + 1} (past the end) ${rows[`page_${pages + 1}_by_number`]}`
   );
 }
 
 /** The latency scenario's table: per operation, p50, the round trips it implies and those counted, rows written. */
 function latencyRows(figures) {
   const line = (cells) =>
-    `${cells[0].padEnd(28)} ${cells[1].padEnd(62)} ${cells[2].padStart(7)} ${cells[3].padStart(8)} ${cells[4].padStart(8)} ${cells[5].padStart(8)}`;
+    `${cells[0].padEnd(28)} ${cells[1].padEnd(62)} ${cells[2].padStart(7)} ` +
+    `${cells[3].padStart(8)} ${cells[4].padStart(8)} ${cells[5].padStart(8)}`;
   const disagree = figures.filter((f) => f.implied !== f.counted);
   return [
-    `latency: D1 delayed ${D1_DELAY_MS} ms per call (bench/wrapped-d1), one request per operation and round, p50 of ${PLAN.latencyRounds} rounds`,
+    `latency: D1 delayed ${D1_DELAY_MS} ms per call (bench/wrapped-d1), ` +
+      `one request per operation and round, p50 of ${PLAN.latencyRounds} rounds`,
     line(["operation", "route (+key: with an Idempotency-Key)", "p50", `p50/${D1_DELAY_MS}`, "counted", "written"]),
     ...figures.map((f) =>
       line([

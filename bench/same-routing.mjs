@@ -26,7 +26,8 @@ export function checkSameRouting(service, baselines) {
   for (const baseline of baselines) {
     if (assetsTable(baseline) !== expected)
       throw new Error(
-        `${baseline}: its [assets] table is not ${service}'s (${expected}); the ratio would price the asset layer, not the service`,
+        `${baseline}: its [assets] table is not ${service}'s (${expected}); ` +
+          "the ratio would price the asset layer, not the service",
       );
   }
 }

@@ -17,8 +17,8 @@ const cycle = (n, values) =>
 function insertOrders(k, count) {
   return `WITH RECURSIVE seq(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM seq WHERE i < ${count - 1}),
   o AS (SELECT i, i % 5 AS s, strftime('%Y-%m-%dT%H:%M:%fZ', '2025-01-01', '+' || i || ' minutes') AS at FROM seq)
-INSERT INTO card_orders (id, customer_id, state, created_at, updated_at, submitted_at, production_started_at, delivered_at,
-  description, invoice_reference, cost_center, payment_method, voucher_category)
+INSERT INTO card_orders (id, customer_id, state, created_at, updated_at, submitted_at, production_started_at,
+  delivered_at, description, invoice_reference, cost_center, payment_method, voucher_category)
 SELECT printf('%08x-0000-4000-8000-%012x', ${k}, i), '${customerName(k)}',
   ${cycle("s", ["draft", "submitted", "in_production", "delivered", "cancelled"])}, at, at,
   CASE WHEN s IN (1, 2, 3) THEN at END, CASE WHEN s IN (2, 3) THEN at END, CASE WHEN s = 3 THEN at END,

@@ -11,11 +11,15 @@ const ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
 const require = createRequire(join(ROOT, "package.json"));
 
 // listCardOrders and the function that binds a compiled read's values, as the service has them.
-const ENTRY = `export { listCardOrders } from "./src/db/card-orders.ts"; export { bindValues } from "./src/db/compiled.ts";`;
+const ENTRY = [
+  'export { listCardOrders } from "./src/db/card-orders.ts";',
+  'export { bindValues } from "./src/db/compiled.ts";',
+].join(" ");
 
 /**
  * @param {{ customer: string, pageSize: number }} page 1 of this customer's list, unfiltered
- * @returns {Promise<{ sql: string, params: unknown[] }[]>} the statements of the list's one batch (page, total), in order
+ * @returns {Promise<{ sql: string, params: unknown[] }[]>}
+ *   the statements of the list's one batch (page, total), in order
  */
 export async function serviceListStatements({ customer, pageSize }) {
   const { build } = require("esbuild");

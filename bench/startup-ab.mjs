@@ -44,7 +44,8 @@ try {
   const [mine, theirs] = sides.map((side) => median(side.figures));
   for (const side of sides)
     console.error(
-      `${side.name}: median ${median(side.figures).toFixed(1)} ms of ${side.figures.map((ms) => ms.toFixed(1)).join(" ")}`,
+      `${side.name}: median ${median(side.figures).toFixed(1)} ms ` +
+        `of ${side.figures.map((ms) => ms.toFixed(1)).join(" ")}`,
     );
   console.log(
     JSON.stringify({

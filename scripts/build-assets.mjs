@@ -20,7 +20,8 @@ async function openApiJson() {
   const { outputFiles } = await build({
     stdin: {
       contents:
-        'import { endpoints } from "./src/app"; import { openApiDocument } from "./src/openapi/document"; export default openApiDocument(endpoints);',
+        'import { endpoints } from "./src/app"; import { openApiDocument } from "./src/openapi/document"; ' +
+        "export default openApiDocument(endpoints);",
       resolveDir: ROOT,
       loader: "ts",
     },

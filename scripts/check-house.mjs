@@ -152,11 +152,13 @@ for (const cycle of cycles) console.error(`import cycle: ${cycle.map(rel).sort()
 for (const line of unused) console.error(`exported but imported nowhere else: ${line}`);
 for (const file of misdated)
   console.error(
-    `${rel(file)}: compatibility_date ${compatibilityDate(file)} is not wrangler.toml's ${compatibilityDate(join(ROOT, "wrangler.toml"))}`,
+    `${rel(file)}: compatibility_date ${compatibilityDate(file)} ` +
+      `is not wrangler.toml's ${compatibilityDate(join(ROOT, "wrangler.toml"))}`,
   );
 for (const [, queue, n] of miscounted)
   console.error(`${queue}: max_retries ${n} + 1 is not MAX_ATTEMPTS (${maxAttempts}) of src/events/retry.ts`);
 if (cycles.length || unused.length || misdated.length || miscounted.length) process.exit(1);
 console.log(
-  `house: ${files.length} files, no import cycle, every export of src/ imported elsewhere, ${configs.length + 1} wrangler configs on ${compatibilityDate(join(ROOT, "wrangler.toml"))}`,
+  `house: ${files.length} files, no import cycle, every export of src/ imported elsewhere, ` +
+    `${configs.length + 1} wrangler configs on ${compatibilityDate(join(ROOT, "wrangler.toml"))}`,
 );

@@ -1,5 +1,5 @@
 // .dev.vars for `wrangler dev`: created from .dev.vars.example, and later given every key the
-// example has and it lacks (CONTRACT part 12), without changing a value it has.
+// example has and it lacks (docs/api.md part 12), without changing a value it has.
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 
 const keysOf = (text) => new Set([...text.matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map(([, key]) => key));

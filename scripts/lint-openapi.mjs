@@ -39,11 +39,13 @@ const problems = [
 ];
 if (problems.length > 0) {
   console.error(
-    `${DOCUMENT}: ${problems.length} lint problems (a rule may be switched off only in redocly.yaml, .redocly.lint-ignore.yaml or .spectral.yaml, with its reason)`,
+    `${DOCUMENT}: ${problems.length} lint problems (a rule may be switched off only in redocly.yaml, ` +
+      ".redocly.lint-ignore.yaml or .spectral.yaml, with its reason)",
   );
   for (const problem of problems) console.error(`  ${problem}`);
   process.exit(1);
 }
 console.log(
-  `openapi lint: ${DOCUMENT} has no error and no warning (redocly recommended, ${redocly.totals.ignored} ignored with reasons; spectral:oas)`,
+  `openapi lint: ${DOCUMENT} has no error and no warning ` +
+    `(redocly recommended, ${redocly.totals.ignored} ignored with reasons; spectral:oas)`,
 );

@@ -9,7 +9,7 @@
 // statuses and the verdicts; exits 1 on any finding, unexpected answer, transport error or a 5xx
 // that is not an allowed 503. With --noisy-neighbour the first tenant also subscribes five endpoints
 // that never answer, one that answers 500 and one that redirects, and the run prints how long the
-// other tenants' events took to their first arrival (CONTRACT part 11: within 30 s), failing beyond.
+// other tenants' events took to their first arrival (docs/api.md part 11: within 30 s), failing beyond.
 // RELIABILITY.md describes the runs.
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -45,7 +45,7 @@ const DELIVERY_BOUND_WITH_FAULTS_MS = 150_000;
 // What the Worker logs about each failed D1 call under --faults (a request's 503, the look-up of its
 // events after it, the consumer's retry of a batch, a Cron Trigger run that failed on its query, the
 // wrapper's own error): expected there, and thousands of lines; counted, not shown.
-// CONTRACT part 11: the first attempt within 30 s of the change, whatever a neighbour's endpoints do.
+// docs/api.md part 11: the first attempt within 30 s of the change, whatever a neighbour's endpoints do.
 const FIRST_ATTEMPT_BOUND_S = 30;
 const FAULT_LOG_LINES = [
   /"error":"database_unavailable"/,
@@ -56,7 +56,8 @@ const FAULT_LOG_LINES = [
 ];
 
 const USAGE =
-  "usage: node scripts/load.mjs [--duration <s>] [--connections <n>] [--port <p>] [--faults <rate, e.g. 0.05>] [--noisy-neighbour] [--quick] [--worker-log <file>]";
+  "usage: node scripts/load.mjs [--duration <s>] [--connections <n>] [--port <p>] [--faults <rate, e.g. 0.05>] " +
+  "[--noisy-neighbour] [--quick] [--worker-log <file>]";
 
 function readOptions() {
   const { values } = parseArgs({
@@ -97,7 +98,9 @@ function readOptions() {
 async function assertPortFree(port, what) {
   if (!(await isFree(port))) {
     console.error(
-      `127.0.0.1:${port} (${what}) is in use; choose another --port (the run takes the port, the port + 1 for its webhook receiver, the port + 2 for --noisy-neighbour's endpoints and the port + 1000 for the Worker's inspector)`,
+      `127.0.0.1:${port} (${what}) is in use; choose another --port (the run takes the port, ` +
+        "the port + 1 for its webhook receiver, the port + 2 for --noisy-neighbour's endpoints " +
+        "and the port + 1000 for the Worker's inspector)",
     );
     process.exit(2);
   }
@@ -163,12 +166,14 @@ function report(world, stats, seconds, faults) {
   for (const [op, values] of [...byOp].sort((a, b) => b[1].length - a[1].length)) {
     values.sort((a, b) => a - b);
     console.log(
-      `  ${op.padEnd(58)} ${String(values.length).padStart(6)} ${ms(percentile(values, 0.5)).padStart(8)} ${ms(percentile(values, 0.99)).padStart(8)}`,
+      `  ${op.padEnd(58)} ${String(values.length).padStart(6)} ` +
+        `${ms(percentile(values, 0.5)).padStart(8)} ${ms(percentile(values, 0.99)).padStart(8)}`,
     );
   }
   const { listFollows, entriesAdded, entriesDeleted, reinvoiced, deletesThatHadRun } = world.counts;
   console.log(
-    `lists followed to their next page: ${listFollows}; entries added ${entriesAdded}, deleted ${entriesDeleted}; orders invoiced again after a cancelled invoice: ${reinvoiced}`,
+    `lists followed to their next page: ${listFollows}; entries added ${entriesAdded}, deleted ${entriesDeleted}; ` +
+      `orders invoiced again after a cancelled invoice: ${reinvoiced}`,
   );
   if (faults) {
     const retried = [...stats.retried.values()].reduce((sum, n) => sum + n, 0);
@@ -178,10 +183,13 @@ function report(world, stats, seconds, faults) {
       .join(", ");
     const others = stats.serverErrors.size ? "other 5xx below" : "no other 5xx";
     console.log(
-      `faults          ${stats.unavailable} answers 503 unavailable, each with Retry-After, ${others} (load and verification); ${retried} requests retried as they were, until they ended in: ${endings || "none"}`,
+      `faults          ${stats.unavailable} answers 503 unavailable, each with Retry-After, ` +
+        `${others} (load and verification); ` +
+        `${retried} requests retried as they were, until they ended in: ${endings || "none"}`,
     );
     console.log(
-      `                "(replayed)": an earlier attempt had committed and lost its answer; ${deletesThatHadRun} entry deletes answered 404 after a 503: an earlier attempt had deleted the entry`,
+      `                "(replayed)": an earlier attempt had committed and lost its answer; ` +
+        `${deletesThatHadRun} entry deletes answered 404 after a 503: an earlier attempt had deleted the entry`,
     );
   }
   if (stats.serverErrors.size) {
@@ -222,7 +230,8 @@ async function main() {
   const faulty = options.faults > 0;
   const logCounts = { faultLogLines: 0 };
   console.log(
-    `starting wrangler dev on 127.0.0.1:${options.port} with a fresh local D1${faulty ? `, its D1 binding failing ${options.faults * 100} % of calls (bench/wrapped-d1)` : ""} ...`,
+    `starting wrangler dev on 127.0.0.1:${options.port} with a fresh local D1` +
+      `${faulty ? `, its D1 binding failing ${options.faults * 100} % of calls (bench/wrapped-d1)` : ""} ...`,
   );
   const worker = await startWorker({
     name: "load",
@@ -251,17 +260,21 @@ async function main() {
     const noisy = noisyServer && (await registerNoisyEndpoints(world, noisyServer));
     if (noisy)
       console.log(
-        `noisy neighbour: ${noisy.id} also subscribes 5 endpoints that never answer, 1 that answers 500 and 1 that redirects (${noisyServer.url})`,
+        `noisy neighbour: ${noisy.id} also subscribes 5 endpoints that never answer, ` +
+          `1 that answers 500 and 1 that redirects (${noisyServer.url})`,
       );
     console.log(
-      `load: ${options.duration} s, ${options.connections} connections, ${TENANTS} tenants × ${PRINCIPALS_PER_TENANT} principals, all scopes, on ${worker.url}`,
+      `load: ${options.duration} s, ${options.connections} connections, ` +
+        `${TENANTS} tenants × ${PRINCIPALS_PER_TENANT} principals, all scopes, on ${worker.url}`,
     );
     const { limit, period } = configuredRateLimit();
     console.log(
-      `rate limit raised from ${limit} to ${RAISED_RATE_LIMIT} requests/${period} s per sub for this run, so that it measures the service, not the limiter`,
+      `rate limit raised from ${limit} to ${RAISED_RATE_LIMIT} requests/${period} s per sub for this run, ` +
+        "so that it measures the service, not the limiter",
     );
     console.log(
-      `voucher VAT ${VOUCHER_VAT_PERCENT} % for this run (wrangler.toml: 0), so that voucher invoices round half up too; webhooks of each tenant to ${receiver.url}`,
+      `voucher VAT ${VOUCHER_VAT_PERCENT} % for this run (wrangler.toml: 0), ` +
+        `so that voucher invoices round half up too; webhooks of each tenant to ${receiver.url}`,
     );
     const seconds = await runLoad(world, options, stopping.signal);
     const loadEnded = Date.now();
@@ -278,7 +291,8 @@ async function main() {
     });
     if (stopping.signal.aborted) return 130;
     console.log(
-      `\nverification (${state.reads} reads by id and page, the full lists and events, after the load; not counted above)`,
+      `\nverification (${state.reads} reads by id and page, the full lists and events, after the load; ` +
+        "not counted above)",
     );
     const resources = await runChecks(resourceChecks(world, state, vars));
     const events = await runChecks(eventChecks(world, state, receiver, { waitedMs, boundMs }));
@@ -286,7 +300,8 @@ async function main() {
     running = false;
     if (faulty)
       console.log(
-        `  (the Worker logged ${logCounts.faultLogLines} lines about failed D1 calls: 503s, consumer retries, failed cron runs; not shown)`,
+        `  (the Worker logged ${logCounts.faultLogLines} lines about failed D1 calls: ` +
+          "503s, consumer retries, failed cron runs; not shown)",
       );
     console.log("stored rows (wrangler d1 execute on the run's D1, after the Worker stopped)");
     const rows = await runChecks(rowChecks(world, state, await readRows(worker)));

@@ -145,7 +145,9 @@ export async function queryD1({ configPath, persistTo }, sql, env = {}) {
  * @param {number} [options.inspectorPort] wrangler dev's inspector; the port + 1000 unless given
  * @param {(line: string) => void} [options.onErrorLine] takes wrangler's stderr line by line (default: inherited)
  * @param {string} [options.logFile] wrangler dev's stdout, the Worker's own log lines included, goes to this file
- * @returns {Promise<{ url: string, inspectorPort: number, persistTo: string, configPath: string, stop: () => Promise<void> }>}
+ * @returns {Promise<{
+ *   url: string, inspectorPort: number, persistTo: string, configPath: string, stop: () => Promise<void>
+ * }>}
  */
 export async function startWorker({
   name,

@@ -12,7 +12,7 @@ export interface Bindings extends SellerVariables {
   EVENTS: Queue<QueueMessage>;
   /** The slow lane (wrangler.toml): deliveries to webhook endpoints that answer slowly or not at all. */
   SLOW_DELIVERIES: Queue<QueueMessage>;
-  /** E-invoices as first rendered (CONTRACT part 13): served from here for ever after. */
+  /** E-invoices as first rendered (docs/api.md part 13): served from here for ever after. */
   DOCUMENTS: R2Bucket;
   /** The documents Worker (wrangler.documents.toml), which renders them. */
   RENDERER: Service<Renderer>;
@@ -24,9 +24,9 @@ export interface Bindings extends SellerVariables {
   JWT_JWKS_URL?: string;
   JWT_ISSUER?: string;
   JWT_AUDIENCE?: string;
-  /** The seller of every invoice (CONTRACT part 13; CREDITOR_* in wrangler.toml). */
+  /** The seller of every invoice (docs/api.md part 13; CREDITOR_* in wrangler.toml). */
   CREDITOR_NAME: string;
-  /** Fees and VAT rates of the invoices (CONTRACT part 10); the contract's defaults when unset. */
+  /** Fees and VAT rates of the invoices (docs/api.md part 10); its defaults when unset. */
   VOUCHER_VAT_PERCENT?: string;
   SERVICE_VAT_PERCENT?: string;
   CARD_PRODUCTION_FEE?: string;
@@ -39,7 +39,7 @@ export interface Bindings extends SellerVariables {
   ALLOW_LOCAL_WEBHOOKS?: string;
   /** Seconds before a failed delivery's first retry (default 30); each later wait is 4 times longer. */
   WEBHOOK_RETRY_BASE_SECONDS?: string;
-  /** Push through FCM HTTP v1 (CONTRACT part 11): off without a project. */
+  /** Push through FCM HTTP v1 (docs/api.md part 11): off without a project. */
   FCM_PROJECT_ID?: string;
   /** The service account's JSON (a secret). */
   FCM_SERVICE_ACCOUNT?: string;

@@ -1,6 +1,6 @@
 import type { GuardName } from "./db/guards";
 
-// Every error the API can answer, its status and when: CONTRACT part 3. The OpenAPI document is
+// Every error the API can answer, its status and when: docs/api.md part 3. The OpenAPI document is
 // built from this table too.
 export const ERRORS = {
   invalid_json: [400, "The body is not valid UTF-8 JSON, not a JSON object, or nested too deeply."],
@@ -22,7 +22,8 @@ export const ERRORS = {
   internal_error: [500, "Something unexpected failed; nothing internal is disclosed."],
   unavailable: [
     503,
-    "The database or the token key set could not be reached; nothing was half-written. Retry after Retry-After seconds.",
+    "The database or the token key set could not be reached; nothing was half-written. " +
+      "Retry after Retry-After seconds.",
   ],
 } as const satisfies Record<string, readonly [number, string]>;
 

@@ -261,7 +261,7 @@ describe("a token sent and rejected: 401 invalid_token", () => {
 });
 
 describe("a valid token without the rights: 403", () => {
-  // Every secured route of CONTRACT part 5 with the scope it needs.
+  // Every secured route of docs/api.md part 5 with the scope it needs.
   const secured: [method: string, path: string, scope: string][] = [
     ["POST", "/card_orders", "card_orders:write"],
     ["GET", "/card_orders", "card_orders:read"],
@@ -552,7 +552,7 @@ describe("tokens from a JWK set (JWT_JWKS_URL)", { timeout: 30_000 }, () => {
     );
   });
 
-  it("cannot be poisoned: a forged header naming an RSA key's kid with ES256 does not lock out genuine tokens", async () => {
+  it("cannot be poisoned: a forged header naming an RSA key's kid with ES256 locks out no genuine token", async () => {
     const [rsa, ec] = await keys;
     // Published keys often carry no alg: only the key type tells which algorithm may use them.
     const { alg: _, ...rsaWithoutAlg } = rsa.publicJwk as JsonWebKey & { alg?: string };

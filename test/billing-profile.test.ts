@@ -16,7 +16,7 @@ import {
 const PATH = "/customers/me/billing_profile";
 const put = (auth: string, json: unknown) => call(PATH, { token: auth, method: "PUT", json });
 
-/** The profile as the API shows it, for `customer` after a PUT of `body` (fields in the contract's order). */
+/** The profile as the API shows it, for `customer` after a PUT of `body` (fields in docs/api.md part 13's order). */
 const shown = (customer: string, body: Record<string, unknown>) => ({
   type: "billing_profile",
   customer,
@@ -53,7 +53,7 @@ describe("PUT and GET /customers/me/billing_profile", () => {
     await expectJson(await call(PATH, { token: auth }), 200, { data });
   });
 
-  it("replaces the profile whole: a field left out is null, and the five required ones are all that is needed", async () => {
+  it("replaces the profile whole: a field left out is null; the five required ones are all it needs", async () => {
     const customer = unique("customer");
     const auth = await token({ customer_id: customer });
     await put(auth, newBillingProfile);
@@ -197,7 +197,7 @@ describe("PUT /customers/me/billing_profile: every rule of a field (422 validati
   });
 });
 
-describe("submit needs the billing profile (CONTRACT part 13)", () => {
+describe("submit needs the billing profile (docs/api.md part 13)", () => {
   async function draftWithEntry(auth: string, body: object = newCardOrder) {
     const order = await createCardOrder(auth, body, { profile: false });
     await addEntry(auth, order.id);

@@ -17,8 +17,8 @@ import {
   type Bindings,
 } from "./support/api";
 
-// CONTRACT part 10: the three invoices of a card order and their amounts. wrangler.toml leaves the
-// fee and VAT variables at the contract's defaults: vouchers 0 % VAT, production 2.50 per card and
+// docs/api.md part 10: the three invoices of a card order and their amounts. wrangler.toml leaves the
+// fee and VAT variables at that part's defaults: vouchers 0 % VAT, production 2.50 per card and
 // shipping 9.90 per order, both at 19 %.
 
 const post = (path: string, auth: string, bindings?: Bindings) =>
@@ -51,7 +51,7 @@ const lastNumber = async (series: string) =>
     .first<number>("last")) ?? 0;
 
 describe("the voucher invoice (POST /invoices)", () => {
-  it("bills the sum of the entries at VOUCHER_VAT_PERCENT (0 %), to the order's customer, with no service period", async () => {
+  it("bills the entries' sum at VOUCHER_VAT_PERCENT (0 %) to the order's customer, no service period", async () => {
     const customer = unique("customer");
     const auth = await token({ customer_id: customer });
     const order = await orderIn(auth, "submitted", {
@@ -87,7 +87,7 @@ describe("the voucher invoice (POST /invoices)", () => {
     expect(invoice).toMatchObject({ net_amount: "3.30", gross_amount: "3.55" });
   });
 
-  it("can be made again after the invoice was cancelled: a new number, linked as the order's invoice; the old one stays", async () => {
+  it("can be made again once cancelled: a new number, linked as the order's invoice; the old one stays", async () => {
     const auth = await token();
     const order = await orderIn(auth, "submitted");
     const first = await createInvoice(auth, order.id);
@@ -122,7 +122,7 @@ describe("the voucher invoice (POST /invoices)", () => {
 });
 
 describe("the production invoice (start_production)", () => {
-  it("is made in the same batch: entries_count × CARD_PRODUCTION_FEE at SERVICE_VAT_PERCENT, the production day as service period, linked", async () => {
+  it("in the batch, linked: entries_count × CARD_PRODUCTION_FEE at SERVICE_VAT_PERCENT, served that day", async () => {
     const customer = unique("customer");
     const auth = await token({ customer_id: customer });
     const order = await orderIn(auth, "submitted", {
@@ -172,7 +172,7 @@ describe("the production invoice (start_production)", () => {
 });
 
 describe("the shipping invoice (deliver)", () => {
-  it("is made in the same batch: SHIPPING_FEE once per order at SERVICE_VAT_PERCENT, the delivery day as service period, linked", async () => {
+  it("in the batch, linked: SHIPPING_FEE once per order at SERVICE_VAT_PERCENT, served that day", async () => {
     const auth = await token();
     const order = await orderIn(auth, "in_production", {
       order: { ...newCardOrder, invoice_reference: "PO-5" },
@@ -265,8 +265,8 @@ describe("a malformed fee or VAT variable", () => {
   });
 });
 
-describe("cancelling an invoiced order (CONTRACT parts 10 and 12)", () => {
-  it("cancels its open voucher invoice in the same batch: CN number, cancelled_at, and the order's state on it", async () => {
+describe("cancelling an invoiced order (docs/api.md parts 10 and 12)", () => {
+  it("cancels its open voucher invoice in the same batch: CN number, cancelled_at, the order's state", async () => {
     const auth = await token();
     const order = await orderIn(auth, "submitted");
     const invoice = await createInvoice(auth, order.id);

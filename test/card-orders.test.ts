@@ -44,7 +44,7 @@ const draftOrder = (customer: string, fields: Record<string, unknown> = {}) => (
 });
 
 describe("POST /card_orders", () => {
-  it("creates a draft order and answers 201 with the single-page envelope, fields in the seed's order", async () => {
+  it("creates a draft order and answers 201 with the single-page envelope, fields in documented order", async () => {
     const customer = unique("customer");
     const auth = await token({ customer_id: customer });
     const response = await call("/card_orders", { token: auth, json: newCardOrder });
@@ -230,7 +230,7 @@ describe("GET /card_orders", () => {
       created.push(await createCardOrder(auth, { ...newCardOrder, description: `order ${i}` }));
     const newestFirst = created.toReversed();
     const at = (page: number) => `/card_orders?tag=x+y&page_size=2&page=${page}`;
-    // prev, next and last carry a cursor (CONTRACT part 4); page 1 never needs one.
+    // prev, next and last carry a cursor (docs/api.md part 4); page 1 never needs one.
     const link = (page: number) => listLink(at(page), page > 1);
     const pageOf = (page: number, data: unknown[], prev: number | null, next: number | null) => ({
       meta: { total_pages: 3, current_page: page, page_size: 2, total_entries: 5 },
@@ -353,7 +353,7 @@ describe("GET /card_orders", () => {
     ).toBe(200);
   });
 
-  it("accepts a cursor signed under a secret listed in APP_SECRETS_PREVIOUS, and signs new links with APP_SECRET alone", async () => {
+  it("accepts a cursor signed under a secret in APP_SECRETS_PREVIOUS; signs new links with APP_SECRET", async () => {
     const auth = await token();
     for (let i = 0; i < 3; i++) await createCardOrder(auth);
     const get = (url: string, bindings: { APP_SECRET: string; APP_SECRETS_PREVIOUS?: string }) =>
@@ -375,7 +375,7 @@ describe("GET /card_orders", () => {
     );
   });
 
-  it("following next while orders are created: every order once, and a short page is the last (no empty page after it)", async () => {
+  it("following next while orders are created: every order once, a short page is the last (none after)", async () => {
     const auth = await token();
     const created = [];
     for (let i = 0; i < 5; i++) created.push((await createCardOrder(auth)).id);

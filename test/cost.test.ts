@@ -59,27 +59,32 @@ async function seedCustomer(customer: string) {
   await env.DB.batch([
     env.DB.prepare(
       `${SEQUENCE}, rows AS (SELECT i, ${STATE} AS state, ${CREATED} AS created FROM seq)
-      INSERT INTO card_orders (id, customer_id, state, created_at, updated_at, submitted_at, production_started_at, delivered_at,
-        description, invoice_reference, cost_center, payment_method, voucher_category)
+      INSERT INTO card_orders (id, customer_id, state, created_at, updated_at, submitted_at, production_started_at,
+        delivered_at, description, invoice_reference, cost_center, payment_method, voucher_category)
       SELECT ${ORDER_ID}, ?1, state, created, created, ${stamp("'submitted', 'in_production', 'delivered'")},
-        ${stamp("'in_production', 'delivered'")}, ${stamp("'delivered'")}, 'Order ' || i, NULL, ${COST_CENTER}, ${PAYMENT_METHOD},
-        CASE i % 3 WHEN 0 THEN 'mixed' WHEN 1 THEN 'meal' ELSE 'gift' END
+        ${stamp("'in_production', 'delivered'")}, ${stamp("'delivered'")}, 'Order ' || i, NULL, ${COST_CENTER},
+        ${PAYMENT_METHOD}, CASE i % 3 WHEN 0 THEN 'mixed' WHEN 1 THEN 'meal' ELSE 'gift' END
       FROM rows`,
     ).bind(customer, tag, `${SEED_YEAR}-01-01`),
     // One entry per order, through the triggers that keep entries_count and entries_amount.
     env.DB.prepare(
-      `${SEQUENCE} INSERT INTO card_order_entries (id, order_id, voucher_owner_id, card_holder_name, amount, created_at, updated_at)
-      SELECT printf('f%07d-0000-4000-8000-%012d', ?2, i), ${ORDER_ID}, 'owner-' || (i % 50), 'Holder ' || i, 2500, ${CREATED}, ${CREATED} FROM seq`,
+      `${SEQUENCE}
+      INSERT INTO card_order_entries (id, order_id, voucher_owner_id, card_holder_name, amount, created_at, updated_at)
+      SELECT printf('f%07d-0000-4000-8000-%012d', ?2, i), ${ORDER_ID}, 'owner-' || (i % 50), 'Holder ' || i, 2500,
+        ${CREATED}, ${CREATED} FROM seq`,
     ).bind(customer, tag, `${SEED_YEAR}-01-01`),
     env.DB.prepare(
       `${SEQUENCE}, picked AS (SELECT i, ${INVOICE_STATE} AS state, ${CREATED} AS created FROM seq WHERE ${INVOICED}),
-      numbered AS (SELECT *, ROW_NUMBER() OVER (ORDER BY i) AS n, ROW_NUMBER() OVER (PARTITION BY state = 'cancelled' ORDER BY i) AS cn FROM picked)
-      INSERT INTO invoices (id, customer_id, number, state, created_at, updated_at, booked_on, creditor, due_on, paid_at,
-        cancellation_number, cancelled_at, order_id, order_state, reference, cost_center, payment_method)
-      SELECT ${INVOICE_ID}, ?1, printf('INV-%d-%06d', ?4, ?5 + n), state, created, created, substr(created, 1, 10), 'Voucher Cards GmbH',
-        date(created, '+14 days'), CASE state WHEN 'paid' THEN created END,
-        CASE state WHEN 'cancelled' THEN printf('CN-%d-%06d', ?4, ?6 + cn) END, CASE state WHEN 'cancelled' THEN created END,
-        ${ORDER_ID}, (SELECT o.state FROM card_orders o WHERE o.id = ${ORDER_ID}), 'Ref ' || i, ${COST_CENTER}, ${PAYMENT_METHOD}
+      numbered AS (SELECT *, ROW_NUMBER() OVER (ORDER BY i) AS n,
+        ROW_NUMBER() OVER (PARTITION BY state = 'cancelled' ORDER BY i) AS cn FROM picked)
+      INSERT INTO invoices (id, customer_id, number, state, created_at, updated_at, booked_on, creditor, due_on,
+        paid_at, cancellation_number, cancelled_at, order_id, order_state, reference, cost_center, payment_method)
+      SELECT ${INVOICE_ID}, ?1, printf('INV-%d-%06d', ?4, ?5 + n), state, created, created, substr(created, 1, 10),
+        'Voucher Cards GmbH', date(created, '+14 days'), CASE state WHEN 'paid' THEN created END,
+        CASE state WHEN 'cancelled' THEN printf('CN-%d-%06d', ?4, ?6 + cn) END,
+        CASE state WHEN 'cancelled' THEN created END,
+        ${ORDER_ID}, (SELECT o.state FROM card_orders o WHERE o.id = ${ORDER_ID}), 'Ref ' || i, ${COST_CENTER},
+        ${PAYMENT_METHOD}
       FROM numbered`,
     ).bind(customer, tag, `${SEED_YEAR}-01-01`, SEED_YEAR, invoiceBase, cancellationBase),
     env.DB.prepare(
@@ -145,12 +150,16 @@ async function withinBudget(budget: number, status: number, path: string, option
   return result;
 }
 
-/** 499 entries on `order` in one statement (the count triggers keep entries_count), ids `<prefix>0000000-...-000000000001` on. */
+/**
+ * 499 entries on `order` in one statement (the count triggers keep entries_count), ids
+ * `<prefix>0000000-...-000000000001` on.
+ */
 const add499Entries = (order: string, prefix: string) =>
   env.DB.prepare(
     `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < 499)
     INSERT INTO card_order_entries (id, order_id, voucher_owner_id, card_holder_name, amount, created_at, updated_at)
-    SELECT printf('${prefix}0000000-0000-4000-8000-%012d', i), ?1, 'owner', 'Holder', 100, strftime('%Y-%m-%dT%H:%M:%fZ', '2030-01-01', '+' || i || ' seconds'), '2030-01-01T00:00:00.000Z' FROM seq`,
+    SELECT printf('${prefix}0000000-0000-4000-8000-%012d', i), ?1, 'owner', 'Holder', 100,
+      strftime('%Y-%m-%dT%H:%M:%fZ', '2030-01-01', '+' || i || ' seconds'), '2030-01-01T00:00:00.000Z' FROM seq`,
   )
     .bind(order)
     .run();
@@ -224,7 +233,7 @@ async function followNext(path: string, auth: string, pageSize: number, firstPag
     );
     url = body.links.next?.slice(BASE.length) ?? null;
   }
-  // The walk ends on the last page, full or not: each page reads one row ahead (CONTRACT part 4).
+  // The walk ends on the last page, full or not: each page reads one row ahead (docs/api.md part 4).
   const { total_entries: total, total_pages: totalPages } = first.meta;
   expect(pages).toBe(totalPages);
   expect(ids).toHaveLength(total);
@@ -255,7 +264,8 @@ describe("reads, with 5,000 card orders and 1,500 invoices of one customer", () 
     expect(await counts("card_orders")).toStrictEqual({ all: ORDERS, ...SEEDED_ORDERS });
     expect(await counts("invoices")).toStrictEqual({ all: sum(SEEDED_INVOICES), ...SEEDED_INVOICES });
     const unlinked = await env.DB.prepare(
-      "SELECT count(*) AS n FROM invoices i JOIN card_orders o ON o.id = i.order_id WHERE i.customer_id = ? AND (o.invoice_id IS NOT i.id OR o.invoice_number IS NOT i.number)",
+      "SELECT count(*) AS n FROM invoices i JOIN card_orders o ON o.id = i.order_id " +
+        "WHERE i.customer_id = ? AND (o.invoice_id IS NOT i.id OR o.invoice_number IS NOT i.number)",
     )
       .bind(customer)
       .first<number>("n");
@@ -379,8 +389,8 @@ describe("reads of the other lists at their largest", () => {
       `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < ${ORDERS - 1})
       INSERT INTO events (id, customer_id, type, created_at, data, dispatched_at)
       SELECT printf('b0000000-0000-4000-8000-%012d', i), ?1, CASE i % 3 WHEN 0 THEN ?2 WHEN 1 THEN ?3 ELSE ?4 END,
-        strftime('%Y-%m-%dT%H:%M:%fZ', '2020-01-01', '+' || i || ' seconds'), (SELECT data FROM events WHERE customer_id = ?1 LIMIT 1),
-        '2026-01-01T00:00:00.000Z' FROM seq`,
+        strftime('%Y-%m-%dT%H:%M:%fZ', '2020-01-01', '+' || i || ' seconds'),
+        (SELECT data FROM events WHERE customer_id = ?1 LIMIT 1), '2026-01-01T00:00:00.000Z' FROM seq`,
     )
       .bind(customer, ...types)
       .run();
@@ -556,7 +566,7 @@ describe("writes, with 5,000 card orders and 1,500 invoices of one customer", ()
 
   // The budget of start_production and deliver: cancelling the invoice draws a cancellation number
   // from its sequence as issuing one draws an invoice number.
-  it("POST /card_orders/{id}/cancel of an order with an open invoice, which it cancels too, reads at most 24 rows", async () => {
+  it("POST /card_orders/{id}/cancel with an open invoice, which it cancels too, reads at most 24 rows", async () => {
     const order = await orderIn(auth, "submitted");
     const invoice = await createInvoice(auth, order.id);
     const { body } = await withinBudget(24, 200, `/card_orders/${order.id}/cancel`, post());

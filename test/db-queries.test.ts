@@ -618,7 +618,8 @@ describe("RequestDatabase.usage", () => {
     const readBefore = db.usage.rowsRead;
     const probe = orderRow(customer);
     const directWrite = await env.DB.prepare(
-      "INSERT INTO card_orders (id, customer_id, state, created_at, updated_at, payment_method, voucher_category) VALUES (?, ?, 'draft', ?, ?, 'bank_transfer', 'mixed')",
+      "INSERT INTO card_orders (id, customer_id, state, created_at, updated_at, payment_method, voucher_category) " +
+        "VALUES (?, ?, 'draft', ?, ?, 'bank_transfer', 'mixed')",
     )
       .bind(crypto.randomUUID(), customer, at(4), at(4))
       .run();

@@ -5,8 +5,16 @@ import { BASE, call, UUID } from "./support/api";
 // What /docs needs besides the Worker comes from the static assets, which the Worker's fetch does
 // not reach: they are read through env.ASSETS, as the asset layer serves them. The browser test
 // (test/browser/docs.browser.mjs) loads the page itself in Chromium.
-const CSP =
-  "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'unsafe-inline'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
 
 const scriptsOf = (html: string) =>
   [...html.matchAll(/<script\b([^>]*)>/g)].map(([, attributes]) => attributes!.match(/\bsrc="([^"]*)"/)?.[1]);
@@ -49,6 +57,7 @@ describe("GET /favicon.ico", () => {
     const response = await env.ASSETS.fetch(`${BASE}/favicon.ico`);
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toBe("image/vnd.microsoft.icon");
-    expect(new Uint8Array(await response.arrayBuffer()).subarray(0, 4)).toStrictEqual(new Uint8Array([0, 0, 1, 0])); // ICO header
+    const icoHeader = new Uint8Array([0, 0, 1, 0]);
+    expect(new Uint8Array(await response.arrayBuffer()).subarray(0, 4)).toStrictEqual(icoHeader);
   });
 });

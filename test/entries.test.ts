@@ -27,7 +27,8 @@ async function getOrder(auth: string, id: string): Promise<any> {
 
 async function storedEntries(orderId: string) {
   const { results } = await env.DB.prepare(
-    "SELECT id, voucher_owner_id, card_holder_name, amount FROM card_order_entries WHERE order_id = ? ORDER BY created_at, id",
+    "SELECT id, voucher_owner_id, card_holder_name, amount FROM card_order_entries " +
+      "WHERE order_id = ? ORDER BY created_at, id",
   )
     .bind(orderId)
     .all();
@@ -35,7 +36,7 @@ async function storedEntries(orderId: string) {
 }
 
 describe("POST /card_orders/{id}/entries", () => {
-  it("adds an entry: 201 with the single-page envelope, the contract's fields in its order; the order's count and updated_at move", async () => {
+  it("adds an entry: 201, single-page envelope, documented field order; order's count, updated_at move", async () => {
     const auth = await token();
     const order = await createCardOrder(auth);
     const path = entriesOf(order.id);
@@ -66,7 +67,7 @@ describe("POST /card_orders/{id}/entries", () => {
     ]);
   });
 
-  it("accepts the bounds: 1.00 and 10000.00, a 26-character name, a 255-character owner, several cards for one owner", async () => {
+  it("accepts the bounds: 1.00 and 10000.00, 26-character name, 255-character owner, cards per owner", async () => {
     const auth = await token();
     const order = await createCardOrder(auth);
     const accepted = [
@@ -210,7 +211,7 @@ describe("POST /card_orders/{id}/entries", () => {
     });
   });
 
-  it("answers 404 for another customer's order, exactly as for one that does not exist, and adds nothing there", async () => {
+  it("answers 404 for another customer's order, exactly as for an unknown one, and adds nothing there", async () => {
     const owner = await token();
     const order = await createCardOrder(owner);
     const intruder = await token();
@@ -282,7 +283,8 @@ async function seedEntries(orderId: string, count: number) {
   await env.DB.prepare(
     `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < ?2)
     INSERT INTO card_order_entries (id, order_id, voucher_owner_id, card_holder_name, amount, created_at, updated_at)
-    SELECT lower(hex(randomblob(4))) || '-0000-4000-8000-' || printf('%012d', i), ?1, 'seeded', 'Seeded', 100, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z' FROM seq`,
+    SELECT lower(hex(randomblob(4))) || '-0000-4000-8000-' || printf('%012d', i), ?1, 'seeded', 'Seeded', 100,
+      '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z' FROM seq`,
   )
     .bind(orderId, count)
     .run();
@@ -351,7 +353,7 @@ describe("DELETE /card_orders/{id}/entries/{entry_id}", () => {
     expect((await storedEntries(order.id)).map((row) => row.id)).toStrictEqual([kept.id]);
   });
 
-  it("answers 404 for an entry the order does not have: unknown, already deleted, another order's, or not an id", async () => {
+  it("answers 404 for an entry the order lacks: unknown, already deleted, another order's, or not an id", async () => {
     const auth = await token();
     const [order, other] = [await createCardOrder(auth), await createCardOrder(auth)];
     const entry = await addEntry(auth, order.id);
@@ -413,7 +415,8 @@ describe("DELETE /card_orders/{id}/entries/{entry_id}", () => {
       expect((await getOrder(auth, order.id)).entries_count).toBe(live.length);
     }
     const { results } = await env.DB.prepare(
-      "SELECT o.entries_count AS kept, (SELECT count(*) FROM card_order_entries e WHERE e.order_id = o.id) AS actual FROM card_orders o WHERE o.id = ?",
+      "SELECT o.entries_count AS kept, (SELECT count(*) FROM card_order_entries e WHERE e.order_id = o.id) AS actual " +
+        "FROM card_orders o WHERE o.id = ?",
     )
       .bind(order.id)
       .all();

@@ -75,7 +75,8 @@ describe("400 invalid_json", () => {
     ["10,000 levels of objects", '{"a":'.repeat(10_000) + "1" + "}".repeat(10_000)],
     [
       "deep nesting inside a field of a valid object",
-      `{"voucher_category":"mixed","payment_method":"bank_transfer","description":${"[".repeat(5_000)}${"]".repeat(5_000)}}`,
+      '{"voucher_category":"mixed","payment_method":"bank_transfer","description":' +
+        `${"[".repeat(5_000)}${"]".repeat(5_000)}}`,
     ],
   ])(
     "answers JSON nested deeper than the limit (%s), never 500",
@@ -195,7 +196,7 @@ describe("413 payload_too_large", { timeout: 30_000 }, () => {
     await expectError(await postRaw(bodyOfSize(1024 * KIB)), 413, { code: "payload_too_large", source: {} });
   });
 
-  it("answers a chunked body without Content-Length once it passes the limit, reading no chunk after the one that passed it", async () => {
+  it("answers a chunked body without Content-Length once past the limit, reading no chunk after that", async () => {
     const chunk = new TextEncoder().encode("x".repeat(16 * KIB));
     let pulled = 0;
     const body = new ReadableStream<Uint8Array>({

@@ -19,7 +19,7 @@ import {
 import { FaultyD1 } from "./support/faulty-d1";
 import { drain, queued } from "./support/queue";
 
-// CONTRACT part 11: every change a client may react to is an event, stored in the change's batch,
+// docs/api.md part 11: every change a client may react to is an event, stored in the change's batch,
 // listed by GET /events and handed to the queue; the Cron Trigger sends what the queue never got.
 
 const post = (path: string, auth: string) => call(path, { token: auth, method: "POST" });
@@ -108,7 +108,7 @@ describe("the outbox: each change writes its event, the resource as GET then sho
     expect((await storedEvents(customer)).map((event) => event.type)).toHaveLength(8);
   });
 
-  it("an order's cancel writes card_order.cancelled, then invoice.cancelled for the open invoice it cancels", async () => {
+  it("an order's cancel writes card_order.cancelled, then invoice.cancelled for its open invoice", async () => {
     const auth = await token();
     const order = await orderIn(auth, "submitted");
     await createInvoice(auth, order.id);
@@ -159,7 +159,7 @@ describe("handing events to the queue", () => {
   });
 });
 
-describe("a write whose answer was lost (CONTRACT part 11: the first attempt within 30 s)", () => {
+describe("a write whose answer was lost (docs/api.md part 11: the first attempt within 30 s)", () => {
   afterEach(() => vi.restoreAllMocks());
 
   /** Submits a draft with its write batch (its last D1 call) failing `mode`. */
@@ -194,7 +194,7 @@ describe("a write whose answer was lost (CONTRACT part 11: the first attempt wit
     return { sent, events };
   }
 
-  it("committed: its event goes to the queue at once, as GET /events shows it, not a minute later by the Cron Trigger", async () => {
+  it("committed: its event goes to the queue at once, as GET /events shows, not a minute later by Cron", async () => {
     const { sent, events } = await submitFailing("after");
     expect(events).toHaveLength(1);
     expect(sent).toStrictEqual([{ kind: "event", customerId: events[0].data.customer, event: events[0] }]);
@@ -315,7 +315,7 @@ describe("GET /events", () => {
     expect(await eventsOf(await token())).toStrictEqual([]);
   });
 
-  it("refuses an unknown type (400 on the parameter), a token without events:read (403), or without a customer (403)", async () => {
+  it("refuses an unknown type (400), a token without events:read (403), or without a customer (403)", async () => {
     await expectError(await call("/events?type=card_order.created", { token: await token() }), 400, {
       code: "invalid_parameter",
       source: { parameter: "type" },

@@ -4,7 +4,7 @@ import { BASE, expectError, newBillingProfile, send, token, withBillingProfile }
 import { FaultyD1, type FaultMode } from "./support/faulty-d1";
 import { ROUTES, routeName, routeOf, WRITE_ROUTES } from "./support/routes";
 
-// CONTRACT parts 3 and 7: when the database fails, the client gets 503 `unavailable` with
+// docs/api.md parts 3 and 7: when the database fails, the client gets 503 `unavailable` with
 // Retry-After, nothing is half-written, and a retry stores the request's effects exactly once.
 // Every route of the route table (src/app.ts) has a case here, or the first test fails: a write
 // all of the above, a read a 503 and nothing stored, a public route no database call at all.
@@ -147,7 +147,7 @@ interface WriteCase {
   /** Which of the route's paths through the database, when a route has several worth failing apart. */
   variant?: string;
   status: 200 | 201 | 204;
-  /** What the request answers when it runs again after it ran (DELETE of an entry: 404, CONTRACT part 10). */
+  /** What the request answers when it runs again after it ran (DELETE of an entry: 404, docs/api.md part 10). */
   repeated?: 404;
   /** Fresh preconditions, and the request to run on them. */
   prepare: () => Promise<Prepared>;
@@ -467,7 +467,7 @@ async function cleanRun(write: WriteCase, withKey: boolean): Promise<CleanRun> {
   const clean = { calls: db.count, body: normalize(body), effects: normalizedEffects(before, await snapshot()) };
   expect(clean.calls).toBeGreaterThan(0);
   expect(clean.effects.length).toBeGreaterThan(0);
-  // CONTRACT part 7: all of a request's writes go in one batch, its last database call.
+  // docs/api.md part 7: all of a request's writes go in one batch, its last database call.
   const writing = db.calls.filter((c) =>
     c.sql.some((statement) => /^\s*(insert|update|delete|replace)\b/i.test(statement)),
   );
@@ -488,7 +488,8 @@ async function expectGaplessNumbers() {
     last: number;
   }>();
   const { results: taken } = await env.DB.prepare(
-    "SELECT number AS n FROM invoices UNION ALL SELECT cancellation_number AS n FROM invoices WHERE cancellation_number IS NOT NULL",
+    "SELECT number AS n FROM invoices " +
+      "UNION ALL SELECT cancellation_number AS n FROM invoices WHERE cancellation_number IS NOT NULL",
   ).all<{ n: string }>();
   const byYear = new Map<string, number[]>();
   for (const { n } of taken) {

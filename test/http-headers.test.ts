@@ -170,7 +170,7 @@ describe("x-d1-bookmark", () => {
     }
   });
 
-  it("a write that loses to a concurrent change still answers with a bookmark, and reads on from a new session at the primary", async () => {
+  it("a write that loses to a concurrent change still answers a bookmark; reads go on at the primary", async () => {
     const auth = await token();
     const order = await orderIn(auth, "draft");
     const opened: string[] = [];
@@ -204,7 +204,7 @@ describe("x-d1-bookmark", () => {
     expect(response.headers.get(BOOKMARK)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/);
   });
 
-  it("opens each request's D1 session where the contract says: reads at a replica or the client's bookmark, writes at the primary", async () => {
+  it("opens D1 sessions as documented: reads at a replica or the client's bookmark, writes at primary", async () => {
     const opened: string[] = [];
     const DB = {
       withSession: (start: string) => (opened.push(start), env.DB.withSession(start as never)),
@@ -491,7 +491,7 @@ describe("the request log", () => {
 });
 
 describe("documentation and health", () => {
-  // CONTRACT parts 5 and 13: every route, with the scope it needs (null: public).
+  // docs/api.md parts 5 and 13: every route, with the scope it needs (null: public).
   const ROUTES: [method: string, path: string, scope: string | null][] = [
     ["post", "/card_orders", "card_orders:write"],
     ["get", "/card_orders", "card_orders:read"],
@@ -544,7 +544,7 @@ describe("documentation and health", () => {
     );
   }
 
-  it("serves an OpenAPI 3.1 document with exactly the routes of the contract", async () => {
+  it("serves an OpenAPI 3.1 document with exactly the routes of docs/api.md part 5", async () => {
     const doc = await openApi();
     const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
       .flatMap(([path, item]) =>
@@ -645,7 +645,7 @@ describe("documentation and health", () => {
     }
   });
 
-  it("lists every error code of the contract in the envelope", async () => {
+  it("lists every error code of docs/api.md part 3 in the envelope", async () => {
     const doc = await openApi();
     const responses = doc.paths["/card_orders"].post.responses;
     const item = resolve(

@@ -203,7 +203,7 @@ const ROUTES: { name: string; prepare: (auth: string) => Promise<Prepared> }[] =
 ];
 
 describe.each(ROUTES)("Idempotency-Key on $name", ({ prepare }) => {
-  it("replays the stored response to the same request: same status, byte-identical body, Idempotent-Replayed, nothing written", async () => {
+  it("replays the stored response: same status, byte-identical body, Idempotent-Replayed, no write", async () => {
     const { sub, auth } = await principal();
     const request = await prepare(auth);
     const key = unique("key");
@@ -297,7 +297,7 @@ describe("Idempotency-Key", () => {
     }
   });
 
-  it("treats the same key under another path as a different request: POST /card_orders, then POST /invoices", async () => {
+  it("treats the same key under another path as another request: POST /card_orders, then /invoices", async () => {
     const { auth } = await principal();
     const key = unique("key");
     const first = await post(auth, "/card_orders", key, newCardOrder);
@@ -431,7 +431,8 @@ describe("the request a key stands for", () => {
     ],
     [
       "with escapes and spaces",
-      ' {"voucher_category" :"mi\\u0078ed","payment_method":"bank_transfer",\r\n"description":"Team\\u0020vouchers","cost_center":null}\n',
+      ' {"voucher_category" :"mi\\u0078ed","payment_method":"bank_transfer",\r\n' +
+        '"description":"Team\\u0020vouchers","cost_center":null}\n',
     ],
   ])("is the same for the same body %s: replayed, nothing written", async (_, text) => {
     const { auth } = await principal();
@@ -663,7 +664,7 @@ function inFlightDuplicateDb(): { DB: D1Database; opened: string[] } {
   return { DB, opened };
 }
 
-// CONTRACT part 7: the same key, principal and body replays the first response. A duplicate sent
+// docs/api.md part 7: the same key, principal and body replays the first response. A duplicate sent
 // while the first is still running (a client retrying after a timeout) must not be told that its
 // own write conflicts with itself.
 describe("a duplicate that arrives while the first request is in flight", () => {

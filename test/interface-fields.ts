@@ -1,6 +1,6 @@
-// The field lists of the API's resources in their wire order, as the interface document (its part 2
-// tables) and the API contract give them, copied here as the tests' own data so that the repository
-// stands alone. test/shapes.test.ts holds the response schemas against them.
+// The field lists of the API's resources in their wire order, as docs/api.md part 1 gives them (from
+// the interface document's part 2 tables and the API contract), copied here as the tests' own data so
+// that the repository stands alone. test/shapes.test.ts holds the response schemas against them.
 export const INTERFACE_FIELDS = {
   invoice: [
     "id",

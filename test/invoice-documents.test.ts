@@ -38,7 +38,7 @@ describe("GET /invoices/{id}/document", () => {
     expect(text).toContain("urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0");
   });
 
-  it("is the same bytes and ETag on every request, served from R2 after the first; If-None-Match answers 304", async () => {
+  it("is the same bytes and ETag on every request, from R2 after the first; If-None-Match answers 304", async () => {
     const auth = await token();
     const invoice = await voucherInvoice(auth);
     const first = await download(auth, documentOf(invoice.id));
@@ -72,7 +72,7 @@ describe("GET /invoices/{id}/document", () => {
     await expectError(await call(documentOf(invoice.id), { token: await token() }), 404, { code: "not_found" });
   });
 
-  it("never changes: a later billing profile or seller variable does not alter an issued invoice's document", async () => {
+  it("never changes: a later billing profile or seller variable leaves an issued document alone", async () => {
     const auth = await token();
     const invoice = await voucherInvoice(auth);
     const cii = await download(auth, documentOf(invoice.id, "?format=cii"));
@@ -92,7 +92,7 @@ describe("GET /invoices/{id}/document", () => {
     expect(cii.text).not.toContain("Ganz Andere");
   });
 
-  it("an unknown format, and pdf until the ZUGFeRD renderer exists, answer 400 invalid_parameter (format)", async () => {
+  it("an unknown format, and pdf until a ZUGFeRD renderer exists, answer 400 invalid_parameter (format)", async () => {
     const auth = await token();
     const invoice = await voucherInvoice(auth);
     for (const format of ["pdf", "xml", "UBL", ""])
@@ -102,7 +102,7 @@ describe("GET /invoices/{id}/document", () => {
       });
   });
 
-  it("errors stay JSON envelopes whatever the Accept; another customer's invoice is a 404; needs invoices:read", async () => {
+  it("errors are JSON envelopes whatever the Accept; others' invoices are 404s; needs invoices:read", async () => {
     const auth = await token();
     const invoice = await voucherInvoice(auth);
     const accept = { Accept: "application/xml" };

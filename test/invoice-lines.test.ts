@@ -30,7 +30,7 @@ async function allLines(auth: string, invoiceId: string, pageSize: number) {
 }
 
 describe("GET /invoices/{id}/lines", () => {
-  it("a voucher invoice has a line per entry, oldest first: 'Voucher card <name>', 1 × the amount, category O at 0%", async () => {
+  it("a voucher invoice has a line per entry, oldest first: 'Voucher card <name>', 1 × amount, O at 0%", async () => {
     const auth = await token();
     const { order, invoice } = await voucherInvoice(auth, ["25.00", "1234.50", "1.00"]);
     const entries = await expectJson(
@@ -66,7 +66,7 @@ describe("GET /invoices/{id}/lines", () => {
     expect(data[0]).toMatchObject({ vat_category: "S", vat_percent: "7.5" });
   });
 
-  it("production bills 'Card production', entries_count × the fee; shipping 'Shipping' once; S at the service rate", async () => {
+  it("production bills 'Card production', entries_count × fee; shipping 'Shipping' once; S, service VAT", async () => {
     const auth = await token();
     const order = await orderIn(auth, "delivered", { entries: [newEntry, newEntry, newEntry] });
     const production = await expectJson(

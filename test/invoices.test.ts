@@ -49,14 +49,14 @@ async function storedInvoices(customer: string) {
   return results;
 }
 
-/** Newest first (created_at descending, then id descending): the list order CONTRACT part 4 fixes. */
+/** Newest first (created_at descending, then id descending): the list order docs/api.md part 4 fixes. */
 const newestFirst = <T extends { created_at: string; id: string }>(items: T[]) =>
   items.toSorted((a, b) =>
     a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1,
   );
 
 describe("POST /invoices", () => {
-  it("invoices a card order: 201 with the single-page envelope holding the open invoice, fields in the seed's order", async () => {
+  it("invoices a card order: 201, single-page envelope with the open invoice, fields in documented order", async () => {
     const customer = unique("customer");
     const auth = await token({ customer_id: customer });
     const order = await orderIn(auth, "submitted", {
@@ -64,7 +64,10 @@ describe("POST /invoices", () => {
       entries: [newEntry, { ...newEntry, amount: "1234.50" }],
     });
 
-    const response = await call("/invoices", { token: auth, json: { order_id: order.id, reference: "PO 2026/17 ✓" } });
+    const response = await call("/invoices", {
+      token: auth,
+      json: { order_id: order.id, reference: "PO 2026/17 ✓" },
+    });
     const body = await expectJson(
       response,
       201,
@@ -202,7 +205,7 @@ describe("POST /invoices", () => {
     expect(await storedInvoices(customer)).toStrictEqual([]);
   });
 
-  it("answers 422 on /order_id for another customer's order, exactly as for an unknown one, and leaves that order alone", async () => {
+  it("answers 422 on /order_id for another customer's order, as for an unknown one, leaving it alone", async () => {
     const ownerAuth = await token();
     const order = await createCardOrder(ownerAuth);
     const intruder = unique("customer");
@@ -333,7 +336,7 @@ describe("invoice numbers", () => {
     }
   }, 60_000);
 
-  it("are taken once when one order is invoiced by several requests at once: one 201, the rest 409 conflict", async () => {
+  it("are taken once when several requests invoice one order at once: one 201, the rest 409 conflict", async () => {
     const customer = unique("customer");
     const auth = await token({ customer_id: customer });
     const before = await createInvoice(auth, (await orderIn(auth, "submitted")).id);
@@ -514,7 +517,7 @@ describe("GET /invoices/{id}", () => {
     });
   });
 
-  it("shows the card order's current state in orders[].state of each of its invoices as the order moves on", async () => {
+  it("shows the card order's current state in orders[].state of each of its invoices as it moves on", async () => {
     const auth = await token();
     const order = await orderIn(auth, "submitted");
     const invoice = await createInvoice(auth, order.id);

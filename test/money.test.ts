@@ -54,7 +54,7 @@ describe("money: parse and format", () => {
     "0x10.00",
   ])("refuses %j", (text) => expect(parseAmount(text)).toBeUndefined());
 
-  it("accepts exactly the contract's form: ^(0|[1-9][0-9]{0,4})\\.[0-9]{2}$ up to 10000.00", () => {
+  it("accepts exactly the form of docs/api.md part 12: ^(0|[1-9][0-9]{0,4})\\.[0-9]{2}$ up to 10000.00", () => {
     const form = /^(0|[1-9][0-9]{0,4})\.[0-9]{2}$/;
     fc.assert(
       fc.property(fc.stringMatching(/^[0-9.]{1,9}$/), (text) => {
@@ -98,7 +98,8 @@ describe("money: VAT", () => {
   });
 
   it("rounds the half cent up and anything below it down", () => {
-    // 0.50 € at 19 %: 9.5 cents → 10; 0.52 € at 19 %: 9.88 → 10; 0.47 € at 19 %: 8.93 → 9; 0.02 € at 7.5 %: 0.15 → 0
+    // 0.50 € at 19 %: 9.5 cents → 10; 0.52 € at 19 %: 9.88 → 10; 0.47 € at 19 %: 8.93 → 9;
+    // 0.02 € at 7.5 %: 0.15 → 0
     expect([
       vatCents(50, 1900),
       vatCents(52, 1900),

@@ -97,7 +97,7 @@ describe("PUT /voucher_owners/me/notification_tokens", () => {
     ]);
   });
 
-  it("replaces the value on a repeated PUT for the same device, keeping created_at and advancing updated_at", async () => {
+  it("replaces the value on a repeated PUT for the same device, keeping created_at, advancing updated_at", async () => {
     const { sub, auth } = await owner();
     const [oldValue, newValue] = [unique("old"), unique("new")];
     await registered(auth, "phone", oldValue);
@@ -322,7 +322,7 @@ describe("GET /voucher_owners/me/notification_tokens", () => {
   const identifiers = (page: { data: { device_identifier: string }[] }) =>
     page.data.map((device) => device.device_identifier);
 
-  it("following next while devices already passed go: a page keeps its next though the count says it is the last, and the walk ends on the full last page", async () => {
+  it("following next while passed devices go: a page keeps its next past the count; ends on a full page", async () => {
     const auth = await sixDevices();
     const pages: any[] = [await follow(`${BASE}${PATH}?page_size=2`, auth)];
     // The two devices of page 1 go: the count now says 2 pages, but 4 devices follow page 1.

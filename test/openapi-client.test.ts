@@ -24,7 +24,13 @@ describe("a client generated from the OpenAPI document", () => {
 
     // The README's lines for a client developer.
     await api.PUT("/customers/me/billing_profile", {
-      body: { legal_name: "Acme GmbH", street: "Hauptstraße 1", postcode: "10115", city: "Berlin", country_code: "DE" },
+      body: {
+        legal_name: "Acme GmbH",
+        street: "Hauptstraße 1",
+        postcode: "10115",
+        city: "Berlin",
+        country_code: "DE",
+      },
     });
     const { data: created } = await api.POST("/card_orders", {
       body: { voucher_category: "mixed", payment_method: "bank_transfer", cost_center: "CC-7" },

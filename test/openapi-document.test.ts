@@ -48,7 +48,10 @@ describe("the document's response headers", () => {
   // Content-Type is the media type of the content; OpenAPI ignores a header of that name.
   const NOT_HEADERS = new Set(["content-type", "content-length"]);
 
-  /** Each header `response` carries is declared on its operation's response, and each declared `required` one is there. */
+  /**
+   * Each header `response` carries is declared on its operation's response, and each declared
+   * `required` one is there.
+   */
   function expectDeclared(request: Request, response: Response) {
     const { pathname } = new URL(request.url);
     const spec = routeOf(request.method, pathname)!;

@@ -19,14 +19,14 @@ import { routeOf } from "./support/shape";
 import { cardOrderLifecycle } from "../src/domain/card-orders";
 import { invoiceLifecycle } from "../src/domain/invoices";
 
-// Generated requests against every endpoint of CONTRACT part 5 with every method: whatever a client
-// sends, the answer is never a 5xx and always one of the contract's envelopes. Then generated text
-// through every stored string field: it comes back exactly, or is refused, never altered.
+// Generated requests against every endpoint of docs/api.md part 5 with every method: whatever a client
+// sends, the answer is never a 5xx and always one of the envelopes of docs/api.md parts 3 and 4. Then
+// generated text through every stored string field: it comes back exactly, or is refused, never altered.
 
 const RUNS = 100;
 const PROPERTY_TIMEOUT_MS = 90_000;
 
-// CONTRACT part 3: every code and its status.
+// docs/api.md part 3: every code and its status.
 const ERROR_STATUS: Record<string, number> = {
   invalid_json: 400,
   invalid_parameter: 400,
@@ -79,7 +79,7 @@ function expectErrorEnvelope(status: number, body: unknown, headers: Headers) {
     expect(keysOf(item), "each error is exactly detail, code, source").toStrictEqual(["detail", "code", "source"]);
     const { detail, code, source } = item as { detail: unknown; code: string; source: unknown };
     expect(detail).toEqual(expect.stringMatching(/\S/));
-    expect(Object.keys(ERROR_STATUS), "a code of CONTRACT part 3").toContain(code);
+    expect(Object.keys(ERROR_STATUS), "a code of docs/api.md part 3").toContain(code);
     expect(ERROR_STATUS[code], `the status of ${code}`).toBe(status);
     const sourceKeys = keysOf(source);
     expect(
@@ -108,7 +108,7 @@ function expectSuccess(status: number, body: unknown) {
   }
 }
 
-/** Sends the request and checks the answer against the contract's envelopes. */
+/** Sends the request and checks the answer against the envelopes of docs/api.md parts 3 and 4. */
 async function expectWellFormedAnswer(request: Request) {
   const response = await send(request);
   const { status, headers } = response;
@@ -151,7 +151,7 @@ async function expectWellFormedAnswer(request: Request) {
 
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 
-// CONTRACT part 5; `{id}` is the fixture's resource unless a generator puts something else there.
+// docs/api.md part 5; `{id}` is the fixture's resource unless a generator puts something else there.
 const TEMPLATES = [
   "/card_orders",
   "/card_orders/{order}",
@@ -340,7 +340,11 @@ const authorizations = fc.oneof(
     async () => `Bearer ${await token({ sub: unique("prop"), customer_id: undefined })}`,
     async () => `Bearer ${await expiredToken()}`,
     async () =>
-      `Bearer ${await sign({ sub: unique("prop"), customer_id: CUSTOMER, scope: ALL_SCOPES, exp: 9e9 }, "wrong-secret", "HS256")}`,
+      `Bearer ${await sign(
+        { sub: unique("prop"), customer_id: CUSTOMER, scope: ALL_SCOPES, exp: 9e9 },
+        "wrong-secret",
+        "HS256",
+      )}`,
     async () =>
       `Bearer ${btoa('{"alg":"none","typ":"JWT"}')}.${btoa(`{"sub":"x","exp":9999999999,"scope":"${ALL_SCOPES}"}`)}.`,
     async () => undefined,
@@ -437,7 +441,7 @@ const queryStrings = fc
 
 type Endpoint = readonly [(typeof METHODS)[number], (typeof TEMPLATES)[number]];
 
-// CONTRACT part 5: the method each path answers to. Generated requests mostly use these (a wrong
+// docs/api.md part 5: the method each path answers to. Generated requests mostly use these (a wrong
 // method stops at 405 before anything else is looked at), and otherwise any method on any path.
 const ENDPOINTS: Endpoint[] = [
   ["POST", "/card_orders"],
@@ -558,7 +562,7 @@ const robustness = (name: string, generated: fc.Arbitrary<Generated>) =>
     PROPERTY_TIMEOUT_MS,
   );
 
-describe("whatever a client sends to any endpoint with any method: never a 5xx, always a contract envelope", () => {
+describe("whatever a client sends to any endpoint with any method: never a 5xx, always a documented envelope", () => {
   robustness(
     "generated JSON bodies: any value, wrong types per field, extra fields, deep nesting, huge strings",
     fc.record({ endpoint: endpoints(TAKES_BODY), body: bodyWith(jsonBodies) }),
@@ -811,7 +815,7 @@ describe("text round trips: stored and answered byte for byte", () => {
   );
 
   it(
-    "DELETE /voucher_owners/me/notification_tokens/{device} finds every device the PUT accepted by its percent-encoded identifier",
+    "DELETE /voucher_owners/me/notification_tokens/{device} finds every device PUT accepted, percent-encoded",
     async () => {
       await fc.assert(
         fc.asyncProperty(fc.oneof(storedText(255, 1), fc.constantFrom(...URL_SPECIAL)), async (device) => {
@@ -894,7 +898,11 @@ async function validBody(path: string, auth: string): Promise<Record<string, unk
 /** Rows the caller's request could have written. */
 async function storedFor(sub: string, customer: string) {
   const { results } = await env.DB.prepare(
-    "SELECT 'order' AS kind, id FROM card_orders WHERE customer_id = ?1 UNION ALL SELECT 'invoice', id FROM invoices WHERE customer_id = ?1 UNION ALL SELECT 'token', device_identifier FROM notification_tokens WHERE owner_id = ?2",
+    [
+      "SELECT 'order' AS kind, id FROM card_orders WHERE customer_id = ?1",
+      "SELECT 'invoice', id FROM invoices WHERE customer_id = ?1",
+      "SELECT 'token', device_identifier FROM notification_tokens WHERE owner_id = ?2",
+    ].join(" UNION ALL "),
   )
     .bind(customer, sub)
     .all();

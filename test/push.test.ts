@@ -5,7 +5,7 @@ import { call, createCardOrder, addEntry, token, unique } from "./support/api";
 import { outbound, serviceAccount, verifiedClaims } from "./support/outbound";
 import { drain, queued, type Outcome } from "./support/queue";
 
-// CONTRACT parts 11 and 12: when a card order is delivered, each voucher owner with an entry in it
+// docs/api.md parts 11 and 12: when a card order is delivered, each voucher owner with an entry in it
 // gets one push on each of their devices, through FCM HTTP v1 as a service account. Both Google
 // endpoints are stood in for (GOOGLE_TOKEN_URL, FCM_API_URL), as in local development.
 
@@ -83,7 +83,7 @@ beforeEach(async () => {
 afterEach(() => vi.restoreAllMocks());
 
 describe("push on delivery", () => {
-  it("sends one message per device of each owner with cards in the order, naming only that owner's card holders", async () => {
+  it("sends one message per device of each owner with cards in the order, naming only their holders", async () => {
     const owners = { ada: unique("ada"), alan: unique("alan") };
     const [adaPhone, adaTablet, alanPhone] = [
       await register(owners.ada, "phone"),
@@ -145,7 +145,7 @@ describe("push on delivery", () => {
     expect(messages).toStrictEqual(expected);
   });
 
-  it("sends a push again (a retry, or its event fanned out twice) with the same collapse key, which another event's push does not share", async () => {
+  it("resends a push (a retry, or its event fanned out twice) with the same collapse key, not another's", async () => {
     const owner = unique("ada");
     await register(owner, "phone");
     await deliveredOrder({ ada: owner, alan: unique("alan") });

@@ -175,7 +175,8 @@ async function exerciseEveryEndpoint(): Promise<void> {
     headers: { "Idempotency-Key": "create-1" },
   });
   await env.DB.prepare(
-    "INSERT INTO idempotency_keys (principal, key, request_hash, status, body, expires_at) VALUES (?, 'stale', 'x', 201, '{}', ?)",
+    "INSERT INTO idempotency_keys (principal, key, request_hash, status, body, expires_at) " +
+      "VALUES (?, 'stale', 'x', 201, '{}', ?)",
   )
     .bind(sub, new Date(Date.now() - 1000).toISOString())
     .run();
@@ -395,7 +396,8 @@ async function exerciseEveryEndpoint(): Promise<void> {
     .bind(new Date(Date.now() - 120_000).toISOString())
     .run();
   await env.DB.prepare(
-    "INSERT INTO idempotency_keys (principal, key, request_hash, status, body, expires_at) VALUES (?, 'old', 'x', 201, '{}', ?)",
+    "INSERT INTO idempotency_keys (principal, key, request_hash, status, body, expires_at) " +
+      "VALUES (?, 'old', 'x', 201, '{}', ?)",
   )
     .bind(sub, new Date(Date.now() - 1000).toISOString())
     .run();
@@ -578,10 +580,14 @@ const STATEMENTS: Record<string, RegExp> = {
     /^select .* from "invoices" where "invoices"\."id" in \(select "invoice_id" from "card_orders"/,
   "entry insert": /^insert into "card_order_entries"/,
   "entry delete": /^delete from "card_order_entries"/,
-  "entry of an order":
-    /^select .* from "card_order_entries" where \("card_order_entries"\."id" = \? and "card_order_entries"\."order_id" = \?\)$/,
-  "draft guard of an entry":
-    /^update "card_orders" set "state" = CASE WHEN (exists \(select 1 from "card_order_entries" .*\) THEN CASE WHEN )?"card_orders"\."state" = 'draft'/,
+  "entry of an order": new RegExp(
+    '^select .* from "card_order_entries" ' +
+      'where \\("card_order_entries"\\."id" = \\? and "card_order_entries"\\."order_id" = \\?\\)$',
+  ),
+  "draft guard of an entry": new RegExp(
+    '^update "card_orders" set "state" = CASE WHEN ' +
+      '(exists \\(select 1 from "card_order_entries" .*\\) THEN CASE WHEN )?"card_orders"\\."state" = \'draft\'',
+  ),
   "event insert": /^insert into "events" .* returning/,
   "events dispatched": /^update "events" set "dispatched_at" = \?/,
   "events of a lost answer":
@@ -596,8 +602,10 @@ const STATEMENTS: Record<string, RegExp> = {
     /^select "id", "customer_id", "event_types" from "webhook_endpoints" where "webhook_endpoints"\."customer_id" in/,
   "endpoint of a delivery":
     /^select "url", "encrypted_secret" from "webhook_endpoints" where "webhook_endpoints"\."id" = \?/,
-  "entries of a delivered order":
-    /^select "id", "voucher_owner_id", "card_holder_name" from "card_order_entries" where "card_order_entries"\."order_id" = \?$/,
+  "entries of a delivered order": new RegExp(
+    '^select "id", "voucher_owner_id", "card_holder_name" from "card_order_entries" ' +
+      'where "card_order_entries"\\."order_id" = \\?$',
+  ),
   "devices of its owners":
     /^select "owner_id", "value" from "notification_tokens" where "notification_tokens"\."owner_id" in \(select/,
   "unregistered token deleted": /^delete from "notification_tokens" where "notification_tokens"\."value" = \?$/,
@@ -671,7 +679,8 @@ describe("query plans of every statement the Worker issues", () => {
   // per order, one owner per token) whether or not a query reads through it.
   it("every index is used by a statement's plan, or is unique and enforces a rule", async () => {
     const { results: indexes } = await env.DB.prepare(
-      "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name NOT IN ('_cf_KV', 'd1_migrations')",
+      "SELECT name, sql FROM sqlite_master " +
+        "WHERE type = 'index' AND sql IS NOT NULL AND tbl_name NOT IN ('_cf_KV', 'd1_migrations')",
     ).all<{ name: string; sql: string }>();
     const used = new Set<string>();
     const statements = [...[...shapes].map(([sql, params]) => ({ sql, params })), ...(await triggerStatements())];

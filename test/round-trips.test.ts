@@ -254,7 +254,7 @@ describe("round trips to D1 per request", () => {
     expect(calls.map(isWrite)).toStrictEqual(calls.map((_, i) => i === calls.length - 1));
     expect(calls.at(-1)!.kind).toBe("batch");
     // With a key, a POST's lookup rides in the first call, never in a call of its own (PUT and
-    // DELETE are idempotent by themselves: CONTRACT part 7 keys only POSTs).
+    // DELETE are idempotent by themselves: docs/api.md part 7 keys only POSTs).
     if (keyed && method === "POST")
       expect(calls[0]!.sql.some((sql) => sql.includes('"idempotency_keys"') && /^\s*select/i.test(sql))).toBe(true);
   });

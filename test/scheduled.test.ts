@@ -23,7 +23,8 @@ async function seed(principal: string, count: number, expiresAt: (i: number) => 
     const chunk = rows.slice(i, i + 16);
     statements.push(
       env.DB.prepare(
-        `INSERT INTO idempotency_keys (principal, key, request_hash, status, body, expires_at) VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")}`,
+        "INSERT INTO idempotency_keys (principal, key, request_hash, status, body, expires_at) " +
+          `VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")}`,
       ).bind(...chunk.flat()),
     );
   }

@@ -75,7 +75,7 @@ describe("card order transitions", () => {
     await expectJson(await call(`/card_orders/${draft.id}`, { token: auth }), 200, { data });
   });
 
-  it("start_production: submitted → in_production, sets production_started_at, keeps submitted_at, no longer cancellable", async () => {
+  it("start_production: submitted → in_production, sets production_started_at, keeps submitted_at", async () => {
     const auth = await token();
     const submitted = await cardOrderIn(auth, "submitted");
     const response = await post(`/card_orders/${submitted.id}/start_production`, auth);
@@ -249,7 +249,7 @@ describe("invoice transitions", () => {
     ]);
   });
 
-  it("numbers cancellations in their own gapless sequence, across customers, skipping nothing for refused cancellations", async () => {
+  it("numbers cancellations in their own gapless sequence across customers, skipping none for refusals", async () => {
     const a = await token();
     const b = await token();
     const first = await transition(a, `/invoices/${(await invoiceIn(a, "open")).id}/cancel`);

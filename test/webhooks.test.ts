@@ -27,7 +27,7 @@ import { outbound } from "./support/outbound";
 import { drain, queued, slowQueued } from "./support/queue";
 import { fieldsOf } from "./support/shape";
 
-// CONTRACT parts 11 and 12: webhook endpoints, and deliveries per Standard Webhooks.
+// docs/api.md parts 11 and 12: webhook endpoints, and deliveries per Standard Webhooks.
 
 const ENDPOINTS = "/webhook_endpoints";
 const subscribe = (auth: string, json: object, bindings = {}) => call(ENDPOINTS, { token: auth, json, env: bindings });
@@ -63,7 +63,7 @@ beforeEach(() => void queued.take());
 afterEach(() => vi.restoreAllMocks());
 
 describe("POST /webhook_endpoints", () => {
-  it("under an Idempotency-Key, stores its response sealed (the secret never in plain text) and replays it whole", async () => {
+  it("under an Idempotency-Key, stores its response sealed (no plain secret) and replays it whole", async () => {
     const sub = unique("user");
     const auth = await token({ sub });
     const headers = { "Idempotency-Key": unique("key") };
@@ -109,7 +109,8 @@ describe("POST /webhook_endpoints", () => {
     const source = await keyed(unique("user"), "https://hooks.example/source");
     const target = await keyed(otherPrincipal ? unique("user") : source.sub, "https://hooks.example/target");
     await env.DB.prepare(
-      "UPDATE idempotency_keys SET body = (SELECT body FROM idempotency_keys WHERE principal = ?1 AND key = ?2) WHERE principal = ?3 AND key = ?4",
+      "UPDATE idempotency_keys SET body = (SELECT body FROM idempotency_keys WHERE principal = ?1 AND key = ?2) " +
+        "WHERE principal = ?3 AND key = ?4",
     )
       .bind(
         source.sub,
@@ -148,7 +149,7 @@ describe("POST /webhook_endpoints", () => {
     }).toStrictEqual({ status: 201, replayed: "true", text });
   });
 
-  it("replays a keyed response stored before APP_SECRET was rotated while the old secret is in APP_SECRETS_PREVIOUS; without it, 500", async () => {
+  it("replays a response sealed under an old APP_SECRET kept in APP_SECRETS_PREVIOUS; without it, 500", async () => {
     const auth = await token();
     const headers = { "Idempotency-Key": unique("key") };
     const json = { url: "https://hooks.example/rotated", event_types: ["*"] };
@@ -338,7 +339,7 @@ describe("deliveries (Standard Webhooks)", () => {
     return { auth, endpoint, event, customer };
   }
 
-  it("POSTs the event as JSON with webhook-id, webhook-timestamp and a webhook-signature the standardwebhooks package verifies", async () => {
+  it("POSTs the event with webhook-id, webhook-timestamp and a webhook-signature standardwebhooks checks", async () => {
     const { endpoint, event } = await customerWithEvent();
     const receiver = outbound(() => new Response(null, { status: 204 }));
     const outcomes = await drain();
@@ -361,7 +362,7 @@ describe("deliveries (Standard Webhooks)", () => {
     ).toThrow();
   });
 
-  it("signs with an endpoint's secret sealed before APP_SECRET was rotated while the old secret is in APP_SECRETS_PREVIOUS", async () => {
+  it("signs with an endpoint secret sealed under an old APP_SECRET kept in APP_SECRETS_PREVIOUS", async () => {
     const customer = unique("customer");
     const auth = await token({ customer_id: customer });
     const endpoint = (
@@ -385,7 +386,7 @@ describe("deliveries (Standard Webhooks)", () => {
     });
   });
 
-  it("does not deliver, and retries, when the endpoint's secret opens under neither APP_SECRET nor APP_SECRETS_PREVIOUS", async () => {
+  it("does not deliver, but retries, if neither APP_SECRET nor APP_SECRETS_PREVIOUS opens the secret", async () => {
     const customer = unique("customer");
     const auth = await token({ customer_id: customer });
     expect(
@@ -417,7 +418,8 @@ describe("deliveries (Standard Webhooks)", () => {
       await created(auth, { url: "https://receiver.example/b", event_types: ["*"] }),
     ];
     await env.DB.prepare(
-      "UPDATE webhook_endpoints SET encrypted_secret = (SELECT encrypted_secret FROM webhook_endpoints WHERE id = ?1) WHERE id = ?2",
+      "UPDATE webhook_endpoints SET encrypted_secret = " +
+        "(SELECT encrypted_secret FROM webhook_endpoints WHERE id = ?1) WHERE id = ?2",
     )
       .bind(a.id, b.id)
       .run();
@@ -461,7 +463,7 @@ describe("deliveries (Standard Webhooks)", () => {
     ]);
   });
 
-  it("retries a failed delivery with growing delays (the first within 60 s), and one failing endpoint delays no other", async () => {
+  it("retries with growing delays (the first within 60 s); one failing endpoint delays no other", async () => {
     const { auth } = await customerWithEvent();
     await created(auth, { url: "https://healthy.example/in", event_types: ["*"] });
     const receiver = outbound(
@@ -493,7 +495,7 @@ describe("deliveries (Standard Webhooks)", () => {
     expect(receiver.requests).toHaveLength(1);
   });
 
-  it("gives an attempt 2.5 s on the events queue, then hands it to the slow lane, which gives it 10 s and retries it", async () => {
+  it("gives an attempt 2.5 s on the events queue, then the slow lane gives it 10 s and retries it", async () => {
     const { endpoint, event, customer } = await customerWithEvent();
     // The time passes at once: the signal the Worker asks for is aborted as its timeout would be.
     const timeouts = vi.spyOn(AbortSignal, "timeout").mockImplementation(() => {
@@ -542,7 +544,7 @@ describe("deliveries (Standard Webhooks)", () => {
     expect(timeouts.mock.calls.slice(2)).toStrictEqual([[10_000], [10_000]]);
   });
 
-  it("holds up no other customer: a batch with a silent endpoint ends after 2.5 s, the other delivered at once", async () => {
+  it("holds up no other customer: a batch with a silent endpoint ends after 2.5 s, the other delivered", async () => {
     const silent = await customerWithEvent();
     const healthy = await customerWithEvent();
     const at: Record<string, number> = {};
@@ -569,7 +571,7 @@ describe("deliveries (Standard Webhooks)", () => {
     expect(at.slowLane).toBeLessThan(5_000);
   });
 
-  it("never sends to an endpoint whose host is not public while local webhooks are off, though it was saved when they were on", async () => {
+  it("never sends to a non-public host while local webhooks are off, though saved when they were on", async () => {
     const customer = unique("customer");
     const auth = await token({ customer_id: customer });
     const saved = await subscribe(
@@ -593,7 +595,7 @@ describe("deliveries (Standard Webhooks)", () => {
     ).toStrictEqual(["host_refused"]);
   });
 
-  it("counts the attempts made before the slow lane: the ninth in all is the last, logged as a dead letter", async () => {
+  it("counts the attempts before the slow lane: the ninth in all is the last, logged as a dead letter", async () => {
     const { endpoint, event } = await customerWithEvent();
     queued.take();
     outbound(() => new Response(null, { status: 500 }));
@@ -685,7 +687,7 @@ describe("deliveries (Standard Webhooks)", () => {
 describe("the OpenAPI document's webhooks", () => {
   const document = JSON.parse(JSON.stringify(openApiDocument(endpoints)));
 
-  it("describe every delivery a receiver gets: one per event type, its headers, its resource field by field", async () => {
+  it("describe every delivery a receiver gets: one per event type, its headers, its resource fields", async () => {
     const auth = await token();
     await created(auth);
     const profile = await call("/customers/me/billing_profile", {

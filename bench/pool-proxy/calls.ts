@@ -37,7 +37,8 @@ it(`${CALLS} calls: the pool's exports.default.fetch against the Worker's own fe
   const pooled = await timed("exports.default.fetch", () => exports.default.fetch("http://example.com/"));
   const growth = pooled.at(-1)! / pooled[0]!;
   console.log(
-    `last ${STEP} against first ${STEP}: exports.default.fetch ${growth.toFixed(1)}x, worker.fetch ${(own.at(-1)! / own[0]!).toFixed(1)}x`,
+    `last ${STEP} against first ${STEP}: exports.default.fetch ${growth.toFixed(1)}x, ` +
+      `worker.fetch ${(own.at(-1)! / own[0]!).toFixed(1)}x`,
   );
   // The regression check: with the pool package's Proxy chain the last 100 calls took 21x the first.
   expect(growth, "exports.default.fetch slows down with every call again").toBeLessThan(MAX_GROWTH);

@@ -1,4 +1,4 @@
-// What each invoice of a card order must bill (CONTRACT parts 10 and 12), computed here on its own
+// What each invoice of a card order must bill (docs/api.md parts 10 and 12), computed here on its own
 // with BigInt from the entries the load added and the run's fee and VAT variables: the verifier
 // must not share the Worker's code, or one mistake would pass for right in both.
 

@@ -1,6 +1,6 @@
 // The load's HTTP client: plain fetch on loopback, every attempt timed and counted. Under --faults a
 // 503 `unavailable` is retried after its Retry-After with the very same request (its Idempotency-Key
-// included), as CONTRACT part 3 tells a client to; without faults a 5xx is a failure of the run.
+// included), as docs/api.md part 3 tells a client to; without faults a 5xx is a failure of the run.
 
 const REQUEST_TIMEOUT_MS = 30_000;
 // 5 % of D1 calls fail: ten 503s in a row for one request would take a fault rate near 50 %.
@@ -71,12 +71,14 @@ export function createClient(baseUrl, stopSignal, { faults }) {
     for (let attempts = 1; ; attempts++) {
       const result = await attempt(principal, method, path, options);
       if (op) stats.samples.push({ op, status: result.status, code: result.code, ms: result.ms });
-      // CONTRACT part 3: a failed database is a 503 `unavailable` with Retry-After, and nothing else.
+      // docs/api.md part 3: a failed database is a 503 `unavailable` with Retry-After, and nothing else.
       const unavailable =
         result.status === 503 && result.code === "unavailable" && /^\d+$/.test(result.retryAfter ?? "");
       if (unavailable && faults) stats.unavailable++;
       else if (result.status >= 500) {
-        const label = `${method} ${op ?? path}: ${statusLabel(result)}${result.status === 503 && !unavailable ? " without Retry-After" : ""}`;
+        const label =
+          `${method} ${op ?? path}: ${statusLabel(result)}` +
+          `${result.status === 503 && !unavailable ? " without Retry-After" : ""}`;
         stats.serverErrors.set(label, (stats.serverErrors.get(label) ?? 0) + 1);
       }
       if (!faults || !unavailable || attempts === MAX_ATTEMPTS || stopSignal.aborted) {

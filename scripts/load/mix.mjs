@@ -9,7 +9,7 @@ import { chance, createLock, pick } from "./util.mjs";
 
 export const TENANTS = 4;
 export const PRINCIPALS_PER_TENANT = 2;
-// CONTRACT part 2: every scope, so that each principal can take every step of the mix.
+// docs/api.md part 2: every scope, so that each principal can take every step of the mix.
 const SCOPES = [
   "card_orders:read",
   "card_orders:write",
@@ -41,7 +41,7 @@ const CARD_HOLDERS = [
   "Chiamaka Okafor",
   "Siobhán O'Brien",
 ];
-// CONTRACT part 11: the event each acknowledged transition emits.
+// docs/api.md part 11: the event each acknowledged transition emits.
 const ORDER_EVENTS = {
   submit: "card_order.submitted",
   start_production: "card_order.production_started",

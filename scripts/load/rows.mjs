@@ -6,16 +6,19 @@ import { checkSeries } from "./verify.mjs";
 
 const QUERIES = {
   orders:
-    "SELECT id, entries_count, (SELECT count(*) FROM card_order_entries e WHERE e.order_id = card_orders.id) AS entry_rows FROM card_orders",
+    "SELECT id, entries_count, (SELECT count(*) FROM card_order_entries e WHERE e.order_id = card_orders.id) " +
+    "AS entry_rows FROM card_orders",
   invoices: "SELECT number, cancellation_number FROM invoices",
   sequences: "SELECT series, year, last FROM number_sequences",
   entries: "SELECT count(*) AS n FROM card_order_entries",
   events: "SELECT count(*) AS n FROM events",
   // The totals kept by triggers (every list's total comes from list_counts) against the rows they count.
   counters: `SELECT c.list AS kind, c.scope AS customer_id, c.filter AS what, c.total, CASE c.list
-    WHEN 'card_orders' THEN (SELECT count(*) FROM card_orders t WHERE t.customer_id = c.scope AND c.filter IN ('', t.state))
+    WHEN 'card_orders' THEN
+      (SELECT count(*) FROM card_orders t WHERE t.customer_id = c.scope AND c.filter IN ('', t.state))
     WHEN 'invoices' THEN (SELECT count(*) FROM invoices t WHERE t.customer_id = c.scope AND c.filter IN ('', t.state))
-    WHEN 'order_invoices' THEN (SELECT count(*) FROM invoices t WHERE t.order_id = c.scope AND c.filter IN ('', t.state))
+    WHEN 'order_invoices' THEN
+      (SELECT count(*) FROM invoices t WHERE t.order_id = c.scope AND c.filter IN ('', t.state))
     WHEN 'events' THEN (SELECT count(*) FROM events t WHERE t.customer_id = c.scope AND c.filter IN ('', t.type))
     WHEN 'devices' THEN (SELECT count(*) FROM notification_tokens t WHERE t.owner_id = c.scope)
     WHEN 'webhook_endpoints' THEN (SELECT count(*) FROM webhook_endpoints t WHERE t.customer_id = c.scope)
@@ -44,7 +47,11 @@ function checkRowCounts(world, state, rows, findings) {
     if (stored > made) findings.duplicate(`${what} rows`, `${stored} stored, ${made} made by the run`);
     if (stored < made) findings.lose(`${what} rows`, `${stored} stored, ${made} made by the run`);
   }
-  return `rows: ${rows.orders.length} card_orders, ${rows.invoices.length} invoices, ${rows.entries[0].n} card_order_entries, ${rows.events[0].n} events: exactly those the run made (events: those listed)`;
+  return (
+    `rows: ${rows.orders.length} card_orders, ${rows.invoices.length} invoices, ` +
+    `${rows.entries[0].n} card_order_entries, ${rows.events[0].n} events: ` +
+    "exactly those the run made (events: those listed)"
+  );
 }
 
 function checkCounters(rows, findings) {
@@ -68,7 +75,10 @@ function checkCounters(rows, findings) {
     ).length;
     if (taken !== last) findings.misstate(`number_sequences ${series} ${year}`, `last ${last}, ${taken} numbers given`);
   }
-  return `counters: entries_count = its entry rows for all ${rows.orders.length} card orders; ${rows.counters.length} kept list totals = their rows; number_sequences.last = numbers given`;
+  return (
+    `counters: entries_count = its entry rows for all ${rows.orders.length} card orders; ` +
+    `${rows.counters.length} kept list totals = their rows; number_sequences.last = numbers given`
+  );
 }
 
 function checkStoredNumbers(rows, findings) {

@@ -220,13 +220,20 @@ function checkLists(world, { lists }, findings) {
     compareList(findings, tenant, "invoice", tenant.invoices, lists[i].invoices);
     return `${tenant.id} ${lists[i].orders.total} + ${lists[i].invoices.total}`;
   });
-  return `per tenant, total_entries (also per state) = distinct card orders + invoices made, each listed once: ${totals.join(", ")}`;
+  return (
+    "per tenant, total_entries (also per state) = distinct card orders + invoices made, each listed once: " +
+    totals.join(", ")
+  );
 }
 
 function checkReplays(world, findings) {
   for (const key of world.duplicated) findings.duplicate(key, "answered to a retry with a used Idempotency-Key");
   const { replays, reusedKeysRefused, twins, twinsRefused } = world.counts;
-  return `idempotent retries: ${replays} replays with the first id and Idempotent-Replayed: true, ${reusedKeysRefused} reused keys refused, ${twins} concurrent twins (${twinsRefused} answered 409 beside a 201); no second resource`;
+  return (
+    `idempotent retries: ${replays} replays with the first id and Idempotent-Replayed: true, ` +
+    `${reusedKeysRefused} reused keys refused, ` +
+    `${twins} concurrent twins (${twinsRefused} answered 409 beside a 201); no second resource`
+  );
 }
 
 /** Each order's entries, paged through, are exactly those acknowledged and not deleted; its counts agree. */
@@ -262,7 +269,11 @@ function checkEntries(world, { found, entries }, findings) {
     }
   }
   const { entriesAdded, entriesDeleted } = world.counts;
-  return `entries of ${orders} card orders paged through (${pages} pages of ${ENTRY_PAGE_SIZE}): ${listed} listed = ${entriesAdded} added - ${entriesDeleted} deleted, each as its 201 showed it; entries_count and total_entries = entries listed`;
+  return (
+    `entries of ${orders} card orders paged through (${pages} pages of ${ENTRY_PAGE_SIZE}): ` +
+    `${listed} listed = ${entriesAdded} added - ${entriesDeleted} deleted, each as its 201 showed it; ` +
+    "entries_count and total_entries = entries listed"
+  );
 }
 
 /** Which of its order's invoices `id` is, by the order's links (production and shipping are linked for good). */
@@ -289,7 +300,8 @@ function checkAmounts(world, { found }, findings, vars) {
       if (invoice.net_amount !== expected.net || invoice.gross_amount !== expected.gross) {
         findings.misstate(
           `invoice ${id}`,
-          `${tracked.kind} invoice of ${amounts.length} entries: net ${invoice.net_amount}, gross ${invoice.gross_amount}; expected ${expected.net}, ${expected.gross}`,
+          `${tracked.kind} invoice of ${amounts.length} entries: net ${invoice.net_amount}, ` +
+            `gross ${invoice.gross_amount}; expected ${expected.net}, ${expected.gross}`,
         );
       }
       byKind[tracked.kind]++;
@@ -302,8 +314,10 @@ function checkAmounts(world, { found }, findings, vars) {
     SHIPPING_FEE: shipping,
   } = vars;
   return (
-    `amounts as entries and fees give them (BigInt, VAT half up once per invoice): ${byKind.voucher} voucher invoices (sum of entries, ${voucherVat} % VAT), ` +
-    `${byKind.production} production (${fee} per card, ${serviceVat} %), ${byKind.shipping} shipping (${shipping}, ${serviceVat} %)`
+    "amounts as entries and fees give them (BigInt, VAT half up once per invoice): " +
+    `${byKind.voucher} voucher invoices (sum of entries, ${voucherVat} % VAT), ` +
+    `${byKind.production} production (${fee} per card, ${serviceVat} %), ` +
+    `${byKind.shipping} shipping (${shipping}, ${serviceVat} %)`
   );
 }
 
@@ -379,7 +393,11 @@ function checkInvoiceLinks(world, { found }, findings) {
       }
     }
   }
-  return `links: ${linked.voucher} orders show their newest voucher invoice (${world.counts.reinvoiced} invoiced again after a cancelled one), ${linked.production} their production and ${linked.shipping} their shipping invoice`;
+  return (
+    `links: ${linked.voucher} orders show their newest voucher invoice ` +
+    `(${world.counts.reinvoiced} invoiced again after a cancelled one), ` +
+    `${linked.production} their production and ${linked.shipping} their shipping invoice`
+  );
 }
 
 async function checkNotificationDevices(world, findings) {
@@ -397,7 +415,10 @@ async function checkNotificationDevices(world, findings) {
     for (const device of expected)
       if (!listed.includes(device)) findings.lose(`${principal.sub} device ${device}`, "registered but not listed");
   }
-  return `notification devices of ${world.principals.length} owners as registered (${world.counts.moves} token values moved to another owner)`;
+  return (
+    `notification devices of ${world.principals.length} owners as registered ` +
+    `(${world.counts.moves} token values moved to another owner)`
+  );
 }
 
 /** The checks of card orders, entries, invoices and devices. */
@@ -413,7 +434,7 @@ export const resourceChecks = (world, state, vars) => [
 ];
 
 // ---------------------------------------------------------------------------------------------
-// Events (CONTRACT part 11: no change without its event, no event without its change)
+// Events (docs/api.md part 11: no change without its event, no event without its change)
 
 /** Whether the resource as it is now shows the change `event` stands for. */
 const SHOWS = {
@@ -487,8 +508,10 @@ function checkEvents(world, { found, events }, findings) {
     }
   }
   return (
-    `events: ${listed} listed = the ${implied} changes the resources show, one each, none without its change; ${asAnswered} of acknowledged changes show exactly ` +
-    `what the answer showed, ${listed - asAnswered} were made inside another change (an invoice a production start or delivery issued, or an order's cancel withdrew)`
+    `events: ${listed} listed = the ${implied} changes the resources show, one each, none without its change; ` +
+    `${asAnswered} of acknowledged changes show exactly what the answer showed, ` +
+    `${listed - asAnswered} were made inside another change ` +
+    "(an invoice a production start or delivery issued, or an order's cancel withdrew)"
   );
 }
 
@@ -518,12 +541,15 @@ function checkDeliveries(world, { events }, receiver, { waitedMs, boundMs }, fin
     findings.misstate("signatures", `${receiver.counts.invalid} deliveries failed verification`);
   delays.sort((a, b) => a - b);
   const seconds = (q) => (percentile(delays, q) / 1000).toFixed(1);
-  // Reported, not judged: CONTRACT part 11 wants the first attempt within 30 s of the change.
+  // Reported, not judged: docs/api.md part 11 wants the first attempt within 30 s of the change.
   const late = delays.filter((ms) => ms > 30_000).length;
   return (
-    `webhooks: ${delivered} events delivered to their tenant's endpoint within ${(waitedMs / 1000).toFixed(1)} s of the load's end (bound ${boundMs / 1000} s), ` +
-    `${receiver.counts.deliveries} deliveries, every signature valid (standardwebhooks); ${repeats} repeated a webhook-id (at least once: counted, allowed); ` +
-    `first arrival after the change p50 ${seconds(0.5)} s, p99 ${seconds(0.99)} s, max ${seconds(1)} s, ${late} later than 30 s`
+    `webhooks: ${delivered} events delivered to their tenant's endpoint ` +
+    `within ${(waitedMs / 1000).toFixed(1)} s of the load's end (bound ${boundMs / 1000} s), ` +
+    `${receiver.counts.deliveries} deliveries, every signature valid (standardwebhooks); ` +
+    `${repeats} repeated a webhook-id (at least once: counted, allowed); ` +
+    `first arrival after the change p50 ${seconds(0.5)} s, p99 ${seconds(0.99)} s, max ${seconds(1)} s, ` +
+    `${late} later than 30 s`
   );
 }
 

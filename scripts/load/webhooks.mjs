@@ -1,4 +1,4 @@
-// The load's own webhook receiver (CONTRACT part 11): one endpoint per tenant on 127.0.0.1, every
+// The load's own webhook receiver (docs/api.md part 11): one endpoint per tenant on 127.0.0.1, every
 // delivery verified with that tenant's secret as a receiver would (Standard Webhooks), and kept.
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";

@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { TokenRejected } from "./token-rejected";
 
-// RFC 7519 section 4.1 and CONTRACT part 2: the claims the API reads, each of its type. Only an
+// RFC 7519 section 4.1 and docs/api.md part 2: the claims the API reads, each of its type. Only an
 // absent claim is absent: one of another type (null included) makes the token malformed, also
 // when no setting reads it (iss, aud), so that a token its issuer got wrong never half works.
 const numericDate = z.number(); // finite: zod refuses the Infinity that JSON.parse makes of 1e400

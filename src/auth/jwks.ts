@@ -1,7 +1,7 @@
 import { ApiError } from "../errors";
 import { TokenRejected } from "./token-rejected";
 
-// The asymmetric algorithms a JWK set may sign with (CONTRACT part 2): the key type each needs, and
+// The asymmetric algorithms a JWK set may sign with (docs/api.md part 2): the key type each needs, and
 // its import parameters.
 const JWKS_ALGORITHMS = {
   RS256: { kty: "RSA", crv: undefined, params: { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" } },

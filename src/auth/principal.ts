@@ -1,4 +1,4 @@
-// CONTRACT part 2: the scopes a token can carry.
+// docs/api.md part 2: the scopes a token can carry.
 export const SCOPES = [
   "card_orders:read",
   "card_orders:write",

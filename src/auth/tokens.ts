@@ -30,7 +30,7 @@ function hmacKeyFor(secret: string): Promise<CryptoKey> {
 /** Tolerated lead of the issuer's clock over ours, for `nbf` and `iat` (RFC 7519's "small leeway"). */
 const CLOCK_SKEW_SECONDS = 30;
 
-// `exp` gets no leeway: it is the issuer's limit, and an expired token must be refused (CONTRACT).
+// `exp` gets no leeway: it is the issuer's limit, and an expired token must be refused (docs/api.md).
 function checkTimes({ exp, nbf, iat }: Claims): void {
   const now = Math.floor(Date.now() / 1000);
   if (exp <= now) throw new TokenRejected("The access token has expired.");

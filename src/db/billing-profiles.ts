@@ -40,7 +40,12 @@ export function putBillingProfile(orm: Database, row: BillingProfileRow) {
  */
 export function buyerOf(customerId: string): SQL<string | null> {
   const p = billingProfiles;
-  return sql<
-    string | null
-  >`(SELECT json_object('customerId', ${p.customerId}, 'legalName', ${p.legalName}, 'street', ${p.street}, 'postcode', ${p.postcode}, 'city', ${p.city}, 'countryCode', ${p.countryCode}, 'vatId', ${p.vatId}, 'buyerReference', ${p.buyerReference}, 'email', ${p.email}, 'directDebitIban', ${p.directDebitIban}, 'directDebitMandateReference', ${p.directDebitMandateReference}) FROM ${p} WHERE ${p.customerId} = ${customerId})`;
+  // Lines break inside ${} only, so that the SQL text stays on one line.
+  return sql<string | null>`(SELECT json_object('customerId', ${p.customerId}, 'legalName', ${
+    p.legalName
+  }, 'street', ${p.street}, 'postcode', ${p.postcode}, 'city', ${p.city}, 'countryCode', ${
+    p.countryCode
+  }, 'vatId', ${p.vatId}, 'buyerReference', ${p.buyerReference}, 'email', ${p.email}, 'directDebitIban', ${
+    p.directDebitIban
+  }, 'directDebitMandateReference', ${p.directDebitMandateReference}) FROM ${p} WHERE ${p.customerId} = ${customerId})`;
 }

@@ -76,7 +76,9 @@ const entryReads = lazily(() =>
     from: sql`${cardOrders} INNER JOIN ${cardOrderEntries} ON ${cardOrderEntries.orderId} = ${cardOrders.id}`,
     where: and(eq(cardOrders.id, param("order")), eq(cardOrders.customerId, param("customer")))!,
     seek: { where: eq(cardOrderEntries.orderId, param("order")) },
-    total: sql`(SELECT ${cardOrders.entriesCount} FROM ${cardOrders} WHERE ${cardOrders.id} = ${param("order")} AND ${cardOrders.customerId} = ${param("customer")})`,
+    total: sql`(SELECT ${cardOrders.entriesCount} FROM ${cardOrders} WHERE ${cardOrders.id} = ${param("order")} AND ${
+      cardOrders.customerId
+    } = ${param("customer")})`,
     key: [cardOrderEntries.createdAt, cardOrderEntries.id],
   }),
 );

@@ -58,7 +58,9 @@ export async function deleteEventsBefore(binding: D1Database, before: string): P
   let deleted = 0;
   for (;;) {
     const { meta } = await orm.run(
-      sql`DELETE FROM ${events} WHERE rowid IN (SELECT rowid FROM ${events} WHERE ${events.createdAt} < ${before} LIMIT ${SWEEP_CHUNK})`,
+      sql`DELETE FROM ${events} WHERE rowid IN (SELECT rowid FROM ${events} WHERE ${events.createdAt} < ${
+        before
+      } LIMIT ${SWEEP_CHUNK})`,
     );
     deleted += meta.changes;
     if (meta.changes < SWEEP_CHUNK) return deleted;

@@ -4,7 +4,7 @@ import { sql, type SQL } from "drizzle-orm";
  * Guards: what a write holds to inside its own batch, so that when a concurrent request changed what
  * it read, D1 rolls the whole batch back instead of writing over the change. Every guard has a name,
  * and this module is the one place that recognises a failed one (db/client.ts asks `failedGuard`):
- * it becomes a WriteConflict carrying the name, which a handler may map to the contract's error
+ * it becomes a WriteConflict carrying the name, which a handler may map to the error docs/api.md gives
  * (`refused` of writes/commit.ts); unmapped, it answers 409 conflict. Any other failure of the database
  * (another constraint, an SQL error) stays a bug: a 500, never a silent 409.
  *

@@ -56,7 +56,9 @@ export async function deleteExpiredIdempotencyKeys(binding: D1Database, now = ne
   let deleted = 0;
   for (;;) {
     const { meta } = await orm.run(
-      sql`DELETE FROM ${idempotencyKeys} WHERE rowid IN (SELECT rowid FROM ${idempotencyKeys} WHERE ${idempotencyKeys.expiresAt} <= ${now.toISOString()} LIMIT ${SWEEP_CHUNK})`,
+      sql`DELETE FROM ${idempotencyKeys} WHERE rowid IN (SELECT rowid FROM ${idempotencyKeys} WHERE ${
+        idempotencyKeys.expiresAt
+      } <= ${now.toISOString()} LIMIT ${SWEEP_CHUNK})`,
     );
     deleted += meta.changes;
     if (meta.changes < SWEEP_CHUNK) return deleted;

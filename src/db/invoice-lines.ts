@@ -12,7 +12,7 @@ export function insertLine(orm: Database, row: InvoiceLineRow) {
 }
 
 /**
- * A voucher invoice's lines (CONTRACT part 13): one per entry of the order, oldest first, copied from
+ * A voucher invoice's lines (docs/api.md part 13): one per entry of the order, oldest first, copied from
  * the entries in one statement of the invoice's batch, however many there are.
  */
 export function insertVoucherLines(
@@ -50,7 +50,9 @@ const lineReads = lazily(() =>
     from: sql`${invoices} INNER JOIN ${invoiceLines} ON ${invoiceLines.invoiceId} = ${invoices.id}`,
     where: and(eq(invoices.id, param("invoice")), eq(invoices.customerId, param("customer")))!,
     seek: { where: eq(invoiceLines.invoiceId, param("invoice")) },
-    total: sql`(SELECT ${invoices.linesCount} FROM ${invoices} WHERE ${invoices.id} = ${param("invoice")} AND ${invoices.customerId} = ${param("customer")})`,
+    total: sql`(SELECT ${invoices.linesCount} FROM ${invoices} WHERE ${invoices.id} = ${param("invoice")} AND ${
+      invoices.customerId
+    } = ${param("customer")})`,
     key: [invoiceLines.invoiceId, invoiceLines.position],
     ascending: true,
   }),

@@ -78,7 +78,9 @@ function listReads(byState: boolean, byOrder: boolean) {
     // An order's invoices are counted per order: counted only when the order is the customer's, so
     // that another customer's order shows no total either.
     total: byOrder
-      ? sql`CASE WHEN EXISTS (SELECT 1 FROM ${cardOrders} WHERE ${cardOrders.id} = ${param("order")} AND ${cardOrders.customerId} = ${param("customer")}) THEN ${keptTotal("order_invoices", param("order"), param("filter"))} ELSE 0 END`
+      ? sql`CASE WHEN EXISTS (SELECT 1 FROM ${cardOrders} WHERE ${cardOrders.id} = ${param("order")} AND ${
+          cardOrders.customerId
+        } = ${param("customer")}) THEN ${keptTotal("order_invoices", param("order"), param("filter"))} ELSE 0 END`
       : keptTotal("invoices", param("customer"), param("filter")),
     key: [invoices.createdAt, invoices.id],
   });
@@ -117,7 +119,9 @@ export function takeNumber(orm: Database, series: string, year: number) {
 
 /** The number `takeNumber` took, formatted `SERIES-YYYY-NNNNNN`, as an SQL value. */
 export function numberOf(series: string, year: number): SQL<string> {
-  return sql<string>`(SELECT printf('%s-%d-%06d', ${numberSequences.series}, ${numberSequences.year}, ${numberSequences.last}) FROM ${numberSequences} WHERE ${numberSequences.series} = ${series} AND ${numberSequences.year} = ${year})`;
+  return sql<string>`(SELECT printf('%s-%d-%06d', ${numberSequences.series}, ${numberSequences.year}, ${
+    numberSequences.last
+  }) FROM ${numberSequences} WHERE ${numberSequences.series} = ${series} AND ${numberSequences.year} = ${year})`;
 }
 
 export function insertInvoice(

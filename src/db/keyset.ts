@@ -106,7 +106,9 @@ export function pageReads<Row>({
 
 /** The kept total of a list (drizzle/0006_list_counts.sql), as `pageReads` takes it: 0 before its first row. */
 export const keptTotal = (list: CountedList, scope: SQL | Placeholder | string, filter: SQL | Placeholder = sql`''`) =>
-  sql`coalesce((SELECT ${listCounts.total} FROM ${listCounts} WHERE ${listCounts.list} = ${list} AND ${listCounts.scope} = ${scope} AND ${listCounts.filter} = ${filter}), 0)`;
+  sql`coalesce((SELECT ${listCounts.total} FROM ${listCounts} WHERE ${listCounts.list} = ${list} AND ${
+    listCounts.scope
+  } = ${scope} AND ${listCounts.filter} = ${filter}), 0)`;
 
 /**
  * One page and the list's total in one round trip. `total` is undefined when the list's owner does
@@ -134,7 +136,7 @@ export async function readPage<Row>(
   // Before a key and the last page are read in reverse.
   if (seek?.mode === "before" || seek?.mode === "last") rows.reverse();
   // Where the next page starts, if rows follow: the row read ahead (so a full last page has no next,
-  // CONTRACT part 4), or, for a page read before a key, that key: the page the cursor came from. The
+  // docs/api.md part 4), or, for a page read before a key, that key: the page the cursor came from. The
   // rows say it, not the count, which may have moved since page 1. The last page is last. (As with
   // any keyset, a row written later with a key between this page's last row and the row read ahead,
   // which takes the same created_at to the millisecond, is not shown on the way.)

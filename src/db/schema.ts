@@ -68,7 +68,7 @@ export const invoices = sqliteTable(
     costCenter: text("cost_center"),
     paymentMethod: text("payment_method").$type<PaymentMethod>().notNull(),
     kind: text("kind").$type<InvoiceKind>().notNull().default("voucher"),
-    // Cents; fixed when the invoice is made (CONTRACT part 10).
+    // Cents; fixed when the invoice is made (docs/api.md part 10).
     netAmount: integer("net_amount"),
     grossAmount: integer("gross_amount"),
     recipient: text("recipient"),
@@ -95,7 +95,7 @@ export const invoices = sqliteTable(
   ],
 );
 
-/** A voucher card of a card order (CONTRACT part 10). */
+/** A voucher card of a card order (docs/api.md part 10). */
 export const cardOrderEntries = sqliteTable(
   "card_order_entries",
   {
@@ -133,7 +133,7 @@ export const invoiceLines = sqliteTable(
   (t) => [primaryKey({ columns: [t.invoiceId, t.position] })],
 );
 
-/** A customer's invoicing data (CONTRACT part 13), copied onto each invoice when it is issued. */
+/** A customer's invoicing data (docs/api.md part 13), copied onto each invoice when it is issued. */
 export const billingProfiles = sqliteTable("billing_profiles", {
   customerId: text("customer_id").primaryKey(),
   legalName: text("legal_name").notNull(),
@@ -222,7 +222,7 @@ export type BillingProfileRow = typeof billingProfiles.$inferSelect;
 export type NotificationTokenRow = typeof notificationTokens.$inferSelect;
 
 /**
- * The outbox: every change a client may react to, written in the batch of the change (CONTRACT
+ * The outbox: every change a client may react to, written in the batch of the change (docs/api.md
  * part 11). `data` is the resource after the change as GET shows it, as JSON text. `dispatched_at`
  * is set when the queue's consumer has the event; until then the Cron Trigger sends it again.
  */

@@ -4,7 +4,7 @@ import type { Buyer, EInvoice, Seller } from "./model";
 export type DocumentKind = "invoice" | "credit_note";
 
 /**
- * An invoice as its e-invoice shows it (CONTRACT part 13), from what was kept when it was issued:
+ * An invoice as its e-invoice shows it (docs/api.md part 13), from what was kept when it was issued:
  * the invoice (with its seller and buyer), its lines, and for a credit note its cancellation.
  * The invoice must have both parties (`hasDocuments`) and, for a credit note, be cancelled.
  */

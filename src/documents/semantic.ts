@@ -22,7 +22,7 @@ export interface Vat {
   showsVatIds: boolean;
 }
 
-/** The document's one VAT category and rate (every line shares them: CONTRACT part 13), so one breakdown. */
+/** The document's one VAT category and rate (every line shares them: docs/api.md part 13), so one breakdown. */
 export function vatOf(doc: EInvoice): Vat {
   const [first, ...rest] = doc.lines;
   if (!first) throw new Error(`${doc.number}: an e-invoice needs at least one line`);
@@ -48,7 +48,7 @@ export type Payment =
   | { code: "97"; remittance: string; terms: string };
 
 // A credit note (381) cancels an invoice that was never paid: only an `open` invoice can be cancelled
-// (CONTRACT part 6; cancelling a paid one is refused). So no money moves either way: the credit note
+// (docs/api.md part 6; cancelling a paid one is refused). So no money moves either way: the credit note
 // is offset against the open invoice, which UNTDID 4461 names "97, clearing between partners". Code 58
 // to the seller's IBAN would read as "pay this", and 58 or 30 to the buyer as a refund that never
 // happens (and a bank-transfer buyer has no IBAN on file). The remittance information (BT-83) names

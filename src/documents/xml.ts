@@ -55,7 +55,7 @@ function write(element: XmlElement, indent: string): string {
 
 // Characters XML 1.0 cannot carry at all, not even as a reference (most C0 controls, lone surrogates,
 // U+FFFE, U+FFFF). They are dropped rather than refused: some fields are stored exactly as the API
-// received them (a reference, a cost center: CONTRACT part 9), and refusing would leave such an
+// received them (a reference, a cost center: docs/api.md part 9), and refusing would leave such an
 // invoice without a document for ever.
 const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 // In text, "\r" as a reference survives the parser's line-end normalisation; in attributes, tab and

@@ -3,8 +3,8 @@ import { parseAmount } from "../schemas/formats";
 import type { InvoiceKind } from "./invoices";
 import { parsePercent, vatCents } from "./money";
 
-// CONTRACT part 10: what each of a card order's three invoices bills, and at which VAT rate. The
-// fees and rates are `[vars]` (wrangler.toml); each has the contract's default when it is unset.
+// docs/api.md part 10: what each of a card order's three invoices bills, and at which VAT rate. The
+// fees and rates are `[vars]` (wrangler.toml); each has the default of that part when it is unset.
 const BILLING_DEFAULTS = {
   VOUCHER_VAT_PERCENT: "0",
   SERVICE_VAT_PERCENT: "19",
@@ -14,7 +14,7 @@ const BILLING_DEFAULTS = {
 
 export type BillingVariables = { [Name in keyof typeof BILLING_DEFAULTS]?: string };
 
-/** A fee, VAT or seller variable that is missing or not of the contract's form: the invoice is not made. */
+/** A fee, VAT or seller variable that is missing or not of the form docs/api.md gives: the invoice is not made. */
 export class MalformedBillingVariable extends Error {
   constructor(readonly variable: string) {
     super(`${variable} is malformed`);
@@ -57,8 +57,8 @@ interface InvoiceTerms {
 }
 
 /**
- * What `order`'s invoice of `kind` bills, from the variables as they are now (CONTRACT parts 10 and
- * 13). Fees have an amount's form, "0.00" to "10000.00" (CONTRACT part 12).
+ * What `order`'s invoice of `kind` bills, from the variables as they are now (docs/api.md parts 10 and
+ * 13). Fees have an amount's form, "0.00" to "10000.00" (docs/api.md part 12).
  */
 export function invoiceTerms(kind: InvoiceKind, order: BilledOrder, vars: BillingVariables): InvoiceTerms {
   const rateVariable = kind === "voucher" ? "VOUCHER_VAT_PERCENT" : "SERVICE_VAT_PERCENT";

@@ -1,7 +1,7 @@
 import { ApiError } from "../errors";
 import { defineLifecycle } from "./lifecycle";
 
-// CONTRACT parts 5 and 6: every allowed set of a card order, here and nowhere else.
+// docs/api.md parts 5 and 6: every allowed set of a card order, here and nowhere else.
 export const VOUCHER_CATEGORIES = ["mixed", "meal", "gift"] as const;
 export const PAYMENT_METHODS = ["bank_transfer", "direct_debit"] as const;
 
@@ -32,7 +32,7 @@ export const cardOrderLifecycle = defineLifecycle({
 
 export type CardOrderAction = keyof typeof cardOrderLifecycle.transitions;
 
-/** CONTRACT part 10: an order holds at most this many entries, also under concurrent requests. */
+/** docs/api.md part 10: an order holds at most this many entries, also under concurrent requests. */
 export const MAX_ENTRIES_PER_ORDER = 500;
 
 /** Why an entry is not added to a draft: it holds MAX_ENTRIES_PER_ORDER already. */
@@ -50,7 +50,7 @@ export function assertEntriesChangeable(order: { state: CardOrderState; entriesC
 }
 
 /**
- * A card order is submitted only for a customer who can be invoiced (CONTRACT part 13): one with a
+ * A card order is submitted only for a customer who can be invoiced (docs/api.md part 13): one with a
  * billing profile, which for direct debit holds the account and the mandate.
  */
 export function assertBillable(

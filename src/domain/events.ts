@@ -1,4 +1,4 @@
-// CONTRACT part 11: every change a client may react to, by type. Each belongs to the order's customer.
+// docs/api.md part 11: every change a client may react to, by type. Each belongs to the order's customer.
 export const EVENT_TYPES = [
   "card_order.submitted",
   "card_order.production_started",
@@ -15,7 +15,7 @@ export type EventType = (typeof EVENT_TYPES)[number];
 /** Events are kept this long; the Cron Trigger sweeps older ones. */
 export const EVENT_RETENTION_DAYS = 30;
 
-/** The event of each card order transition (CONTRACT part 11: every transition but none from a draft's creation). */
+/** The event of each card order transition (docs/api.md part 11: every transition but none from a draft's creation). */
 export const CARD_ORDER_EVENTS = {
   submit: "card_order.submitted",
   start_production: "card_order.production_started",

@@ -31,9 +31,9 @@ export const isBic = (text: string): boolean => /^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3
 
 export const VAT_ID = /^[A-Z]{2}[0-9A-Z+*.]{2,13}$/;
 
-/** A VAT identification number of a party in `country` (CONTRACT part 13: the prefix is its code, EL for GR). */
+/** A VAT identification number of a party in `country` (docs/api.md part 13: the prefix is its code, EL for GR). */
 export const isVatIdOf = (text: string, country: string): boolean =>
   VAT_ID.test(text) && text.startsWith(vatPrefixOf(country));
 
-/** An e-mail address as far as the contract checks one: one @, no whitespace, at most 254 characters. */
+/** An e-mail address as far as docs/api.md checks one: one @, no whitespace, at most 254 characters. */
 export const isEmailAddress = (text: string): boolean => text.length <= 254 && /^[^\s@]+@[^\s@]+$/.test(text);

@@ -14,19 +14,19 @@ export const invoiceLifecycle = defineLifecycle({
 
 export type InvoiceState = (typeof invoiceLifecycle.states)[number];
 
-/** The three invoices of a card order (CONTRACT part 10): its cards' value, their production, their shipping. */
+/** The three invoices of a card order (docs/api.md part 10): its cards' value, their production, their shipping. */
 const INVOICE_KINDS = ["voucher", "production", "shipping"] as const;
 export type InvoiceKind = (typeof INVOICE_KINDS)[number];
 export type InvoiceAction = keyof typeof invoiceLifecycle.transitions;
 
 export const PAYMENT_TERM_DAYS = 14;
 
-/** Numbers are `<series>-<UTC year>-<six digits>`, gapless per series and year (CONTRACT part 6). */
+/** Numbers are `<series>-<UTC year>-<six digits>`, gapless per series and year (docs/api.md part 6). */
 export const NUMBER_SERIES = { invoice: "INV", cancellation: "CN" } as const;
 
 /**
  * A card order can be given a voucher invoice once it is submitted, and again only when the one it
- * has was cancelled (CONTRACT part 6).
+ * has was cancelled (docs/api.md part 6).
  */
 export function assertInvoiceable(
   order: { state: CardOrderState },
@@ -41,7 +41,8 @@ export function assertInvoiceable(
   if (voucherInvoice && voucherInvoice.state !== "cancelled") {
     throw ApiError.of(
       "conflict",
-      `The card order already has an invoice (${voucherInvoice.number}, ${voucherInvoice.state}); cancel it first to invoice the order again.`,
+      `The card order already has an invoice (${voucherInvoice.number}, ${voucherInvoice.state}); ` +
+        "cancel it first to invoice the order again.",
     );
   }
 }

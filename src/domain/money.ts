@@ -1,5 +1,5 @@
 // Money is EUR in integer cents, in the database and in the code; on the wire a decimal string with
-// two places (CONTRACT parts 10 and 12). No amount ever passes through a fraction: VAT is computed
+// two places (docs/api.md parts 10 and 12). No amount ever passes through a fraction: VAT is computed
 // on integers, and rounded half up once per invoice.
 
 const PERCENT = /^([0-9]{1,3})(?:\.([0-9]{1,2}))?$/;

@@ -3,7 +3,7 @@ import { MalformedBillingVariable } from "./billing";
 import { isCountryCode } from "./countries";
 import { isBic, isEmailAddress, isIban, isSepaCreditorId, isVatIdOf } from "./identifiers";
 
-// CONTRACT part 13: the seller of every invoice is the `[vars]` CREDITOR_* (wrangler.toml), read
+// docs/api.md part 13: the seller of every invoice is the `[vars]` CREDITOR_* (wrangler.toml), read
 // when an invoice is issued and kept on it. A missing or malformed one fails that request with a
 // log line naming it (as a malformed fee does), never an invoice that cannot be booked.
 

@@ -1,4 +1,4 @@
-// Timestamps are `Date.toISOString()` strings, dates `YYYY-MM-DD`, all UTC (CONTRACT part 1).
+// Timestamps are `Date.toISOString()` strings, dates `YYYY-MM-DD`, all UTC (docs/api.md part 1).
 
 export const isoDate = (at: Date): string => at.toISOString().slice(0, 10);
 

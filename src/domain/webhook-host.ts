@@ -61,7 +61,8 @@ const IPV4 = ranges(parseIPv4, [
 const IPV6 = ranges(parseIPv6, [
   ["::/0", false], // outside global unicast: ::1, ::, IPv4-compatible ::/96, IPv4-mapped ::ffff:0:0/96,
   //                 IPv4-translated ::ffff:0:0:0/96, NAT64 64:ff9b::/96 and 64:ff9b:1::/48, discard 100::/64,
-  //                 SRv6 5f00::/16, unique-local fc00::/7, link-local fe80::/10, site-local fec0::/10, multicast ff00::/8
+  //                 SRv6 5f00::/16, unique-local fc00::/7, link-local fe80::/10, site-local fec0::/10,
+  //                 multicast ff00::/8
   ["2000::/3", true], // global unicast, but:
   ["2001::/23", false], // IETF protocol assignments: Teredo 2001::/32, benchmarking, ORCHID, ...
   ["2001:db8::/32", false], // documentation

@@ -1,4 +1,4 @@
-// CONTRACT parts 11 and 12: where a customer's webhook endpoints may point, and how many it may have.
+// docs/api.md parts 11 and 12: where a customer's webhook endpoints may point, and how many it may have.
 import { isPublicWebhookHost } from "./webhook-host";
 
 export const MAX_WEBHOOK_ENDPOINTS = 10;
@@ -20,7 +20,8 @@ export function webhookUrlProblem(text: string, allowLocal: boolean): string | u
   if (!isPublicWebhookHost(url.hostname)) {
     return allowLocal
       ? undefined
-      : "must point at a publicly reachable host, not a loopback, private or reserved address (ALLOW_LOCAL_WEBHOOKS is off)";
+      : "must point at a publicly reachable host, not a loopback, private or reserved address " +
+          "(ALLOW_LOCAL_WEBHOOKS is off)";
   }
   return url.protocol === "https:" ? undefined : "must be an https URL";
 }

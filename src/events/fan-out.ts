@@ -17,7 +17,7 @@ const subscribed = (eventTypes: string, type: string): boolean => {
   return types.includes("*") || types.includes(type);
 };
 
-/** One push per device of each voucher owner with cards in the delivered order (CONTRACT part 12). */
+/** One push per device of each voucher owner with cards in the delivered order (docs/api.md part 12). */
 async function pushesFor(orm: ReturnType<typeof drizzle>, event: EventMessage["event"]): Promise<QueueMessage[]> {
   // Only card_order.delivered is pushed: its data is the card order.
   const orderId = (event.data as { id: string }).id;

@@ -32,7 +32,13 @@ function keyOf(pem: string): Promise<CryptoKey> {
 }
 
 async function assertion(config: PushConfig, now: number): Promise<string> {
-  const unsigned = `${encode({ alg: "RS256", typ: "JWT" })}.${encode({ iss: config.clientEmail, scope: SCOPE, aud: config.tokenUrl, iat: now, exp: now + LIFETIME_S })}`;
+  const unsigned = `${encode({ alg: "RS256", typ: "JWT" })}.${encode({
+    iss: config.clientEmail,
+    scope: SCOPE,
+    aud: config.tokenUrl,
+    iat: now,
+    exp: now + LIFETIME_S,
+  })}`;
   const signature = await crypto.subtle.sign(
     "RSASSA-PKCS1-v1_5",
     await keyOf(config.privateKey),

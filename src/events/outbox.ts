@@ -21,7 +21,7 @@ export function filled(text: string, fill: Record<string, SQL> = {}): SQL {
 
 /**
  * The inserts of a write's events, for its batch: no change without its event, no event without
- * its change. They happen in the order given, each a millisecond after the one before (CONTRACT
+ * its change. They happen in the order given, each a millisecond after the one before (docs/api.md
  * part 12), and each insert returns the stored row, for the queue. `ids`: to find them again when
  * the batch's answer is lost.
  */

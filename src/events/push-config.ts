@@ -1,6 +1,6 @@
 import type { Bindings } from "../env";
 
-// CONTRACT part 11: push goes through Firebase Cloud Messaging's HTTP v1 API, as the service account
+// docs/api.md part 11: push goes through Firebase Cloud Messaging's HTTP v1 API, as the service account
 // in FCM_SERVICE_ACCOUNT. FCM_API_URL and GOOGLE_TOKEN_URL may point at a local stand-in.
 const FCM_API = "https://fcm.googleapis.com";
 const GOOGLE_TOKEN = "https://oauth2.googleapis.com/token";

@@ -9,12 +9,14 @@ import { logAttempt, retryDelaySeconds } from "./retry";
 
 type PushMessage = Extract<QueueMessage, { kind: "push" }>;
 
-/** What the owner's phone shows: their own card holders' names, and no one else's (CONTRACT part 12). */
+/** What the owner's phone shows: their own card holders' names, and no one else's (docs/api.md part 12). */
 function notification(names: string[]): { title: string; body: string } {
   const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
   return {
     title: "Your voucher card is on its way",
-    body: `The ${names.length === 1 ? "card" : "cards"} for ${list} ${names.length === 1 ? "has" : "have"} been delivered.`,
+    body:
+      `The ${names.length === 1 ? "card" : "cards"} for ${list} ` +
+      `${names.length === 1 ? "has" : "have"} been delivered.`,
   };
 }
 

@@ -7,7 +7,7 @@ const DEFAULT_BASE_S = 30;
 const LONGEST_S = 12 * 60 * 60;
 
 // Our own failure (D1 or the queue unreachable while fanning out or looking up an endpoint) is
-// retried sooner: 2 s, 8 s, 32 s, ...; the receiver has not been tried yet, and CONTRACT part 11
+// retried sooner: 2 s, 8 s, 32 s, ...; the receiver has not been tried yet, and docs/api.md part 11
 // wants the first attempt within 30 s of the change.
 const OWN_FAILURE_BASE_S = 2;
 
@@ -27,7 +27,8 @@ const spoken = (seconds: number) =>
 
 /** The waits of a failed delivery, as the OpenAPI document states them. */
 export const describeRetries = (): string =>
-  `after ${[1, 2, 3].map((attempt) => spoken(growing(DEFAULT_BASE_S, attempt))).join(", ")} and so on, at most every ${spoken(LONGEST_S)}`;
+  `after ${[1, 2, 3].map((attempt) => spoken(growing(DEFAULT_BASE_S, attempt))).join(", ")} ` +
+  `and so on, at most every ${spoken(LONGEST_S)}`;
 
 export const ownFailureRetryDelaySeconds = (attempt: number): number => growing(OWN_FAILURE_BASE_S, attempt);
 

@@ -10,7 +10,7 @@ import { isPublicWebhookHost } from "../domain/webhook-host";
 
 type DeliveryMessage = Extract<QueueMessage, { kind: "delivery" }>;
 
-// CONTRACT part 11: a 2xx within 10 s is delivered; anything else (a redirect included: it is not
+// docs/api.md part 11: a 2xx within 10 s is delivered; anything else (a redirect included: it is not
 // followed, so that no endpoint can point a delivery elsewhere) is retried.
 export const DELIVERY_TIMEOUT_MS = 10_000;
 
@@ -73,7 +73,7 @@ export async function deliver(env: Bindings, message: Message<DeliveryMessage>, 
   if (lane === "fast" && isSlow(endpointId)) return toSlowLane("to_slow_lane");
   const endpoint = await endpointForDelivery(drizzle(env.DB), endpointId);
   if (!endpoint) {
-    // Deleted: no further attempt, also not the retries of earlier events (CONTRACT part 12).
+    // Deleted: no further attempt, also not the retries of earlier events (docs/api.md part 12).
     log("endpoint_deleted");
     return message.ack();
   }

@@ -8,7 +8,7 @@ const RETRY_AFTER_SECONDS = "1";
 const errorResponse = (c: Context, error: ApiError): Response =>
   sendJson(c, error.status, JSON.stringify({ errors: error.errors }), error.headers);
 
-/** Every thrown error becomes the contract's envelope; a 500 says nothing of the internals. */
+/** Every thrown error becomes the error envelope (docs/api.md part 3); a 500 says nothing of the internals. */
 export const onError: ErrorHandler<AppEnv> = (error, c) => {
   if (error instanceof ApiError) return errorResponse(c, error);
   if (isWriteConflict(error)) {
@@ -30,7 +30,8 @@ export const onError: ErrorHandler<AppEnv> = (error, c) => {
       c,
       ApiError.of(
         "unavailable",
-        "The database is unavailable; nothing was half-written. Retry the request (a write with the same Idempotency-Key).",
+        "The database is unavailable; nothing was half-written. " +
+          "Retry the request (a write with the same Idempotency-Key).",
         {},
         {
           "Retry-After": RETRY_AFTER_SECONDS,

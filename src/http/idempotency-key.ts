@@ -8,7 +8,7 @@ import { canonicalJson } from "./canonical-json";
 import { database } from "./database";
 import { sendJson } from "./reply";
 
-// CONTRACT part 7: the Idempotency-Key of authenticated POSTs, all of it here but the storing of a
+// docs/api.md part 7: the Idempotency-Key of authenticated POSTs, all of it here but the storing of a
 // response, which goes with the writes (writes/commit.ts): the header, the request a key stands for,
 // the stored response, and, at the bottom, a request run under its key.
 const HEADER = "Idempotency-Key";
@@ -69,7 +69,7 @@ export const unkeyed = (async (read: () => Promise<unknown>, act?: (read: unknow
   act ? act(await read()) : read()) as WithKey;
 
 /**
- * An authenticated POST, top to bottom (CONTRACT part 7). A repeat of an earlier request (same
+ * An authenticated POST, top to bottom (docs/api.md part 7). A repeat of an earlier request (same
  * principal and key, same request: see fingerprint) within 24 hours gets the stored response;
  * otherwise the handler acts with the claim set, and the write path (writes/commit.ts) stores its
  * response with its writes. `body` is the parsed JSON body; `respond` runs the rest of the request

@@ -11,7 +11,7 @@ import type { Endpoint, RouteSpec } from "./route";
 const honoPath = (path: string): string => path.replace(/\{(\w+)\}/g, ":$1");
 
 const authenticated = (spec: RouteSpec) => spec.access !== undefined;
-/** The routes that take an Idempotency-Key: every authenticated POST (CONTRACT part 7). */
+/** The routes that take an Idempotency-Key: every authenticated POST (docs/api.md part 7). */
 export const keyed = (spec: RouteSpec) => authenticated(spec) && spec.method === "post";
 
 /** What the steps gather for the handler (http/route.ts types it per route); `json`: the body as sent. */
@@ -34,7 +34,7 @@ interface Step {
  * The request pipeline: what a route goes through before its handler, in this order, and the errors
  * each step can answer. Token and scope before any lookup, then the rate limit; the body and the
  * query before the Idempotency-Key, so that a request that could never succeed is refused as itself
- * (CONTRACT part 12); under the key, the path parameters and the handler, whose refusal may then
+ * (docs/api.md part 12); under the key, the path parameters and the handler, whose refusal may then
  * be the key's earlier response. Mounting runs it; the OpenAPI document shows its errors.
  */
 const STEPS: Step[] = [

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 
-// CONTRACT part 1.
+// docs/api.md part 1.
 const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
 declare const bodyType: unique symbol;

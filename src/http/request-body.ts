@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import * as z from "zod/mini";
 import { ApiError, type ErrorItem } from "../errors";
 
-// CONTRACT part 3 (413): bodies are small, flat JSON objects.
+// docs/api.md part 3 (413): bodies are small, flat JSON objects.
 export const BODY_LIMIT_BYTES = 64 * 1024;
 const JSON_DEPTH_LIMIT = 32;
 /** Enough to correct a request; a body of thousands of unknown fields must not echo them all. */
@@ -101,7 +101,7 @@ interface JsonBody<T> {
 
 /**
  * Reads, parses and validates a JSON object body: 415, 413, 400 invalid_json and 422 in that
- * order (CONTRACT part 12). Routes without a body (NO_BODY) do not come here (http/mount.ts).
+ * order (docs/api.md part 12). Routes without a body (NO_BODY) do not come here (http/mount.ts).
  */
 export async function readJsonBody<B extends z.ZodMiniType>(c: Context, schema: B): Promise<JsonBody<z.output<B>>> {
   if (!isJsonMediaType(c.req.header("Content-Type"))) {

@@ -2,7 +2,7 @@ import { fromBase64url, toBase64url } from "../crypto/base64";
 import { keyFor, withAnyKey, type AppSecrets } from "../crypto/keys";
 import { ApiError } from "../errors";
 
-// CONTRACT part 4: `cursor` is the server's, opaque to clients. It says where a page starts (from a
+// docs/api.md part 4: `cursor` is the server's, opaque to clients. It says where a page starts (from a
 // row's sort key on, or before it, or the list's last page) for one list, filter, page and page
 // size, and is signed, so that a cursor that does not fit the request it comes with is a 400.
 

@@ -13,7 +13,7 @@ interface PageEdges {
 /**
  * A page of a list, with absolute links that keep every other query parameter of the request.
  * `next`, `prev` and `last` carry a cursor, so that a client following them reads a page's rows and
- * no more; `first` never has one, and `self` is the request's own (CONTRACT part 4).
+ * no more; `first` never has one, and `self` is the request's own (docs/api.md part 4).
  */
 export async function pageEnvelope<T>(
   c: Context<AppEnv>,

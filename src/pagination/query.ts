@@ -4,7 +4,7 @@ import { principalOf } from "../auth/principal";
 import type { AppEnv } from "../env";
 import { readCursor, type Seek } from "./cursor";
 
-// CONTRACT part 4.
+// docs/api.md part 4.
 const PAGE_SIZE_DEFAULT = 25;
 const PAGE_SIZE_MAX = 100;
 // Keeps the row offset a safe integer; any page past the last simply answers an empty page.
@@ -35,7 +35,9 @@ const PAGE_QUERY = {
     .optional(z.string().check(z.maxLength(1024, "must be a cursor from a link of an earlier answer")))
     .register(z.globalRegistry, {
       description:
-        "Set by the server in `next`, `prev` and `last` links: that page without reading the rows before it. Leave it as the link has it; with `page` alone a page is reached by its number. Following `next` ends on the last page, which has none.",
+        "Set by the server in `next`, `prev` and `last` links: that page without reading the rows before it. " +
+        "Leave it as the link has it; with `page` alone a page is reached by its number. " +
+        "Following `next` ends on the last page, which has none.",
     }),
 };
 
@@ -66,7 +68,9 @@ export async function pageRequest(
   { page, page_size: pageSize, cursor, ...filters }: { page: number; page_size: number; cursor?: string },
 ): Promise<PageRequest> {
   const { customerId, sub } = principalOf(c);
-  const list = `${customerId ?? sub}:${c.req.path}?${new URLSearchParams(Object.entries(filters).filter((entry): entry is [string, string] => typeof entry[1] === "string"))}`;
+  const list = `${customerId ?? sub}:${c.req.path}?${new URLSearchParams(
+    Object.entries(filters).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+  )}`;
   const seek = cursor === undefined ? undefined : await readCursor(c.env, cursor, { list, page, size: pageSize });
   return { list, page, pageSize, offset: (page - 1) * pageSize, seek };
 }

@@ -5,7 +5,7 @@ import { isEmailAddress, isIban, isVatIdOf, VAT_ID } from "../domain/identifiers
 import { dateTime, optionalPrintableText, printableText, requestBody } from "./formats";
 import { named, namedResponse } from "./registry";
 
-// CONTRACT part 13: the customer's invoicing data, copied onto every invoice when it is issued.
+// docs/api.md part 13: the customer's invoicing data, copied onto every invoice when it is issued.
 
 const countryCode = () =>
   printableText(2, z.refine(isCountryCode, "must be an assigned ISO 3166-1 alpha-2 country code, upper case")).register(

@@ -14,7 +14,7 @@ const InvoiceLink = namedResponse("InvoiceLink", () =>
   z.strictObject({ id: z.string(), type: z.literal("invoice"), number: z.string() }),
 );
 
-/** A card order on the wire: the seed's fields in the seed's order (2.2). */
+/** A card order on the wire: the fields of docs/api.md part 1, in its order. */
 export const CardOrder = namedResponse("CardOrder", () =>
   z.strictObject({
     id: z.string(),

@@ -4,7 +4,7 @@ import { formatCents } from "../domain/money";
 import { amountInput, dateTime, money, printableText, requestBody, requiredText } from "./formats";
 import { named, namedResponse } from "./registry";
 
-/** A card order entry on the wire: CONTRACT part 10's fields in its order. */
+/** A card order entry on the wire: docs/api.md part 10's fields in its order. */
 export const Entry = namedResponse(
   "CardOrderEntry",
   () =>
@@ -22,7 +22,7 @@ export const Entry = namedResponse(
   "One voucher card of a card order.",
 );
 
-/** A new entry (CONTRACT part 10): a card holds 26 characters; an entry's value is at least 1.00. */
+/** A new entry (docs/api.md part 10): a card holds 26 characters; an entry's value is at least 1.00. */
 export const CreateEntry = named(
   "CreateCardOrderEntry",
   requestBody({

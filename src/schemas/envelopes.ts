@@ -15,7 +15,7 @@ const PageLinks = namedResponse(
   "Absolute URLs built from the request URL, keeping every other query parameter.",
 );
 
-/** The seed's paged list envelope (2.4) around `item`. */
+/** The paged list envelope (docs/api.md part 4) around `item`. */
 export const listOf = <T extends z.ZodMiniType>(id: string, item: T) =>
   namedResponse(id, () => z.strictObject({ meta: PageMeta, data: z.array(item), links: PageLinks }));
 

@@ -7,7 +7,7 @@ import { dateTime } from "./formats";
 import { Invoice } from "./invoice";
 import { namedResponse } from "./registry";
 
-/** An event on the wire (GET /events, and the body of each webhook): CONTRACT part 11's fields in its order. */
+/** An event on the wire (GET /events, and the body of each webhook): docs/api.md part 11's fields in its order. */
 export const Event = namedResponse(
   "Event",
   () =>

@@ -2,14 +2,14 @@ import * as z from "zod/mini";
 import { isId } from "../domain/ids";
 import { formatCents } from "../domain/money";
 
-// The wire formats of CONTRACT part 1, for request and response schemas alike. Lengths count
+// The wire formats of docs/api.md part 1, for request and response schemas alike. Lengths count
 // characters (code points), as JSON Schema's maxLength does, not UTF-16 units as String.length would.
 
 export const dateTime = () =>
   z.string().register(z.globalRegistry, { format: "date-time", examples: ["2026-11-22T09:15:30.123Z"] });
 export const date = () => z.string().register(z.globalRegistry, { format: "date", examples: ["2026-11-22"] });
 
-/** An amount of EUR as the wire shows it: a decimal string with two places (CONTRACT part 1). */
+/** An amount of EUR as the wire shows it: a decimal string with two places (docs/api.md part 1). */
 export const money = () =>
   z.string().register(z.globalRegistry, { pattern: "^(0|[1-9][0-9]*)\\.[0-9]{2}$", examples: ["119.00"] });
 
@@ -46,7 +46,7 @@ export const pathSegmentText = (max: number) =>
 /** An optional string of at most `max` characters; `null` means none. */
 export const optionalText = (max: number) => z.optional(z.nullable(text("a string or null", false, max)));
 
-// What a name printed on a card and shown in a push may not hold (CONTRACT part 12): control (Cc),
+// What a name printed on a card and shown in a push may not hold (docs/api.md part 12): control (Cc),
 // format (Cf: bidirectional overrides, zero-width characters, the byte-order mark), line and
 // paragraph separators (Zl, Zp), private-use (Co) and unassigned (Cn) characters.
 const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}]/u;
@@ -65,14 +65,17 @@ const printable = (type: string, max: number, extra: z.core.$ZodCheck<string>[])
     ...extra,
   );
 
-/** A required name that people read, of 1 to `max` characters: not blank, no space at either end, nothing unprintable. */
+/**
+ * A required name that people read, of 1 to `max` characters: not blank, no space at either end,
+ * nothing unprintable.
+ */
 export const printableText = (max: number, ...extra: z.core.$ZodCheck<string>[]) => printable("a string", max, extra);
 
 /** As printableText, but optional: `null` or an absent field means none. */
 export const optionalPrintableText = (max: number, ...extra: z.core.$ZodCheck<string>[]) =>
   z.optional(z.nullable(printable("a string or null", max, extra)));
 
-// An amount as it is written, in a request or a fee variable (CONTRACT part 12): no leading zeros,
+// An amount as it is written, in a request or a fee variable (docs/api.md part 12): no leading zeros,
 // two decimals, from 0.00 to MAX_AMOUNT_CENTS.
 const AMOUNT = /^(0|[1-9][0-9]{0,4})\.[0-9]{2}$/;
 export const MAX_AMOUNT_CENTS = 1_000_000;
@@ -83,7 +86,10 @@ export function parseAmount(text: string): number | undefined {
   return cents <= MAX_AMOUNT_CENTS ? cents : undefined;
 }
 
-/** An amount in a request: from `min` to the most, never a JSON number (CONTRACT part 12); the handler gets cents. */
+/**
+ * An amount in a request: from `min` to the most, never a JSON number (docs/api.md part 12); the
+ * handler gets cents.
+ */
 export const amountInput = (minCents: number) =>
   z.pipe(
     z

@@ -4,7 +4,7 @@ import { formatCents } from "../domain/money";
 import { money } from "./formats";
 import { namedResponse } from "./registry";
 
-/** A line of an invoice on the wire: CONTRACT part 13's fields in its order. */
+/** A line of an invoice on the wire: docs/api.md part 13's fields in its order. */
 export const InvoiceLine = namedResponse(
   "InvoiceLine",
   () =>

@@ -6,7 +6,7 @@ import { formatCents } from "../domain/money";
 import { date, dateTime, money, optionalText, requestBody } from "./formats";
 import { named, namedResponse } from "./registry";
 
-/** An invoice on the wire: the seed's fields in the seed's order (2.1). */
+/** An invoice on the wire: the fields of docs/api.md part 1, in its order. */
 export const Invoice = namedResponse("Invoice", () =>
   z.strictObject({
     id: z.string(),

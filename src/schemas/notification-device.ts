@@ -9,7 +9,7 @@ export const NotificationDevice = namedResponse(
   "A registered device; the token value itself is never returned.",
 );
 
-/** A device's token, to register (CONTRACT part 5: lengths in characters). */
+/** A device's token, to register (docs/api.md part 5: lengths in characters). */
 export const RegisterNotificationToken = named(
   "RegisterNotificationToken",
   requestBody({ value: requiredText(4096), device_identifier: pathSegmentText(255) }),

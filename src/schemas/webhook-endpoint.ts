@@ -16,7 +16,7 @@ const fields = () => ({
     .register(z.globalRegistry, { description: 'The event types delivered to the endpoint, or ["*"] for all.' }),
 });
 
-/** A webhook endpoint as listed: CONTRACT part 11's fields in its order, without the secret. */
+/** A webhook endpoint as listed: docs/api.md part 11's fields in its order, without the secret. */
 export const WebhookEndpoint = namedResponse("WebhookEndpoint", () =>
   z.strictObject({ ...fields(), created_at: dateTime() }),
 );

@@ -13,14 +13,14 @@ import { filled, insertEvents, type EventDraft } from "../events/outbox";
 import { database } from "../http/database";
 import { replyText, type Reply } from "../http/reply";
 
-// CONTRACT part 7: a stored response is replayed for 24 hours.
+// docs/api.md part 7: a stored response is replayed for 24 hours.
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 type WriteOutcome<T> = {
   status: 200 | 201 | 204;
   /** The response body; none for 204. */
   body: T;
-  /** The events of the change (CONTRACT part 11), in the order they happen; all of the caller's customer. */
+  /** The events of the change (docs/api.md part 11), in the order they happen; all of the caller's customer. */
   events?: EventDraft[];
 } & (
   | {
@@ -52,7 +52,7 @@ export async function commit<T>(
   outcome: WriteOutcome<T>,
   /**
    * Why a guard of the writes failed (a concurrent change: db/guards.ts), by the guard's name: the
-   * contract's error, returned or thrown, at once when the name says why (an order full), or after
+   * error docs/api.md gives, returned or thrown, at once when the name says why (an order full), or after
    * one read when it needs what the other request did (an order no longer a draft, an invoice paid
    * meanwhile). A guard not named here, or one that gets no error, stands as a write conflict (409).
    */

@@ -35,7 +35,7 @@ interface IssuedInvoice {
 }
 
 /**
- * The writes that issue `order`'s invoice of `kind` (CONTRACT parts 10 and 13): the next INV number
+ * The writes that issue `order`'s invoice of `kind` (docs/api.md parts 10 and 13): the next INV number
  * of the UTC year, the invoice with its amounts, its seller (the variables now) and its buyer (the
  * customer's billing profile as the batch reads it), and its lines. Go in the batch of the change
  * that makes it, so that a number is taken only with its invoice and the sequence stays gapless.

@@ -25,7 +25,7 @@ export interface TransitionEffects<Row> {
   changes?: Changes<Row>;
   /** Values the batch produces, filled into the resource shown (JSON path in it → SQL). */
   fill?: Record<string, SQL>;
-  /** Events of other resources the transition changes, after the resource's own (CONTRACT part 12). */
+  /** Events of other resources the transition changes, after the resource's own (docs/api.md part 12). */
   events?: EventDraft[];
 }
 

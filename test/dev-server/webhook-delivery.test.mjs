@@ -1,4 +1,4 @@
-// CONTRACT parts 6 and 11 end to end, under real `wrangler dev` (the vitest suites stand in for the
+// docs/api.md parts 6 and 11 end to end, under real `wrangler dev` (the vitest suites stand in for the
 // queue): a change reaches a receiver on 127.0.0.1 as a signed webhook within 15 s, through the
 // local queue and its consumer inside wrangler dev. Run by `npm run test:dev` (node --test).
 // DEV_SERVER_PORT: where to look for free ports (default 8900): the Worker, its receiver on the next

@@ -82,7 +82,7 @@ const CARD_HOLDERS = [
   ["Anna & Ben Krüger", 10000],
 ];
 
-/** An invoice as the service issues it (CONTRACT part 13), amounts computed as the domain does. */
+/** An invoice as the service issues it (docs/api.md part 13), amounts computed as the domain does. */
 function invoice(number, { kind, percent, method, buyer = {}, reference = null, costCenter = null }) {
   const category = percent !== "0" ? "S" : kind === "voucher" ? "O" : "Z";
   const items = {

@@ -92,7 +92,7 @@ export function call(path: string, options: CallOptions = {}): Promise<Response>
   );
 }
 
-/** Field order matters (CONTRACT part 1): compare it wherever `expected` spells an object out. */
+/** Field order matters (docs/api.md part 1): compare it wherever `expected` spells an object out. */
 function expectKeyOrder(actual: any, expected: unknown, path = "$"): void {
   if (expected === null || typeof expected !== "object" || "asymmetricMatch" in expected) return;
   if (Array.isArray(expected)) {
@@ -130,13 +130,16 @@ export function expectError(
   });
 }
 
-/** The fields of each resource, in order: from the response schemas (held against the seed by shapes.test.ts). */
+/**
+ * The fields of each resource, in order: from the response schemas (held against docs/api.md part 1
+ * by shapes.test.ts).
+ */
 export const CARD_ORDER_FIELDS = fieldsOf(CardOrder);
 export const INVOICE_FIELDS = fieldsOf(Invoice);
 
 export const newCardOrder = { voucher_category: "mixed", payment_method: "bank_transfer" };
 
-/** A billing profile as a customer PUTs it (CONTRACT part 13): every field, direct debit included. */
+/** A billing profile as a customer PUTs it (docs/api.md part 13): every field, direct debit included. */
 export const newBillingProfile = {
   legal_name: "Müller & Söhne Gastronomie GmbH",
   street: "Hauptstraße 5",
@@ -250,7 +253,7 @@ export async function createInvoice(auth: string, orderId: string, reference?: s
 
 /**
  * A link of a list as the API builds it: `pathAndQuery` exactly, and with `cursor` a signed cursor
- * after it (CONTRACT part 4: `prev`, `next` and `last` carry one; page 1 and `first` never do).
+ * after it (docs/api.md part 4: `prev`, `next` and `last` carry one; page 1 and `first` never do).
  */
 export const listLink = (pathAndQuery: string, cursor = false) =>
   cursor

@@ -16,7 +16,9 @@ export function outbound(answer: (request: Request, body: string) => Response | 
 }
 
 const pem = (der: ArrayBuffer, label: string) =>
-  `-----BEGIN ${label}-----\n${btoa(String.fromCharCode(...new Uint8Array(der))).replace(/.{64}/g, "$&\n")}\n-----END ${label}-----\n`;
+  `-----BEGIN ${label}-----\n` +
+  `${btoa(String.fromCharCode(...new Uint8Array(der))).replace(/.{64}/g, "$&\n")}\n` +
+  `-----END ${label}-----\n`;
 
 /** A Google service account with a fresh RSA key, as FCM_SERVICE_ACCOUNT holds it, and its public key. */
 export async function serviceAccount(tokenUri = "https://oauth2.test/token") {

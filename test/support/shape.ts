@@ -25,7 +25,7 @@ export const defOf = (schema: z.ZodMiniType): Def => {
 /** The fields of an object schema, in order. */
 export const fieldsOf = (schema: z.ZodMiniType): string[] => Object.keys(defOf(schema).shape ?? {});
 
-/** Field order matters (CONTRACT part 1): the keys of every object in `value` in its schema's order. */
+/** Field order matters (docs/api.md part 1): the keys of every object in `value` in its schema's order. */
 function keyOrderErrors(schema: z.ZodMiniType, value: unknown, path: string): string[] {
   const def = defOf(schema);
   if (value === null || value === undefined) return [];
