@@ -6,9 +6,11 @@
  */
 export const DOCS_HTML = `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>API reference</title><meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<head><meta charset="utf-8"><title>API reference</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
 <body>
-<p id="docs-fallback">The interactive API reference needs JavaScript. The OpenAPI 3.1 document is at <a href="/openapi.json">/openapi.json</a>.</p>
+<p id="docs-fallback">The interactive API reference needs JavaScript.
+The OpenAPI 3.1 document is at <a href="/openapi.json">/openapi.json</a>.</p>
 <div id="docs"></div>
 <script src="/docs/init.js"></script>
 <script src="/docs/scalar-standalone.js"></script>

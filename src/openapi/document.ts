@@ -37,14 +37,15 @@ const DOCUMENT_HEADERS = {
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
   "Card orders":
-    "A customer's orders of voucher cards: draft → submitted → in_production → delivered, or cancelled while draft or submitted.",
+    "A customer's orders of voucher cards: draft → submitted → in_production → delivered, or cancelled while draft " +
+    "or submitted.",
   "Card order entries": "The cards of a draft card order: who gets each and the amount loaded on it.",
   Invoices: "Invoices of card orders (INV-YYYY-NNNNNN, gapless per year): open → paid, or cancelled (CN-YYYY-NNNNNN).",
   "Notification tokens": "The push-notification tokens of the calling voucher owner's devices.",
-  Events:
-    "The customer's event log (CONTRACT part 11): every change a client may react to, newest first, kept 30 days.",
+  Events: "The customer's event log: every change a client may react to, newest first, kept 30 days.",
   "Webhook endpoints":
-    "Where the customer's events are POSTed, signed as Standard Webhooks specifies; the secret is shown once, when the endpoint is created.",
+    "Where the customer's events are POSTed, signed as Standard Webhooks specifies; the secret is shown once, when " +
+    "the endpoint is created.",
   Service: "Public, without a token: liveness, this document and its interactive reference.",
   "Billing profile":
     "Who the customer is on its invoices: name, address, VAT id, buyer reference, direct-debit mandate. " +
@@ -82,7 +83,10 @@ function operation(spec: RouteSpec, docs: RouteDocs) {
       in: "header",
       required: false,
       description:
-        "1-255 visible ASCII characters. A repeat of the same request (method, path and query string, customer, and the body as JSON: spacing and key order aside) by the same principal within 24 h replays the first response (with `Idempotent-Replayed: true`) and writes nothing; the same key with another request answers 422 idempotency_key_reused.",
+        "1-255 visible ASCII characters. A repeat of the same request (method, path and query string, customer, and " +
+        "the body as JSON: spacing and key order aside) by the same principal within 24 h replays the first " +
+        "response (with `Idempotent-Replayed: true`) and writes nothing; the same key with another request " +
+        "answers 422 idempotency_key_reused.",
       schema: { type: "string", minLength: 1, maxLength: 255 },
     });
   }
@@ -91,7 +95,8 @@ function operation(spec: RouteSpec, docs: RouteDocs) {
     in: "header",
     required: false,
     description:
-      "The client's own request id (1-128 of `[A-Za-z0-9_.:@-]`), echoed in the response and logged; anything else is replaced by a UUID.",
+      "The client's own request id (1-128 of `[A-Za-z0-9_.:@-]`), echoed in the response and logged; anything else " +
+      "is replaced by a UUID.",
     schema: { type: "string", pattern: SANE_REQUEST_ID.source },
   });
   if (spec.access) {
@@ -100,7 +105,8 @@ function operation(spec: RouteSpec, docs: RouteDocs) {
       in: "header",
       required: false,
       description:
-        "A D1 bookmark from an earlier response: reads then see at least that state (read-your-writes across replicas).",
+        "A D1 bookmark from an earlier response: reads then see at least that state (read-your-writes across " +
+        "replicas).",
       schema: { type: "string" },
     });
   }
@@ -188,7 +194,13 @@ export function openApiDocument(endpoints: readonly Endpoint[]) {
       contact: { name: "Voucher Cards GmbH" },
       license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
       description:
-        "Bearer JWTs carry `sub`, `customer_id` and space-separated `scope`, all strings: a claim of another type makes the token invalid (401). Lists take `page` (from 1) and `page_size` (1-100, default 25) and are newest first; their `next`, `prev` and `last` links add a signed `cursor`, so following them costs a page at any depth. Every error is the envelope `{errors: [{detail, code, source}]}`. POSTs accept an `Idempotency-Key`. Responses carry `x-d1-bookmark`; echo it to read your own writes. Amounts are decimal strings with two places (EUR), never numbers. Every change is an event (GET /events), delivered to webhook endpoints as the `webhooks` section describes.",
+        "Bearer JWTs carry `sub`, `customer_id` and space-separated `scope`, all strings: a claim of another type " +
+        "makes the token invalid (401). Lists take `page` (from 1) and `page_size` (1-100, default 25) and are " +
+        "newest first; their `next`, `prev` and `last` links add a signed `cursor`, so following them costs a " +
+        "page at any depth. Every error is the envelope `{errors: [{detail, code, source}]}`. POSTs accept an " +
+        "`Idempotency-Key`. Responses carry `x-d1-bookmark`; echo it to read your own writes. Amounts are " +
+        "decimal strings with two places (EUR), never numbers. Every change is an event (GET /events), delivered " +
+        "to webhook endpoints as the `webhooks` section describes.",
     },
     servers: [{ url: "/" }],
     tags: [...new Set(endpoints.map(({ spec }) => spec.tag))].map((name) => ({
@@ -204,7 +216,10 @@ export function openApiDocument(endpoints: readonly Endpoint[]) {
           scheme: "bearer",
           bearerFormat: "JWT",
           // OpenAPI 3.1 lets a non-OAuth scheme's requirement list role names: here, the scope.
-          description: `HS256 (or, when configured, RS256/ES256 from a JWK set) with \`sub\`, \`customer_id\` and \`exp\`. Its space-separated \`scope\` claim must hold the scope an operation's security requirement names: ${SCOPES.map((scope) => `\`${scope}\``).join(", ")}.`,
+          description:
+            `HS256 (or, when configured, RS256/ES256 from a JWK set) with \`sub\`, \`customer_id\` and ` +
+            `\`exp\`. Its space-separated \`scope\` claim must hold the scope an operation's security requirement ` +
+            `names: ${SCOPES.map((scope) => `\`${scope}\``).join(", ")}.`,
         },
       },
       headers: HEADERS,

@@ -12,7 +12,8 @@ const seconds = { type: "integer", minimum: 1 } as const;
 export const HEADERS = {
   RequestId: {
     description:
-      "The request's id, also in the log line: the client's own X-Request-Id when it sent a sane one (1-128 of `[A-Za-z0-9_.:@-]`), else a new UUID.",
+      "The request's id, also in the log line: the client's own X-Request-Id when it sent a sane one (1-128 of " +
+      "`[A-Za-z0-9_.:@-]`), else a new UUID.",
     required: true,
     schema: text,
   },
@@ -34,7 +35,8 @@ export const HEADERS = {
   },
   IdempotentReplayed: {
     description:
-      "`true` when this is the stored response to an earlier request with the same Idempotency-Key; nothing was written again.",
+      "`true` when this is the stored response to an earlier request with the same Idempotency-Key; nothing was " +
+      "written again.",
     schema: { type: "string", const: "true" },
   },
   Challenge: {
@@ -45,7 +47,8 @@ export const HEADERS = {
   },
   ScopeChallenge: {
     description:
-      '`Bearer realm="…", error="insufficient_scope", scope="…"` when the token lacks the scope (not when it lacks a customer_id).',
+      '`Bearer realm="…", error="insufficient_scope", scope="…"` when the token lacks the scope ' +
+      "(not when it lacks a customer_id).",
     schema: text,
   },
   RetryAfter: { description: "Seconds to wait before retrying.", required: true, schema: seconds },
@@ -63,7 +66,10 @@ const BY_STATUS: Partial<Record<number, Record<string, { $ref: string }>>> = {
   503: { "Retry-After": ref("RetryAfter") },
 };
 
-/** The headers of `spec`'s response with `status`, its success or one of its errors (http/request-context.ts sets the first three). */
+/**
+ * The headers of `spec`'s response with `status`, its success or one of its errors
+ * (http/request-context.ts sets the first three).
+ */
 export function responseHeaders(spec: RouteSpec, status: number): Record<string, unknown> {
   const success = status === spec.success.status;
   const fixed = Object.entries((success && spec.success.headers) || {}).map(([name, value]) => [

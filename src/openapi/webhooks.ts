@@ -3,7 +3,7 @@ import { MAX_ATTEMPTS, describeRetries } from "../events/retry";
 import { DELIVERY_TIMEOUT_MS, FAST_LANE_TIMEOUT_MS } from "../events/webhook-delivery";
 
 // OpenAPI 3.1 `webhooks`: what a webhook endpoint receives, one operation per event type, so that
-// a generated receiver knows which resource each type carries (CONTRACT part 11).
+// a generated receiver knows which resource each type carries (docs/api.md part 11).
 const text = { type: "string" } as const;
 
 const HEADERS = {
@@ -19,7 +19,8 @@ const HEADERS = {
   },
   "webhook-signature": {
     description:
-      "`v1,` + base64 HMAC-SHA-256 of `<webhook-id>.<webhook-timestamp>.<body>` with the endpoint's secret (Standard Webhooks); verify it before trusting the body.",
+      "`v1,` + base64 HMAC-SHA-256 of `<webhook-id>.<webhook-timestamp>.<body>` with the endpoint's secret (Standard " +
+      "Webhooks); verify it before trusting the body.",
     required: true,
     schema: { type: "string", pattern: "^v1,[A-Za-z0-9+/]+={0,2}$" },
   },
@@ -43,7 +44,13 @@ export function webhooks(event: { properties: Record<string, unknown> }) {
           post: {
             operationId: `${operationId(type)}Webhook`,
             summary: `${type}: sent to each endpoint subscribed to it (or to "*")`,
-            description: `POSTed to the endpoint's URL, signed per Standard Webhooks. A 2xx within ${DELIVERY_TIMEOUT_MS / 1000} s acknowledges it (an endpoint that takes over ${FAST_LANE_TIMEOUT_MS / 1000} s is moved to a slow lane and may get the event again there); anything else (a redirect too, which is not followed) is retried ${describeRetries()}, ${MAX_ATTEMPTS} attempts in all. Deliveries are at least once and may arrive out of order: dedupe on \`webhook-id\`, order by \`created_at\`.`,
+            description:
+              `POSTed to the endpoint's URL, signed per Standard Webhooks. A 2xx within ` +
+              `${DELIVERY_TIMEOUT_MS / 1000} s acknowledges it (an endpoint that takes over ` +
+              `${FAST_LANE_TIMEOUT_MS / 1000} s is moved to a slow lane and may get the event again there); ` +
+              `anything else (a redirect too, which is not followed) is retried ${describeRetries()}, ` +
+              `${MAX_ATTEMPTS} attempts in all. Deliveries are at least once and may arrive out of order: dedupe ` +
+              `on \`webhook-id\`, order by \`created_at\`.`,
             tags: ["Webhook endpoints"],
             security: [],
             parameters: Object.entries(HEADERS).map(([name, header]) => ({ name, in: "header", ...header })),

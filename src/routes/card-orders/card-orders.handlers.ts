@@ -92,7 +92,7 @@ export const getCardOrder: Handler<typeof routes.getCardOrder> = async (c, { par
 type Effects = TransitionEffects<CardOrderRow>;
 
 /**
- * What each transition of a card order does besides moving its state (CONTRACT parts 6 and 10).
+ * What each transition of a card order does besides moving its state (docs/api.md parts 6 and 10).
  * Every invoice of the order shows its state (`orders[].state`), which moves in the same batch.
  */
 function effectsOf(

@@ -8,7 +8,7 @@ import type { Handler } from "../../http/route";
 import type { getDocument as route } from "./invoice-documents.routes";
 
 /**
- * An invoice's e-invoice or credit note (CONTRACT part 13), the same bytes for ever. A stored one is
+ * An invoice's e-invoice or credit note (docs/api.md part 13), the same bytes for ever. A stored one is
  * served from R2 with no database call: it names its customer, and neither an issued invoice nor a
  * cancellation changes. The first request reads the invoice and its lines (one round trip), has the
  * documents Worker render it and stores it; two first requests at once render the same bytes.

@@ -7,7 +7,7 @@ import { oneOf, pathId } from "../../schemas/formats";
 
 const TAG = "Invoices";
 
-/** `format` (CONTRACT part 13); `pdf` comes with the ZUGFeRD renderer and is refused until then. */
+/** `format` (docs/api.md part 13); `pdf` comes with the ZUGFeRD renderer and is refused until then. */
 export const FORMATS = ["ubl", "cii"] as const;
 
 const DocumentQuery = z.object({
