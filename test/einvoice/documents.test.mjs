@@ -2,9 +2,9 @@
 // document the service issues (voucher invoices in category O and S, production and shipping fees in S
 // and Z, both payment methods, with and without the buyer's VAT id and buyer reference, and the credit
 // note of each), rendered in UBL and CII, checked here for totals and lines, then all passed to the
-// offline validator (EN 16931 + XRechnung 3.0) in one call. The validator lives outside the repository:
-// env EINVOICE_VALIDATE, else ../shared/einvoice/validate beside the checkout. Without it the
-// validation is skipped, except in CI (CI=true), where it is required.
+// offline validator (EN 16931 + XRechnung 3.0) in one call. The validator lives outside the repository
+// and is named by EINVOICE_VALIDATE (scripts/einvoice-validator.mjs). Without it the validation is
+// skipped, except in CI (CI=true), where it is required.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
