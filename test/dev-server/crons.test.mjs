@@ -36,8 +36,10 @@ test("each Cron Trigger runs through /cdn-cgi/local/scheduled and logs its job",
   assert.equal(legacy.status, 404, await legacy.text());
 
   await new Promise((resolve) => setTimeout(resolve, 500)); // the log line's way to the file
+  // With the documents Worker beside it, wrangler dev puts the Worker's name in brackets before each line.
   const jobs = readFileSync(logFile, "utf8")
     .split("\n")
+    .map((line) => line.replace(/^\[[^\]]*\] /, ""))
     .filter((line) => line.startsWith('{"job"'))
     .map((line) => JSON.parse(line).job);
   assert.deepEqual(jobs, ["redispatch_events", "sweep"]);
