@@ -17,7 +17,7 @@ import { parseArgs } from "node:util";
 import { startWorker } from "./local-worker.mjs";
 import { INSPECTOR_OFFSET, isFree } from "./ports.mjs";
 import { createClient, statusLabel } from "./load/http.mjs";
-import { createWorld, PRINCIPALS_PER_TENANT, runLoad, TENANTS } from "./load/mix.mjs";
+import { createWorld, PRINCIPALS_PER_TENANT, runLoad, TENANTS, writeBillingProfiles } from "./load/mix.mjs";
 import { readRows, rowChecks } from "./load/rows.mjs";
 import { percentile } from "./load/util.mjs";
 import { anyFinding, eventChecks, mergeFindings, readState, resourceChecks, runChecks, tally } from "./load/verify.mjs";
@@ -257,6 +257,7 @@ async function main() {
     const { send, stats } = createClient(worker.url, stopping.signal, { faults: faulty });
     const world = await createWorld(secret, send);
     await registerEndpoints(world, receiver);
+    await writeBillingProfiles(world);
     const noisy = noisyServer && (await registerNoisyEndpoints(world, noisyServer));
     if (noisy)
       console.log(

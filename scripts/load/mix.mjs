@@ -102,6 +102,29 @@ export async function createWorld(secret, send) {
   };
 }
 
+/**
+ * Each tenant's billing profile, which a submit needs (its orders are paid by both methods: the
+ * profile holds the account and the mandate). Written once, before the load; verify.mjs expects
+ * one billing_profile.updated event per tenant.
+ */
+export async function writeBillingProfiles(world) {
+  for (const tenant of world.tenants) {
+    const principal = world.principals.find((p) => p.tenant === tenant);
+    const json = {
+      legal_name: `Load ${tenant.id} GmbH`,
+      street: "Hauptstraße 1",
+      postcode: "10115",
+      city: "Berlin",
+      country_code: "DE",
+      direct_debit_iban: "DE89370400440532013000",
+      direct_debit_mandate_reference: `LOAD-${tenant.id}`,
+    };
+    const result = await world.send(principal, "PUT", "/customers/me/billing_profile", { json });
+    if (result.status !== 200)
+      throw new Error(`PUT /customers/me/billing_profile answered ${result.status}: ${result.text}`);
+  }
+}
+
 /** A load request: sent (retried after a 503 under --faults), timed and counted under `op`. */
 const call = (world, op, principal, method, path, options) => world.send(principal, method, path, options, op);
 
