@@ -1,4 +1,5 @@
-import type { Context, Hono } from "hono";
+import type { Context } from "hono";
+import type { HonoBase } from "hono/hono-base";
 import { authenticate } from "../auth/authenticate";
 import type { AppEnv } from "../env";
 import { ApiError, notFound, type ErrorCode } from "../errors";
@@ -97,7 +98,7 @@ export function errorsOf(spec: RouteSpec): ErrorCode[] {
 }
 
 /** Mounts each endpoint behind the steps its spec asks for. A known path with another method answers 405. */
-export function mount(app: Hono<AppEnv>, endpoints: readonly Endpoint[]): void {
+export function mount(app: HonoBase<AppEnv>, endpoints: readonly Endpoint[]): void {
   const methodsByPath = new Map<string, string[]>();
   for (const { spec, handler } of endpoints) {
     const steps = STEPS.filter((step) => step.run && step.applies(spec));
