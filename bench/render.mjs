@@ -25,6 +25,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
+import { BUYER as FIXTURE_BUYER, SELLER } from "../test/einvoice/parties.mjs";
 import { median } from "./measure.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -38,33 +39,10 @@ const compatibilityDate = readFileSync(join(ROOT, "wrangler.documents.toml"), "u
 
 // --- The invoice: as D1 hands it to the documents Worker (src/db/schema.ts), parties as issued.
 
-const SELLER = {
-  name: "Gutscheinwerk Süd GmbH & Co. KG",
-  street: "Königstraße 12",
-  postcode: "80331",
-  city: "München",
-  countryCode: "DE",
-  vatId: "DE123456789",
-  taxNumber: "143/123/45678",
-  registrationId: "HRA 123456",
-  contactName: "Jürgen Weiß",
-  contactPhone: "+49 89 1234567",
-  contactEmail: "rechnung@gutscheinwerk-sued.de",
-  electronicAddress: "e-rechnung@gutscheinwerk-sued.de",
-  iban: "DE02120300000000202051",
-  bic: "BYLADEM1001",
-  sepaCreditorId: "DE98ZZZ09999999999",
-};
+// The parties of the e-invoice test (a public buyer's Leitweg-ID, paid by bank transfer).
 const BUYER = {
-  customerId: "cus_7f3a9c2e",
-  legalName: "Müller & Söhne Straßenbau GmbH",
-  street: "Große Elbstraße 5",
-  postcode: "22767",
-  city: "Hamburg",
-  countryCode: "DE",
-  vatId: "DE987654321",
+  ...FIXTURE_BUYER,
   buyerReference: "04011000-12345-67",
-  email: "buchhaltung@mueller-soehne.de",
   directDebitIban: null,
   directDebitMandateReference: null,
 };

@@ -4,35 +4,22 @@
 // - assets/docs/scalar-standalone.js, the reference UI of /docs from the pinned npm package.
 // Run as wrangler.toml's [build] command (every `wrangler dev` and `wrangler deploy`), by
 // vitest.config.ts, lint:openapi and client:types; a file is rewritten only when its content changed.
-import { build } from "esbuild";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { importSource } from "./import-source.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const DOCUMENT_FILE = join(ROOT, "assets/openapi.json");
 const SCALAR_FILE = join(ROOT, "assets/docs/scalar-standalone.js");
 const SCALAR = "@scalar/api-reference";
 
-/** The document of the app's endpoints: src/ bundled for Node in memory, then evaluated. */
+/** The document of the app's endpoints, from src/ bundled for Node (scripts/import-source.mjs). */
 async function openApiJson() {
-  const { outputFiles } = await build({
-    stdin: {
-      contents:
-        'import { endpoints } from "./src/app"; import { openApiDocument } from "./src/openapi/document"; ' +
-        "export default openApiDocument(endpoints);",
-      resolveDir: ROOT,
-      loader: "ts",
-    },
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    write: false,
-    logLevel: "error",
-  });
-  const { default: document } = await import(
-    `data:text/javascript;base64,${Buffer.from(outputFiles[0].contents).toString("base64")}`
+  const { default: document } = await importSource(
+    'import { endpoints } from "./src/app"; import { openApiDocument } from "./src/openapi/document"; ' +
+      "export default openApiDocument(endpoints);",
   );
   return `${JSON.stringify(document, null, 2)}\n`;
 }

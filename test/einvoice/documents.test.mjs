@@ -9,71 +9,22 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 import { test } from "node:test";
 import { einvoiceValidator, validatorRequired } from "../../scripts/einvoice-validator.mjs";
-import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { importSource } from "../../scripts/import-source.mjs";
+import { BUYER, SELLER } from "./parties.mjs";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-
-/** src/ bundled for Node in memory (as scripts/build-assets.mjs does), then imported. */
-async function bundle() {
-  const { outputFiles } = await build({
-    stdin: {
-      contents: [
-        'export { renderUbl } from "./src/documents/ubl";',
-        'export { renderCii } from "./src/documents/cii";',
-        'export { el, serialize } from "./src/documents/xml";',
-        'export { formatCents, parsePercent, vatCents } from "./src/domain/money";',
-      ].join("\n"),
-      resolveDir: ROOT,
-      loader: "ts",
-    },
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    write: false,
-    logLevel: "error",
-  });
-  return import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].contents).toString("base64")}`);
-}
-
-const { renderUbl, renderCii, el, serialize, formatCents, parsePercent, vatCents } = await bundle();
+const { renderUbl, renderCii, el, serialize, formatCents, parsePercent, vatCents } = await importSource(
+  [
+    'export { renderUbl } from "./src/documents/ubl";',
+    'export { renderCii } from "./src/documents/cii";',
+    'export { el, serialize } from "./src/documents/xml";',
+    'export { formatCents, parsePercent, vatCents } from "./src/domain/money";',
+  ].join("\n"),
+);
 
 // --- Fixtures: realistic parties (umlauts, ß, an "&" and quotes to prove the escaping).
-
-const SELLER = {
-  name: "Gutscheinwerk Süd GmbH & Co. KG",
-  street: "Königstraße 12",
-  postcode: "80331",
-  city: "München",
-  countryCode: "DE",
-  vatId: "DE123456789",
-  taxNumber: "143/123/45678",
-  registrationId: "HRA 123456",
-  contactName: "Jürgen Weiß",
-  contactPhone: "+49 89 1234567",
-  contactEmail: "rechnung@gutscheinwerk-sued.de",
-  electronicAddress: "e-rechnung@gutscheinwerk-sued.de",
-  iban: "DE02120300000000202051",
-  bic: "BYLADEM1001",
-  sepaCreditorId: "DE98ZZZ09999999999",
-};
-
-const BUYER = {
-  customerId: "cus_7f3a9c2e",
-  legalName: "Müller & Söhne Straßenbau GmbH",
-  street: "Große Elbstraße 5",
-  postcode: "22767",
-  city: "Hamburg",
-  countryCode: "DE",
-  vatId: "DE987654321",
-  buyerReference: null,
-  email: "buchhaltung@mueller-soehne.de",
-  directDebitIban: "DE02500105170137075030",
-  directDebitMandateReference: "MANDAT-2026-0042",
-};
 
 const LEITWEG_ID = "04011000-12345-67";
 const CARD_HOLDERS = [

@@ -1,0 +1,21 @@
+// Modules of src/ (TypeScript) imported into a Node script: bundled in memory by esbuild, then
+// evaluated. The OpenAPI document is built this way at build time, and the e-invoice test renders
+// its documents this way.
+import { build } from "esbuild";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** The exports of `source` (ES module text whose imports are relative to the project root). */
+export async function importSource(source) {
+  const { outputFiles } = await build({
+    stdin: { contents: source, resolveDir: ROOT, loader: "ts" },
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    write: false,
+    logLevel: "error",
+  });
+  return import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].contents).toString("base64")}`);
+}
