@@ -118,6 +118,32 @@ describe("GET /invoices/{id}/document", () => {
     });
   });
 
+  it("a malformed If-None-Match is ignored: the document answers 200, not an error", async () => {
+    const auth = await token();
+    const invoice = await voucherInvoice(auth);
+    for (const value of ["abc", '"unterminated', "W/", ""]) {
+      const { response } = await download(auth, documentOf(invoice.id), { "If-None-Match": value });
+      expect(response.status, value).toBe(200);
+    }
+    const etag = (await download(auth, documentOf(invoice.id))).response.headers.get("ETag")!;
+    const listed = await download(auth, documentOf(invoice.id), { "If-None-Match": `"other", ${etag}` });
+    expect(listed.response.status).toBe(304);
+  });
+
+  it("a direct-debit invoice whose profile lost its mandate before it was issued has no e-invoice: 409", async () => {
+    const auth = await token();
+    const order = await orderIn(auth, "submitted", {
+      order: { voucher_category: "mixed", payment_method: "direct_debit" },
+    });
+    const { direct_debit_iban, direct_debit_mandate_reference, ...without } = newBillingProfile;
+    const put = await call("/customers/me/billing_profile", { token: auth, method: "PUT", json: without });
+    expect(put.status).toBe(200);
+    const created = await call("/invoices", { token: auth, json: { order_id: order.id } });
+    expect(created.status).toBe(201);
+    const invoice = ((await created.json()) as any).data[0];
+    await expectError(await call(documentOf(invoice.id), { token: auth }), 409, { code: "conflict" });
+  });
+
   it("an invoice issued before invoices kept their parties answers 409 conflict", async () => {
     const auth = await token();
     const invoice = await voucherInvoice(auth);

@@ -1,4 +1,5 @@
 import { eq, sql, type SQL } from "drizzle-orm";
+import type { PaymentMethod } from "../domain/card-orders";
 import { byId as cardOrderById } from "./card-orders";
 import type { Database, RequestDatabase } from "./client";
 import { columnsOf, compile, lazily, param, queryBuilder as qb } from "./compiled";
@@ -36,9 +37,11 @@ export function putBillingProfile(orm: Database, row: BillingProfileRow) {
 
 /**
  * The buyer of an invoice issued now (src/documents/model.ts `Buyer`), as JSON text read inside the
- * issuing batch: the profile exactly as that batch sees it. NULL when the customer has none.
+ * issuing batch: the profile exactly as that batch sees it. NULL when the customer has none, or when
+ * a direct-debit invoice's profile lacks the account or the mandate (changed since the submit): that
+ * invoice has no e-invoice (409), rather than one that could never be rendered.
  */
-export function buyerOf(customerId: string): SQL<string | null> {
+export function buyerOf(customerId: string, paymentMethod: PaymentMethod): SQL<string | null> {
   const p = billingProfiles;
   // Lines break inside ${} only, so that the SQL text stays on one line.
   return sql<string | null>`(SELECT json_object('customerId', ${p.customerId}, 'legalName', ${
@@ -47,5 +50,5 @@ export function buyerOf(customerId: string): SQL<string | null> {
     p.countryCode
   }, 'vatId', ${p.vatId}, 'buyerReference', ${p.buyerReference}, 'email', ${p.email}, 'directDebitIban', ${
     p.directDebitIban
-  }, 'directDebitMandateReference', ${p.directDebitMandateReference}) FROM ${p} WHERE ${p.customerId} = ${customerId})`;
+  }, 'directDebitMandateReference', ${p.directDebitMandateReference}) FROM ${p} WHERE ${p.customerId} = ${customerId} AND (${paymentMethod} = 'bank_transfer' OR (${p.directDebitIban} IS NOT NULL AND ${p.directDebitMandateReference} IS NOT NULL)))`;
 }

@@ -21,7 +21,7 @@ export function eInvoiceOf(invoice: InvoiceRow, lines: InvoiceLineRow[], kind: D
     dueDate: creditNote ? null : invoice.dueOn,
     precedingInvoice: creditNote ? { number: invoice.number, issueDate: invoice.bookedOn } : null,
     // An empty reference is none: BT-10 must not be blank (BR-DE-15).
-    buyerReference: buyer.buyerReference || invoice.reference || invoice.customerId,
+    buyerReference: buyer.buyerReference || invoice.reference?.trim() || invoice.customerId,
     orderReference: invoice.reference,
     accountingReference: invoice.costCenter,
     salesOrderReference: invoice.orderId,

@@ -97,7 +97,7 @@ export function issueInvoice(
     number,
     writes: [
       takeNumber(orm, NUMBER_SERIES.invoice, year),
-      insertInvoice(orm, { ...row, number, buyer: buyerOf(order.customerId) }),
+      insertInvoice(orm, { ...row, number, buyer: buyerOf(order.customerId, order.paymentMethod) }),
       lines,
     ],
     event: { type: "invoice.created", data: toInvoice(row), fill: { "$.number": number } },

@@ -7,6 +7,9 @@ import { replyBody } from "../../http/reply";
 import type { Handler } from "../../http/route";
 import type { getDocument as route } from "./invoice-documents.routes";
 
+/** `If-None-Match`'s form: one or more quoted ETags (weak ones too), comma-separated. */
+const ETAGS = /^(W\/)?"[^"]*"(\s*,\s*(W\/)?"[^"]*")*$/;
+
 /**
  * An invoice's e-invoice or credit note (docs/api.md part 13), the same bytes for ever. A stored one is
  * served from R2 with no database call: it names its customer, and neither an issued invoice nor a
@@ -20,8 +23,11 @@ export const getDocument =
     const key = `invoices/${id}/${kind}.${query.format}`;
     const headers = new Headers({ "Cache-Control": "private" });
 
-    // If-None-Match is R2's own precondition: a match answers the object without its body.
-    const stored = await c.env.DOCUMENTS.get(key, { onlyIf: c.req.raw.headers });
+    // If-None-Match becomes R2's own precondition (a match answers the object without its body); only
+    // a well-formed list of ETags is passed on, which R2 would otherwise refuse with an exception.
+    const ifNoneMatch = c.req.header("If-None-Match")?.trim();
+    const onlyIf = ifNoneMatch && ETAGS.test(ifNoneMatch) ? new Headers({ "If-None-Match": ifNoneMatch }) : undefined;
+    const stored = await c.env.DOCUMENTS.get(key, { onlyIf });
     if (stored?.customMetadata?.customer === customer) {
       stored.writeHttpMetadata(headers);
       headers.set("ETag", stored.httpEtag);
