@@ -118,6 +118,22 @@ describe("GET /invoices/{id}/document", () => {
     });
   });
 
+  it("is never replaced: a first rendering that finds a document already stored answers the stored bytes", async () => {
+    const auth = await token();
+    const invoice = await voucherInvoice(auth);
+    // As another release's rendering would have left it, stored before this request (without the
+    // customer mark, so that the request renders and tries to store its own).
+    const key = `invoices/${invoice.id}/invoice.ubl`;
+    const earlier = '<?xml version="1.0" encoding="UTF-8"?>\n<Invoice/>\n';
+    await env.DOCUMENTS.put(key, earlier, { httpMetadata: { contentType: "application/xml; charset=utf-8" } });
+    const { response, text } = await download(auth, documentOf(invoice.id));
+    expect(response.status).toBe(200);
+    expect(text).toBe(earlier);
+    expect(await (await env.DOCUMENTS.get(key))?.text()).toBe(earlier);
+    expect(response.headers.get("ETag")).toBe((await env.DOCUMENTS.head(key))?.httpEtag);
+    await expectError(await call(documentOf(invoice.id), { token: await token() }), 404, { code: "not_found" });
+  });
+
   it("a malformed If-None-Match is ignored: the document answers 200, not an error", async () => {
     const auth = await token();
     const invoice = await voucherInvoice(auth);

@@ -54,9 +54,23 @@ export const getDocument =
       contentDisposition: `attachment; filename="${number}.xml"`,
     };
     const text = await c.env.RENDERER.render(invoice, lines, kind, query.format);
-    const put = await c.env.DOCUMENTS.put(key, text, { httpMetadata, customMetadata: { customer } });
+    // Stored only if nothing is stored yet: a document is never replaced, not even by a rendering of
+    // another release that raced this one. Whatever is stored is what this request answers too.
+    const put = await c.env.DOCUMENTS.put(key, text, {
+      httpMetadata,
+      customMetadata: { customer },
+      onlyIf: new Headers({ "If-None-Match": "*" }),
+    });
+    if (!put) {
+      const first = await c.env.DOCUMENTS.get(key);
+      if (first) {
+        first.writeHttpMetadata(headers);
+        headers.set("ETag", first.httpEtag);
+        return replyBody(c, 200, first.body, Object.fromEntries(headers));
+      }
+    }
     headers.set("Content-Type", httpMetadata.contentType);
     headers.set("Content-Disposition", httpMetadata.contentDisposition);
-    headers.set("ETag", put.httpEtag);
+    if (put) headers.set("ETag", put.httpEtag);
     return replyBody(c, 200, text, Object.fromEntries(headers));
   };
