@@ -23,7 +23,14 @@ export async function call(url, { method, token, json, headers = {}, requestId }
   });
   const text = await response.text();
   const ms = performance.now() - started;
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined, ms };
+  // JSON answers are parsed; a document (an e-invoice's XML) is kept as its text.
+  const isJson = response.headers.get("Content-Type")?.startsWith("application/json");
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text && isJson ? JSON.parse(text) : text || undefined,
+    ms,
+  };
 }
 
 /** `call`, failing unless the answer has `status`. */
