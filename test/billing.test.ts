@@ -211,7 +211,7 @@ describe("the shipping invoice (deliver)", () => {
   });
 });
 
-describe("a malformed fee or VAT variable", () => {
+describe("a malformed fee, VAT or seller variable", () => {
   afterEach(() => vi.restoreAllMocks());
 
   it.each([
@@ -219,6 +219,12 @@ describe("a malformed fee or VAT variable", () => {
     ["SERVICE_VAT_PERCENT", "19%", "start_production"],
     ["SHIPPING_FEE", "-9.90", "deliver"],
     ["SHIPPING_FEE", "010.00", "deliver"],
+    // docs/api.md part 13: the seller of the invoice, checked when it is issued.
+    ["CREDITOR_IBAN", "DE02120300000000202052", "start_production"],
+    ["CREDITOR_STREET", "", "start_production"],
+    ["CREDITOR_COUNTRY", "XX", "deliver"],
+    ["CREDITOR_VAT_ID", "AT123456789", "deliver"],
+    ["CREDITOR_CONTACT_EMAIL", "billing at example", "start_production"],
   ] as const)(
     "%s=%j fails %s with 500, logs the variable's name, and changes nothing",
     async (variable, value, action) => {

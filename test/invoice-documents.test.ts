@@ -189,7 +189,7 @@ describe("GET /invoices/{id}/credit_note", () => {
       );
       expect(text).toContain(cancelled.cancellation_number);
       expect(text).toContain(invoice.number);
-      expect(text).toContain("381");
+      expect(text).toContain(format === "ubl" ? "<cbc:CreditNoteTypeCode>381<" : "<ram:TypeCode>381<");
       expect(text).toContain(format === "ubl" ? "<CreditNote xmlns=" : "<rsm:CrossIndustryInvoice");
     },
   );
