@@ -1,4 +1,6 @@
 import { eq, sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { Buyer } from "../documents/model";
 import type { PaymentMethod } from "../domain/card-orders";
 import { byId as cardOrderById } from "./card-orders";
 import type { Database, RequestDatabase } from "./client";
@@ -43,12 +45,28 @@ export function putBillingProfile(orm: Database, row: BillingProfileRow) {
  */
 export function buyerOf(customerId: string, paymentMethod: PaymentMethod): SQL<string | null> {
   const p = billingProfiles;
-  // Lines break inside ${} only, so that the SQL text stays on one line.
-  return sql<string | null>`(SELECT json_object('customerId', ${p.customerId}, 'legalName', ${
-    p.legalName
-  }, 'street', ${p.street}, 'postcode', ${p.postcode}, 'city', ${p.city}, 'countryCode', ${
-    p.countryCode
-  }, 'vatId', ${p.vatId}, 'buyerReference', ${p.buyerReference}, 'email', ${p.email}, 'directDebitIban', ${
-    p.directDebitIban
-  }, 'directDebitMandateReference', ${p.directDebitMandateReference}) FROM ${p} WHERE ${p.customerId} = ${customerId} AND (${paymentMethod} = 'bank_transfer' OR (${p.directDebitIban} IS NOT NULL AND ${p.directDebitMandateReference} IS NOT NULL)))`;
+  // Each field of the documents' Buyer from its column: a field added to the model fails to compile here.
+  const fields = {
+    customerId: p.customerId,
+    legalName: p.legalName,
+    street: p.street,
+    postcode: p.postcode,
+    city: p.city,
+    countryCode: p.countryCode,
+    vatId: p.vatId,
+    buyerReference: p.buyerReference,
+    email: p.email,
+    directDebitIban: p.directDebitIban,
+    directDebitMandateReference: p.directDebitMandateReference,
+  } satisfies Record<keyof Buyer, SQLiteColumn>;
+  const pairs = sql.join(
+    Object.entries(fields).map(([name, column]) => sql`${sql.raw(`'${name}'`)}, ${column}`),
+    sql`, `,
+  );
+  const payable = sql`(${paymentMethod} = 'bank_transfer' OR (${p.directDebitIban} IS NOT NULL AND ${
+    p.directDebitMandateReference
+  } IS NOT NULL))`;
+  return sql<
+    string | null
+  >`(SELECT json_object(${pairs}) FROM ${p} WHERE ${p.customerId} = ${customerId} AND ${payable})`;
 }
