@@ -5,6 +5,7 @@ import { build } from "esbuild";
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { BINARY_ASSETS } from "./import-source.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const config = readFileSync(join(ROOT, "wrangler.documents.toml"), "utf8");
@@ -28,6 +29,8 @@ export async function buildDocumentsWorker() {
     conditions: ["workerd", "worker", "browser"],
     mainFields: ["module", "main"],
     external: ["cloudflare:*"],
+    loader: BINARY_ASSETS,
+    target: "es2022", // binary assets decoded by a helper, not Uint8Array.fromBase64 (Node 24 lacks it)
     logLevel: "error",
   });
   return outfile;

@@ -92,10 +92,10 @@ describe("GET /invoices/{id}/document", () => {
     expect(cii.text).not.toContain("Ganz Andere");
   });
 
-  it("an unknown format, and pdf until a ZUGFeRD renderer exists, answer 400 invalid_parameter (format)", async () => {
+  it("an unknown format answers 400 invalid_parameter (format)", async () => {
     const auth = await token();
     const invoice = await voucherInvoice(auth);
-    for (const format of ["pdf", "xml", "UBL", ""])
+    for (const format of ["xml", "UBL", "PDF", "zugferd", ""])
       await expectError(await call(documentOf(invoice.id, `?format=${format}`), { token: auth }), 400, {
         code: "invalid_parameter",
         source: { parameter: "format" },

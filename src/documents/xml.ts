@@ -72,6 +72,9 @@ const REFERENCE: Record<string, string> = {
   "\r": "&#xD;",
 };
 
+/** Text as an XML element's content (for the PDF's XMP packet, which is not built with el()). */
+export const xmlText = (value: string): string => escapeXml(value, IN_TEXT);
+
 function escapeXml(value: string, special: RegExp): string {
   return value.replace(NOT_XML, "").replace(special, (c) => REFERENCE[c]!);
 }

@@ -32,6 +32,6 @@ export const replyHtml = (c: Context, status: number, html: string): Reply<strin
 export const replyBody = (
   c: Context,
   status: 200 | 304,
-  body: string | ReadableStream | null,
+  body: string | Uint8Array | ReadableStream | null,
   headers: Record<string, string>,
 ): Reply<string> => c.body(body as string, status as 200, headers) as Response as Reply<string>;

@@ -125,7 +125,17 @@ function operation(spec: RouteSpec, docs: RouteDocs) {
       headers: { ...responseHeaders(spec, spec.success.status), ...(spec.success.conditional ? DOCUMENT_HEADERS : {}) },
       ...(spec.success.status === 204
         ? {}
-        : { content: { [spec.success.mediaType ?? "application/json"]: { schema: schemaRef(spec.success.schema) } } }),
+        : {
+            content: {
+              [spec.success.mediaType ?? "application/json"]: { schema: schemaRef(spec.success.schema) },
+              ...Object.fromEntries(
+                Object.entries(spec.success.alternatives ?? {}).map(([type, schema]) => [
+                  type,
+                  { schema: schemaRef(schema) },
+                ]),
+              ),
+            },
+          }),
     },
   };
   if (spec.success.conditional)

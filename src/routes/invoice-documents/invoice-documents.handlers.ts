@@ -5,7 +5,7 @@ import { ApiError, notFound } from "../../errors";
 import { database } from "../../http/database";
 import { replyBody } from "../../http/reply";
 import type { Handler } from "../../http/route";
-import type { getDocument as route } from "./invoice-documents.routes";
+import { FORMATS, type getDocument as route } from "./invoice-documents.routes";
 
 /** `If-None-Match`'s form: one or more quoted ETags (weak ones too), comma-separated. */
 const ETAGS = /^(W\/)?"[^"]*"(\s*,\s*(W\/)?"[^"]*")*$/;
@@ -49,14 +49,12 @@ export const getDocument =
           "or for a customer without a billing profile), so it has no e-invoice.",
       );
     const number = kind === "invoice" ? invoice.number : invoice.cancellationNumber;
-    const httpMetadata = {
-      contentType: "application/xml; charset=utf-8",
-      contentDisposition: `attachment; filename="${number}.xml"`,
-    };
-    const text = await c.env.RENDERER.render(invoice, lines, kind, query.format);
+    const { contentType, extension } = FORMATS[query.format];
+    const httpMetadata = { contentType, contentDisposition: `attachment; filename="${number}.${extension}"` };
+    const document = await c.env.RENDERER.render(invoice, lines, kind, query.format);
     // Stored only if nothing is stored yet: a document is never replaced, not even by a rendering of
     // another release that raced this one. Whatever is stored is what this request answers too.
-    const put = await c.env.DOCUMENTS.put(key, text, {
+    const put = await c.env.DOCUMENTS.put(key, document, {
       httpMetadata,
       customMetadata: { customer },
       onlyIf: new Headers({ "If-None-Match": "*" }),
@@ -72,5 +70,5 @@ export const getDocument =
     headers.set("Content-Type", httpMetadata.contentType);
     headers.set("Content-Disposition", httpMetadata.contentDisposition);
     if (put) headers.set("ETag", put.httpEtag);
-    return replyBody(c, 200, text, Object.fromEntries(headers));
+    return replyBody(c, 200, document, Object.fromEntries(headers));
   };

@@ -7,16 +7,26 @@ import { oneOf, pathId } from "../../schemas/formats";
 
 const TAG = "Invoices";
 
-/** `format` (docs/api.md part 13); `pdf` comes with the ZUGFeRD renderer and is refused until then. */
-export const FORMATS = ["ubl", "cii"] as const;
+/** `format` (docs/api.md part 13): how each is served. */
+export const FORMATS = {
+  ubl: { contentType: "application/xml; charset=utf-8", extension: "xml" },
+  cii: { contentType: "application/xml; charset=utf-8", extension: "xml" },
+  pdf: { contentType: "application/pdf", extension: "pdf" },
+} as const;
 
 const DocumentQuery = z.object({
-  format: z._default(oneOf(FORMATS), "ubl").register(z.globalRegistry, {
-    description: "ubl: XRechnung 3.0 in UBL 2.1 (the default); cii: XRechnung 3.0 in UN/CEFACT CII.",
-  }),
+  format: z
+    ._default(oneOf(["ubl", "cii", "pdf"] as const satisfies (keyof typeof FORMATS)[]), "ubl")
+    .register(z.globalRegistry, {
+      description:
+        "ubl: XRechnung 3.0 in UBL 2.1 (the default); cii: XRechnung 3.0 in UN/CEFACT CII; pdf: ZUGFeRD 2 / " +
+        "Factur-X (profile EN 16931), a PDF/A-3 with the cii document embedded as factur-x.xml.",
+    }),
 });
 
 const XML = z.string();
+/** The PDF's bytes (OpenAPI: a binary string). */
+const PDF = z.string().register(z.globalRegistry, { format: "binary" });
 
 const ABOUT: Record<DocumentKind, { path: string; operationId: string }> = {
   invoice: { path: "/invoices/{id}/document", operationId: "getInvoiceDocument" },
@@ -37,6 +47,7 @@ export const getDocument = (kind: DocumentKind) =>
       status: 200,
       schema: XML,
       mediaType: "application/xml",
+      alternatives: { "application/pdf": PDF },
       headers: { "Cache-Control": "private" },
       conditional: true,
     },

@@ -1,0 +1,402 @@
+// The pages of an invoice as a person reads it, in German (docs/api.md part 13): letterhead, the
+// buyer's address and the invoice's particulars, the lines (the table's header repeated on every
+// page), totals, the VAT breakdown with its exemption reason, the payment instructions, and on every
+// page a footer with the seller's address, contact, bank and registration, and "Seite n von m".
+// What it shows is the EInvoice the XML documents are made of, decided in semantic.ts.
+import { formatCents } from "../../domain/money";
+import type { DocumentLine, EInvoice } from "../model";
+import { type Payment, paymentOf, present, type Vat, vatOf } from "../semantic";
+import { literal } from "./file";
+import { encode, type Font, widthOf } from "./font";
+
+interface Fonts {
+  regular: Font;
+  bold: Font;
+}
+
+/** A4 in points, 20 mm margins. */
+export const PAGE = { width: 595.28, height: 841.89 };
+const LEFT = 56.69;
+const RIGHT = 538.58;
+/** Where a page's content ends: the footer is below. */
+const BOTTOM = 96;
+const SIZE = 9;
+const LEADING = 11.5;
+
+interface Style {
+  bold?: boolean;
+  size?: number;
+  grey?: boolean;
+  align?: "left" | "right";
+}
+
+/** The pages' content streams (PDF operators, one "binary" string a page). */
+export function layoutInvoice(doc: EInvoice, fonts: Fonts): string[] {
+  const vat = vatOf(doc);
+  const payment = paymentOf(doc);
+  const sheet = new Sheet(fonts, `${TITLE[doc.typeCode]} ${doc.number}`);
+  letterhead(sheet, doc, vat);
+  lineTable(sheet, doc.lines);
+  totals(sheet, doc, vat);
+  vatBreakdown(sheet, doc, vat);
+  paymentInstructions(sheet, doc, payment);
+  return sheet.finish(doc);
+}
+
+const TITLE = { "380": "Rechnung", "381": "Stornorechnung" } as const;
+
+// --- The parts, top to bottom.
+
+function letterhead(sheet: Sheet, doc: EInvoice, vat: Vat) {
+  const { seller, buyer } = doc;
+  sheet.text(LEFT, 790, seller.name, { bold: true, size: 15 });
+  sheet.text(LEFT, 775, `${seller.street} · ${seller.postcode} ${seller.city}`, { grey: true });
+
+  // The address block, under the sender's line (DIN 5008's window).
+  sheet.text(LEFT, 728, `${seller.name} · ${seller.street} · ${seller.postcode} ${seller.city}`, {
+    size: 6.5,
+    grey: true,
+  });
+  let y = 712;
+  const address = [
+    ...sheet.wrap(buyer.legalName, 240),
+    buyer.street,
+    `${buyer.postcode} ${buyer.city}`,
+    ...(buyer.countryCode === seller.countryCode ? [] : [countryName(buyer.countryCode)]),
+  ];
+  for (const line of address) {
+    sheet.text(LEFT, y, line, { size: 10 });
+    y -= 12.5;
+  }
+  if (vat.showsVatIds && present(buyer.vatId)) {
+    sheet.text(LEFT, y - 4, `USt-IdNr. ${buyer.vatId}`, { grey: true });
+    y -= 16.5;
+  }
+
+  // The particulars, right.
+  const creditNote = doc.typeCode === "381";
+  const rows: [string, string | null][] = [
+    [creditNote ? "Stornorechnung Nr." : "Rechnungsnummer", doc.number],
+    [creditNote ? "Datum" : "Rechnungsdatum", day(doc.issueDate)],
+    [
+      "Zur Rechnung",
+      doc.precedingInvoice && `${doc.precedingInvoice.number} vom ${day(doc.precedingInvoice.issueDate)}`,
+    ],
+    ["Fällig am", doc.dueDate && day(doc.dueDate)],
+    servicePeriod(doc),
+    ["Ihre Referenz", doc.buyerReference],
+    ["Ihre Bestellung", present(doc.orderReference) ? doc.orderReference : null],
+    ["Kostenstelle", present(doc.accountingReference) ? doc.accountingReference : null],
+    ["Unser Auftrag", doc.salesOrderReference],
+    ["Kundennummer", buyer.customerId],
+  ];
+  let right = 728;
+  for (const [label, value] of rows) {
+    if (value === null) continue;
+    sheet.text(330, right, label, { grey: true });
+    for (const line of sheet.wrap(value, RIGHT - 420)) {
+      sheet.text(420, right, line);
+      right -= LEADING;
+    }
+  }
+
+  sheet.y = Math.min(y, right) - 24;
+  sheet.text(LEFT, sheet.y, `${TITLE[doc.typeCode]} ${doc.number}`, { bold: true, size: 14 });
+  sheet.y -= 18;
+  if (doc.precedingInvoice) {
+    const { number, issueDate } = doc.precedingInvoice;
+    sheet.paragraph(`Diese Stornorechnung hebt die Rechnung ${number} vom ${day(issueDate)} vollständig auf.`);
+  } else sheet.paragraph("Für die folgenden Leistungen berechnen wir Ihnen:");
+  sheet.y -= 8;
+}
+
+function servicePeriod(doc: EInvoice): [string, string | null] {
+  const period = doc.servicePeriod;
+  if (!period) return ["Leistungszeitraum", null];
+  if (period.start === period.end) return ["Leistungsdatum", day(period.start)];
+  return ["Leistungszeitraum", `${day(period.start)} – ${day(period.end)}`];
+}
+
+// The columns of the line table: right edges of the numbers, the description's left edge and width.
+const COLUMN = {
+  position: 78,
+  description: 88,
+  descriptionWidth: 226,
+  quantity: 350,
+  price: 418,
+  vat: 430,
+  net: RIGHT,
+};
+
+function lineTable(sheet: Sheet, lines: DocumentLine[]) {
+  const header = () => {
+    const y = sheet.y;
+    const style = { bold: true, size: 8.5 } as const;
+    sheet.text(COLUMN.position, y, "Pos.", { ...style, align: "right" });
+    sheet.text(COLUMN.description, y, "Beschreibung", style);
+    sheet.text(COLUMN.quantity, y, "Menge", { ...style, align: "right" });
+    sheet.text(COLUMN.price, y, "Einzelpreis €", { ...style, align: "right" });
+    sheet.text(COLUMN.vat, y, "USt.", style);
+    sheet.text(COLUMN.net, y, "Betrag €", { ...style, align: "right" });
+    sheet.rule(y - 4);
+    sheet.y -= LEADING + 6;
+  };
+  sheet.need(LEADING * 3);
+  header();
+  sheet.repeat = header;
+  for (const line of lines) {
+    const description = sheet.wrap(line.description, COLUMN.descriptionWidth);
+    sheet.need(description.length * LEADING + 2);
+    const y = sheet.y;
+    sheet.text(COLUMN.position, y, String(line.position), { align: "right" });
+    description.forEach((text, i) => sheet.text(COLUMN.description, y - i * LEADING, text));
+    sheet.text(COLUMN.quantity, y, integer(line.quantity), { align: "right" });
+    sheet.text(COLUMN.price, y, money(line.unitPriceCents), { align: "right" });
+    sheet.text(COLUMN.vat, y, line.vatCategory === "O" ? "O" : `${line.vatCategory} ${percent(line.vatPercent)}`);
+    sheet.text(COLUMN.net, y, money(line.netCents), { align: "right" });
+    sheet.y -= description.length * LEADING + 2;
+  }
+  sheet.repeat = null;
+  sheet.rule(sheet.y + LEADING - 4);
+  sheet.y -= 6;
+}
+
+function totals(sheet: Sheet, doc: EInvoice, vat: Vat) {
+  sheet.need(LEADING * 4);
+  const row = (label: string, cents: number, bold = false) => {
+    sheet.text(COLUMN.price + 40, sheet.y, label, { bold, align: "right" });
+    sheet.text(COLUMN.net, sheet.y, `${money(cents)} €`, { bold, align: "right" });
+    sheet.y -= LEADING;
+  };
+  row("Summe netto", doc.netCents);
+  row(
+    vat.category === "O" ? "Umsatzsteuer (nicht steuerbar)" : `Umsatzsteuer ${percent(vat.breakdownPercent)}`,
+    doc.vatCents,
+  );
+  sheet.rule(sheet.y + LEADING - 3, 330);
+  row("Gesamtbetrag", doc.grossCents, true);
+  sheet.y -= 10;
+}
+
+const CATEGORY = { S: "S – Normalsatz", Z: "Z – Nullsatz", O: "O – nicht steuerbar" } as const;
+const REASON = {
+  S: null,
+  Z: "Befreiungsgrund: Die Leistung unterliegt dem Umsatzsteuersatz von 0 % (Nullsatz, Kategorie Z).",
+  O:
+    "Befreiungsgrund (VATEX-EU-O): nicht steuerbar. Der Verkauf von Mehrzweck-Gutscheinen ist kein " +
+    "steuerbarer Umsatz (§ 3 Abs. 15 UStG); die Umsatzsteuer entsteht erst mit der Einlösung.",
+} as const;
+
+function vatBreakdown(sheet: Sheet, doc: EInvoice, vat: Vat) {
+  const reason = REASON[vat.category];
+  const reasonLines = reason ? sheet.wrap(reason, RIGHT - LEFT) : [];
+  sheet.need(LEADING * (4 + reasonLines.length));
+  sheet.text(LEFT, sheet.y, "Umsatzsteueraufstellung", { bold: true });
+  sheet.y -= LEADING + 2;
+  const style = { bold: true, size: 8.5 } as const;
+  sheet.text(LEFT, sheet.y, "Kategorie", style);
+  sheet.text(300, sheet.y, "Steuersatz", { ...style, align: "right" });
+  sheet.text(COLUMN.price, sheet.y, "Nettobetrag €", { ...style, align: "right" });
+  sheet.text(COLUMN.net, sheet.y, "Steuerbetrag €", { ...style, align: "right" });
+  sheet.rule(sheet.y - 4);
+  sheet.y -= LEADING + 6;
+  sheet.text(LEFT, sheet.y, CATEGORY[vat.category]);
+  sheet.text(300, sheet.y, vat.category === "O" ? "–" : percent(vat.breakdownPercent), { align: "right" });
+  sheet.text(COLUMN.price, sheet.y, money(doc.netCents), { align: "right" });
+  sheet.text(COLUMN.net, sheet.y, money(doc.vatCents), { align: "right" });
+  sheet.y -= LEADING + 2;
+  for (const line of reasonLines) {
+    sheet.text(LEFT, sheet.y, line, { grey: true });
+    sheet.y -= LEADING;
+  }
+  sheet.y -= 10;
+}
+
+function paymentInstructions(sheet: Sheet, doc: EInvoice, payment: Payment) {
+  const gross = `${money(doc.grossCents)} €`;
+  const due = doc.dueDate ? day(doc.dueDate) : null;
+  const [intro, rows]: [string, [string, string][]] =
+    payment.code === "58"
+      ? [
+          `Bitte überweisen Sie ${gross}${due ? ` bis zum ${due}` : ""} ohne Abzug auf dieses Konto:`,
+          [
+            ["Kontoinhaber", payment.accountName],
+            ["IBAN", iban(payment.iban)],
+            ...(present(payment.bic) ? [["BIC", payment.bic] as [string, string]] : []),
+            ["Verwendungszweck", payment.remittance],
+          ],
+        ]
+      : payment.code === "59"
+        ? [
+            `Den Betrag von ${gross} ziehen wir${due ? ` zum ${due}` : ""} per SEPA-Lastschrift von Ihrem Konto ein.`,
+            [
+              ["IBAN", iban(payment.debitedIban)],
+              ["Mandatsreferenz", payment.mandate],
+              ["Gläubiger-ID", payment.creditorId],
+              ["Verwendungszweck", payment.remittance],
+            ],
+          ]
+        : [
+            `Die Stornorechnung wird mit der Rechnung ${payment.remittance} verrechnet: Es ist keine Zahlung fällig.`,
+            [],
+          ];
+  const introLines = sheet.wrap(intro, RIGHT - LEFT);
+  sheet.need(LEADING * (2 + introLines.length + rows.length));
+  sheet.text(LEFT, sheet.y, "Zahlung", { bold: true });
+  sheet.y -= LEADING + 2;
+  for (const line of introLines) {
+    sheet.text(LEFT, sheet.y, line);
+    sheet.y -= LEADING;
+  }
+  for (const [label, value] of rows) {
+    sheet.text(LEFT, sheet.y, label, { grey: true });
+    sheet.text(LEFT + 90, sheet.y, value);
+    sheet.y -= LEADING;
+  }
+}
+
+/** Every page's foot: the seller's address, contact, bank and registration; the page number. */
+function footer(fonts: Fonts, doc: EInvoice, page: number, pages: number): string {
+  const sheet = new Sheet(fonts, "");
+  sheet.pages.push([]);
+  const { seller } = doc;
+  const columns = [
+    [seller.name, seller.street, `${seller.postcode} ${seller.city}`],
+    [seller.contactName, `Tel. ${seller.contactPhone}`, seller.contactEmail],
+    [
+      `IBAN ${iban(seller.iban)}`,
+      ...(present(seller.bic) ? [`BIC ${seller.bic}`] : []),
+      seller.registrationId,
+      `USt-IdNr. ${seller.vatId}`,
+      ...(present(seller.taxNumber) ? [`Steuernummer ${seller.taxNumber}`] : []),
+    ],
+  ];
+  sheet.text(RIGHT, 84, `${doc.number} · Seite ${page} von ${pages}`, { size: 7.5, grey: true, align: "right" });
+  sheet.rule(78);
+  const x = [LEFT, 225, 385];
+  columns.forEach((lines, c) => {
+    let y = 68;
+    for (const line of lines)
+      for (const part of sheet.wrap(line, 150, 7)) {
+        sheet.text(x[c]!, y, part, { size: 7, grey: true });
+        y -= 8.5;
+      }
+  });
+  return sheet.pages[0]!.join("\n");
+}
+
+// --- Drawing.
+
+class Sheet {
+  readonly pages: string[][] = [];
+  y = 0;
+  /** Drawn at the top of each new page while set: the line table's header. */
+  repeat: (() => void) | null = null;
+
+  constructor(
+    private readonly fonts: Fonts,
+    private readonly heading: string,
+  ) {}
+
+  /** Room for `height` points from y down, or else a new page. */
+  need(height: number) {
+    if (this.pages.length > 0 && this.y - height >= BOTTOM) return;
+    this.pages.push([]);
+    this.y = 800;
+    if (this.pages.length > 1) {
+      this.text(LEFT, this.y, `${this.heading} (Fortsetzung)`, { bold: true, size: 10 });
+      this.y -= 28;
+    }
+    this.repeat?.();
+  }
+
+  text(x: number, y: number, text: string, style: Style = {}) {
+    const font = style.bold ? this.fonts.bold : this.fonts.regular;
+    const size = style.size ?? SIZE;
+    const encoded = encode(font, text);
+    const left = style.align === "right" ? x - widthOf(font, encoded, size) : x;
+    const colour = style.grey ? "0.33 g" : "0 g";
+    this.current.push(
+      `${colour} BT /${style.bold ? "F2" : "F1"} ${size} Tf 1 0 0 1 ${n(left)} ${n(y)} Tm ${literal(encoded)} Tj ET`,
+    );
+  }
+
+  /** A paragraph of wrapped text at the left margin, from y down. */
+  paragraph(text: string) {
+    for (const line of this.wrap(text, RIGHT - LEFT)) {
+      this.need(LEADING);
+      this.text(LEFT, this.y, line);
+      this.y -= LEADING;
+    }
+  }
+
+  /** A horizontal hairline at `y`, from `from` to the right margin. */
+  rule(y: number, from = LEFT) {
+    this.current.push(`0.6 G 0.5 w ${n(from)} ${n(y)} m ${n(RIGHT)} ${n(y)} l S`);
+  }
+
+  /** `text` broken into lines no wider than `width` at `size`: at spaces, or inside a word too long. */
+  wrap(text: string, width: number, size = SIZE): string[] {
+    const font = this.fonts.regular;
+    const measure = (part: string) => widthOf(font, encode(font, part), size);
+    const space = measure(" ");
+    const lines: string[] = [];
+    let line = "";
+    let used = 0;
+    for (const word of text.split(/\s+/).filter(Boolean)) {
+      const needed = measure(word);
+      if (line && used + space + needed <= width) {
+        line += ` ${word}`;
+        used += space + needed;
+        continue;
+      }
+      if (line) lines.push(line);
+      [line, used] = [word, needed];
+      if (needed <= width) continue;
+      // A word wider than the column: broken where it reaches the edge.
+      line = "";
+      used = 0;
+      for (const char of word) {
+        const w = measure(char);
+        if (line && used + w > width) {
+          lines.push(line);
+          [line, used] = ["", 0];
+        }
+        line += char;
+        used += w;
+      }
+    }
+    if (line || lines.length === 0) lines.push(line);
+    return lines;
+  }
+
+  /** The pages' content streams, each with its footer. */
+  finish(doc: EInvoice): string[] {
+    return this.pages.map((ops, i) => `${ops.join("\n")}\n${footer(this.fonts, doc, i + 1, this.pages.length)}`);
+  }
+
+  private get current(): string[] {
+    if (this.pages.length === 0) this.pages.push([]);
+    return this.pages[this.pages.length - 1]!;
+  }
+}
+
+// --- German forms of the values.
+
+/** 1234567 cents → "12.345,67". */
+const money = (cents: number) => {
+  const [units, hundredths] = formatCents(cents).split(".");
+  return `${units!.replace(/\B(?=(\d{3})+$)/g, ".")},${hundredths}`;
+};
+const integer = (value: number) => String(value).replace(/\B(?=(\d{3})+$)/g, ".");
+/** "2026-03-02" → "02.03.2026". */
+const day = (isoDate: string) => isoDate.split("-").reverse().join(".");
+/** "7.5" → "7,5 %". */
+const percent = (rate: string) => `${rate.replace(".", ",")} %`;
+/** An IBAN in groups of four, as printed. */
+const iban = (value: string) => value.replace(/(.{4})(?=.)/g, "$1 ");
+/** A coordinate: two decimals at most (no float noise in the file). */
+const n = (value: number) => String(Math.round(value * 100) / 100);
+
+const REGIONS = new Intl.DisplayNames(["de"], { type: "region" });
+const countryName = (code: string) => REGIONS.of(code) ?? code;

@@ -1,0 +1,128 @@
+// format=pdf (docs/api.md part 13): ZUGFeRD 2 / Factur-X, rendered by the documents Worker and stored
+// in R2 like the XML documents. What a client sees: headers, the same bytes for ever, 304, tenancy,
+// scopes, the credit note, and the embedded factur-x.xml, which is byte for byte the `cii` document.
+// The official checks of the PDF itself (PDF/A-3, XMP, fonts, the embedded XML's rules) and of its
+// visible text are test/einvoice's, with poppler.
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { BASE, call, expectError, orderIn, send, token } from "./support/api";
+import { FaultyD1 } from "./support/faulty-d1";
+import { embeddedFile } from "./support/pdf";
+
+const PDF = "?format=pdf";
+
+async function voucherInvoice(auth: string) {
+  const order = await orderIn(auth, "submitted");
+  const response = await call("/invoices", { token: auth, json: { order_id: order.id, reference: "PO-4711" } });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as any).data[0];
+}
+
+async function download(auth: string, path: string, headers: Record<string, string> = {}) {
+  const response = await call(path, { token: auth, headers });
+  return { response, bytes: new Uint8Array(await response.arrayBuffer()) };
+}
+
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+function expectPdf(response: Response, bytes: Uint8Array, number: string) {
+  expect(response.status).toBe(200);
+  expect(response.headers.get("Content-Type")).toBe("application/pdf");
+  expect(response.headers.get("Content-Disposition")).toBe(`attachment; filename="${number}.pdf"`);
+  expect(response.headers.get("Cache-Control")).toBe("private");
+  expect(response.headers.get("ETag")).toMatch(/^"[^"]+"$/);
+  expect(new TextDecoder("latin1").decode(bytes.subarray(0, 9))).toBe("%PDF-1.7\n");
+  expect(new TextDecoder("latin1").decode(bytes.subarray(-6))).toBe("%%EOF\n");
+}
+
+describe("GET /invoices/{id}/document?format=pdf", () => {
+  it("200: a PDF attachment named after the number, strong ETag, private; embeds the cii document", async () => {
+    const auth = await token();
+    const invoice = await voucherInvoice(auth);
+    const { response, bytes } = await download(auth, `/invoices/${invoice.id}/document${PDF}`);
+    expectPdf(response, bytes, invoice.number);
+    const cii = await download(auth, `/invoices/${invoice.id}/document?format=cii`);
+    expect(text(await embeddedFile(bytes))).toBe(text(cii.bytes));
+    const stored = await env.DOCUMENTS.get(`invoices/${invoice.id}/invoice.pdf`);
+    expect(new Uint8Array(await stored!.arrayBuffer())).toEqual(bytes);
+  });
+
+  it("is the same bytes and ETag on every request, from R2 without a database call; 304 for its ETag", async () => {
+    const auth = await token();
+    const invoice = await voucherInvoice(auth);
+    const path = `/invoices/${invoice.id}/document${PDF}`;
+    const first = await download(auth, path);
+    const etag = first.response.headers.get("ETag")!;
+    const db = new FaultyD1(env.DB).failCall(1);
+    const request = new Request(BASE + path, { headers: { Authorization: `Bearer ${auth}` } });
+    const again = await send(request, { DB: db.binding });
+    const bytes = new Uint8Array(await again.arrayBuffer());
+    expectPdf(again, bytes, invoice.number);
+    expect(bytes).toEqual(first.bytes);
+    expect(again.headers.get("ETag")).toBe(etag);
+    expect(db.count).toBe(0);
+
+    const cached = await download(auth, path, { "If-None-Match": etag });
+    expect(cached.response.status).toBe(304);
+    expect(cached.bytes.length).toBe(0);
+    expect(cached.response.headers.get("ETag")).toBe(etag);
+  });
+
+  it("two first requests at once answer identical bytes and ETags, and store them", async () => {
+    const auth = await token();
+    const invoice = await voucherInvoice(auth);
+    const path = `/invoices/${invoice.id}/document${PDF}`;
+    const [a, b] = await Promise.all([download(auth, path), download(auth, path)]);
+    expect(a.bytes).toEqual(b.bytes);
+    expect(a.response.headers.get("ETag")).toBe(b.response.headers.get("ETag"));
+    const stored = await env.DOCUMENTS.get(`invoices/${invoice.id}/invoice.pdf`);
+    expect(new Uint8Array(await stored!.arrayBuffer())).toEqual(a.bytes);
+  });
+
+  it("a rendering from R2 deleted is the same bytes: no clock, no random in the PDF", async () => {
+    const auth = await token();
+    const invoice = await voucherInvoice(auth);
+    const path = `/invoices/${invoice.id}/document${PDF}`;
+    const first = await download(auth, path);
+    await env.DOCUMENTS.delete(`invoices/${invoice.id}/invoice.pdf`);
+    const again = await download(auth, path);
+    expect(again.bytes).toEqual(first.bytes);
+  });
+
+  it("another customer's invoice is a 404, stored or not; needs invoices:read; errors stay JSON", async () => {
+    const auth = await token();
+    const invoice = await voucherInvoice(auth);
+    const path = `/invoices/${invoice.id}/document${PDF}`;
+    const accept = { Accept: "application/pdf" };
+    await expectError(await call(path, { token: await token(), headers: accept }), 404, { code: "not_found" });
+    expect((await download(auth, path)).response.status).toBe(200);
+    await expectError(await call(path, { token: await token(), headers: accept }), 404, { code: "not_found" });
+    await expectError(await call(path, { token: await token({ scope: "invoices:write" }) }), 403, {
+      code: "forbidden",
+      source: { header: "Authorization" },
+    });
+    await expectError(await call(path, {}), 401, { code: "unauthorized", source: { header: "Authorization" } });
+  });
+});
+
+describe("GET /invoices/{id}/credit_note?format=pdf", () => {
+  it("a cancelled invoice's credit note: its CN number, embedding the credit note's cii document", async () => {
+    const auth = await token();
+    const invoice = await voucherInvoice(auth);
+    await expectError(await call(`/invoices/${invoice.id}/credit_note${PDF}`, { token: auth }), 409, {
+      code: "invalid_state",
+    });
+    const cancel = await call(`/invoices/${invoice.id}/cancel`, { token: auth, method: "POST" });
+    const cancelled = ((await cancel.json()) as any).data;
+    const { response, bytes } = await download(auth, `/invoices/${invoice.id}/credit_note${PDF}`);
+    expectPdf(response, bytes, cancelled.cancellation_number);
+    const embedded = text(await embeddedFile(bytes));
+    expect(embedded).toBe(text((await download(auth, `/invoices/${invoice.id}/credit_note?format=cii`)).bytes));
+    expect(embedded).toContain("<ram:TypeCode>381</ram:TypeCode>");
+    expect(embedded).toContain(`<ram:IssuerAssignedID>${invoice.number}</ram:IssuerAssignedID>`);
+    // The invoice's own PDF is another document, and stays what it is.
+    const own = await download(auth, `/invoices/${invoice.id}/document${PDF}`);
+    expectPdf(own.response, own.bytes, invoice.number);
+    expect(text(await embeddedFile(own.bytes))).toContain("<ram:TypeCode>380</ram:TypeCode>");
+  });
+});
