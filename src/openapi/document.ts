@@ -29,7 +29,9 @@ const DOCUMENT_HEADERS = {
     schema: { type: "string" },
   },
   "Content-Disposition": {
-    description: 'An attachment named after the document\'s number, e.g. `attachment; filename="INV-2026-000001.xml"`.',
+    description:
+      "An attachment named after the document's number and format, e.g. " +
+      '`attachment; filename="INV-2026-000001.xml"` or `"CN-2026-000001.pdf"`.',
     required: true,
     schema: { type: "string" },
   },

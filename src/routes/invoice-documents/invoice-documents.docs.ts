@@ -1,20 +1,23 @@
 import type { RouteDocs } from "../../http/route";
 
-const SUCCESS = "The e-invoice as an attachment named after its number.";
+const SUCCESS =
+  "The e-invoice as an attachment named after its number: XML (ubl, cii) or a ZUGFeRD PDF/A-3 (pdf).";
 
 /** The prose of invoice-documents.routes.ts in the OpenAPI document, by operationId. */
 export const invoiceDocumentDocs: Record<string, RouteDocs> = {
   getInvoiceDocument: {
-    summary: "Download the invoice as an e-invoice (XRechnung)",
+    summary: "Download the invoice as an e-invoice (XRechnung or ZUGFeRD)",
     description:
       "An EN 16931 / XRechnung 3.0 e-invoice (type 380) of the invoice, with the seller and buyer " +
-      "as they were when it was issued. The same bytes on every request, for ever " +
+      "as they were when it was issued: XML in UBL or CII, or a PDF/A-3 a person reads (in German) with " +
+      "the CII embedded as factur-x.xml (ZUGFeRD 2 / Factur-X, profile EN 16931). " +
+      "The same bytes on every request, for ever " +
       "(strong ETag; If-None-Match answers 304). An invoice issued before invoices kept their parties " +
       "answers 409 conflict.",
     success: SUCCESS,
   },
   getInvoiceCreditNote: {
-    summary: "Download a cancelled invoice's credit note as an e-invoice (XRechnung)",
+    summary: "Download a cancelled invoice's credit note as an e-invoice (XRechnung or ZUGFeRD)",
     description:
       "The credit note (type 381) that cancels the invoice: numbered with its cancellation_number, " +
       "issued on the day of cancelled_at, referring to the invoice, with its lines and amounts. " +
