@@ -1,7 +1,7 @@
 import type { RouteDocs } from "../../http/route";
 
 const SUCCESS =
-  "The e-invoice as an attachment named after its number: XML (ubl, cii) or a ZUGFeRD PDF/A-3 (pdf).";
+  "The e-invoice as an attachment named after its number: " + "XML (ubl, cii) or a ZUGFeRD PDF/A-3 (pdf).";
 
 /** The prose of invoice-documents.routes.ts in the OpenAPI document, by operationId. */
 export const invoiceDocumentDocs: Record<string, RouteDocs> = {
