@@ -13,7 +13,7 @@ import { dirname, join, resolve } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { readDevVars, syncDevVars } from "../../scripts/dev-vars.mjs";
-import { einvoiceValidator, validatorRequired } from "../../scripts/einvoice-validator.mjs";
+import { einvoiceValidator, pdfChecker, validatorRequired } from "../../scripts/einvoice-validator.mjs";
 import { startWorker } from "../../scripts/local-worker.mjs";
 import { firstFreePorts, INSPECTOR_OFFSET } from "../../scripts/ports.mjs";
 
@@ -99,12 +99,10 @@ function shell(env) {
 test("the README's curl session and TypeScript client, against a fresh `wrangler dev`", {
   timeout: 600_000,
 }, async (t) => {
-  // The session validates the e-invoice it downloads with the official validator, when there is one.
-  const validator = einvoiceValidator();
-  assert.ok(
-    !validator.absent || !validatorRequired(),
-    `the e-invoice validator is required in CI: ${validator.absent}`,
-  );
+  // The session checks the e-invoices it downloads with the official tools, when they are there.
+  const tools = { EINVOICE_VALIDATE: einvoiceValidator(), EINVOICE_CHECK_PDF: pdfChecker() };
+  for (const tool of Object.values(tools))
+    assert.ok(!tool.absent || !validatorRequired(), `the e-invoice tools are required in CI: ${tool.absent}`);
   syncDevVars(join(ROOT, ".dev.vars"), join(ROOT, ".dev.vars.example"));
   const devVars = readDevVars(join(ROOT, ".dev.vars"));
   const port = await firstFreePorts(
@@ -117,10 +115,11 @@ test("the README's curl session and TypeScript client, against a fresh `wrangler
   t.after(() => worker.stop());
   const api = `127.0.0.1:${port}`;
   const ports = { api, hookPort };
-  const bash = shell({ ...process.env, TOKEN: "", EINVOICE_VALIDATE: validator.path ?? "" });
-  // The session writes receiver.log and invoice.xml in the project folder: a developer's own are put
-  // back afterwards.
-  const written = ["receiver.log", "invoice.xml"].map((name) => {
+  const paths = Object.fromEntries(Object.entries(tools).map(([name, tool]) => [name, tool.path ?? ""]));
+  const bash = shell({ ...process.env, TOKEN: "", ...paths });
+  // The session writes receiver.log, invoice.xml and invoice.pdf in the project folder: a developer's
+  // own are put back afterwards.
+  const written = ["receiver.log", "invoice.xml", "invoice.pdf"].map((name) => {
     const file = join(ROOT, name);
     return { file, own: existsSync(file) ? readFileSync(file) : undefined };
   });
@@ -136,9 +135,10 @@ test("the README's curl session and TypeScript client, against a fresh `wrangler
   assert.ok(session.length >= 20, `the curl session has ${session.length} steps`);
   for (const { command, expected } of session) {
     const typed = command.replaceAll(README_API, api).replace(`HOOK_PORT=${README_HOOK_PORT}`, `HOOK_PORT=${hookPort}`);
-    const validating = command.includes("$EINVOICE_VALIDATE");
-    if (validating && validator.absent) {
-      t.diagnostic(`skipped "$ ${command}": e-invoice validator absent (${validator.absent})`);
+    const tool = Object.entries(tools).find(([name]) => command.includes(`$${name}`))?.[1];
+    const validating = tool !== undefined;
+    if (tool?.absent) {
+      t.diagnostic(`skipped "$ ${command}": e-invoice tool absent (${tool.absent})`);
       continue;
     }
     // The validator compiles its rule sets on every call: a minute or more on a small machine.
