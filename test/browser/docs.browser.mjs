@@ -5,17 +5,15 @@
 // lands in test/browser/docs.png. PORT sets wrangler dev's port (its inspector takes PORT + 1000);
 // otherwise both are free ports.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { chromium } from "playwright-core";
 import { anyFreePort, INSPECTOR_OFFSET } from "../../scripts/ports.mjs";
 import { wranglerSpawn } from "../../scripts/wrangler.mjs";
+import { HOST, launchChromium } from "./chromium.mjs";
 
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const SCREENSHOT = new URL("docs.png", import.meta.url).pathname;
-const HOST = "127.0.0.1";
 
 let wrangler;
 let browser;
@@ -24,10 +22,7 @@ let output = "";
 const state = mkdtempSync(join(tmpdir(), "docs-browser-"));
 
 before(async () => {
-  assert.ok(
-    existsSync(CHROMIUM),
-    `${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium (or set CHROMIUM)`,
-  );
+  browser = await launchChromium();
   const port = process.env.PORT ? Number(process.env.PORT) : await anyFreePort();
   const inspectorPort = process.env.PORT ? port + INSPECTOR_OFFSET : await anyFreePort();
   base = `http://${HOST}:${port}`;
@@ -61,20 +56,6 @@ before(async () => {
     assert.ok(Date.now() < deadline, `wrangler dev did not answer within 60 s:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    // No name resolves but the test server's address, and Chromium's own background connections
-    // (to Google) stay off: nothing leaves the machine even beside the routes refused below.
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
 });
 
 after(async () => {

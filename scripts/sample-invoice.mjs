@@ -1,0 +1,91 @@
+// `npm run sample:pdf [-- --pdf <file>]`: the README's picture of an e-invoice, docs/sample-invoice.png,
+// page 1 of a sample voucher invoice rendered as the documents Worker renders it (renderPdf, ZUGFeRD),
+// drawn by poppler's pdftoppm. The invoice is fixed (parties of test/einvoice/parties.mjs, fixed dates),
+// and renderPdf and pdftoppm are deterministic: a second run (with the same poppler) writes the same
+// bytes, so the PNG changes in git only when the layout does. The PDF itself is not kept (`--pdf <file>` keeps a copy).
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { BUYER, SELLER } from "../test/einvoice/parties.mjs";
+import { importSource } from "./import-source.mjs";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const PNG = join(ROOT, "docs/sample-invoice.png");
+// 100 dpi: A4 as 827 × 1170 pixels, the footer's 7 pt still legible, the file under 150 KB.
+const DPI = 100;
+
+const { values } = parseArgs({ options: { pdf: { type: "string" } } });
+
+const probe = spawnSync("pdftoppm", ["-v"], { stdio: "ignore" });
+if (probe.error) {
+  console.error("pdftoppm is missing: apt-get install -y poppler-utils (Homebrew: brew install poppler)");
+  process.exit(1);
+}
+
+// Voucher cards as an order's entries make them: one line each, category O (not taxable, § 3 Abs. 15
+// UStG), and one holder's name long enough to wrap in the description column. The order id is a UUID,
+// as the service's are.
+const CARDS = [
+  ["Jürgen Groß", 5000],
+  ["Zoë Weiß-Schäfer", 2550],
+  ["Anna & Ben Krüger", 10000],
+  ["Käthe Löwe", 2500],
+  ["Maximilian-Alexander Freiherr von Hohenlohe-Schillingsfürst zu Weißenstein", 15000],
+  ["Sören Bäcker", 1000],
+  ["Özlem Öztürk", 7500],
+  ["René Dürr", 4000],
+];
+const lines = CARDS.map(([name, cents], i) => ({
+  position: i + 1,
+  description: `Voucher card ${name}`,
+  quantity: 1,
+  unitPriceCents: cents,
+  netCents: cents,
+  vatCategory: "O",
+  vatPercent: "0",
+}));
+const netCents = lines.reduce((sum, line) => sum + line.netCents, 0);
+
+/** @type {import("../src/documents/model").EInvoice} */
+const invoice = {
+  typeCode: "380",
+  number: "INV-2026-000042",
+  issueDate: "2026-03-02",
+  dueDate: "2026-03-16",
+  precedingInvoice: null,
+  buyerReference: "04011000-12345-67",
+  orderReference: "Bestellung 2026/17",
+  accountingReference: "KST 4711",
+  salesOrderReference: "0193a1f2-7c4e-7b1a-9d2e-5f6a7b8c9d0e",
+  servicePeriod: null,
+  paymentMethod: "bank_transfer",
+  seller: SELLER,
+  buyer: { ...BUYER, buyerReference: "04011000-12345-67", directDebitIban: null, directDebitMandateReference: null },
+  lines,
+  netCents,
+  vatCents: 0,
+  grossCents: netCents,
+};
+
+const { renderPdf } = await importSource('export { renderPdf } from "./src/documents/pdf";');
+const pdf = await renderPdf(invoice);
+
+const dir = mkdtempSync(join(tmpdir(), "sample-invoice-"));
+try {
+  const file = join(dir, "sample-invoice.pdf");
+  writeFileSync(file, pdf);
+  if (values.pdf) copyFileSync(file, values.pdf);
+  // -singlefile: the name without a page number suffix; pdftoppm adds ".png".
+  const out = join(dir, "page");
+  const drawn = spawnSync("pdftoppm", ["-png", "-r", String(DPI), "-f", "1", "-l", "1", "-singlefile", file, out], {
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  if (drawn.status !== 0) throw new Error(`pdftoppm exited with ${drawn.status ?? drawn.signal}`);
+  copyFileSync(`${out}.png`, PNG);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+console.log(`${relative(ROOT, PNG)}: page 1 at ${DPI} dpi, ${statSync(PNG).size} bytes (PDF ${pdf.length} bytes)`);
