@@ -59,7 +59,7 @@ function letterhead(sheet: Sheet, doc: EInvoice, vat: Vat) {
   });
   let y = 712;
   const address = [
-    ...sheet.wrap(buyer.legalName, 240),
+    ...sheet.wrap(buyer.legalName, 230),
     buyer.street,
     `${buyer.postcode} ${buyer.city}`,
     ...(buyer.countryCode === seller.countryCode ? [] : [countryName(buyer.countryCode)]),
@@ -93,9 +93,9 @@ function letterhead(sheet: Sheet, doc: EInvoice, vat: Vat) {
   let right = 728;
   for (const [label, value] of rows) {
     if (value === null) continue;
-    sheet.text(330, right, label, { grey: true });
-    for (const line of sheet.wrap(value, RIGHT - 420)) {
-      sheet.text(420, right, line);
+    sheet.text(PARTICULARS.label, right, label, { grey: true });
+    for (const line of sheet.wrap(value, RIGHT - PARTICULARS.value)) {
+      sheet.text(PARTICULARS.value, right, line);
       right -= LEADING;
     }
   }
@@ -109,6 +109,9 @@ function letterhead(sheet: Sheet, doc: EInvoice, vat: Vat) {
   } else sheet.paragraph("Für die folgenden Leistungen berechnen wir Ihnen:");
   sheet.y -= 8;
 }
+
+/** The particulars' columns: wide enough for a UUID (the card order's id) on one line. */
+const PARTICULARS = { label: 300, value: 383 };
 
 function servicePeriod(doc: EInvoice): [string, string | null] {
   const period = doc.servicePeriod;
@@ -184,7 +187,7 @@ const REASON = {
   Z: "Befreiungsgrund: Die Leistung unterliegt dem Umsatzsteuersatz von 0 % (Nullsatz, Kategorie Z).",
   O:
     "Befreiungsgrund (VATEX-EU-O): nicht steuerbar. Der Verkauf von Mehrzweck-Gutscheinen ist kein " +
-    "steuerbarer Umsatz (§ 3 Abs. 15 UStG); die Umsatzsteuer entsteht erst mit der Einlösung.",
+    "steuerbarer Umsatz (§\u00a03\u00a0Abs.\u00a015\u00a0UStG); die Umsatzsteuer entsteht erst mit der Einlösung.",
 } as const;
 
 function vatBreakdown(sheet: Sheet, doc: EInvoice, vat: Vat) {
@@ -343,7 +346,8 @@ class Sheet {
     const lines: string[] = [];
     let line = "";
     let used = 0;
-    for (const word of text.split(/\s+/).filter(Boolean)) {
+    // Broken at spaces, not at no-break spaces (which \s would include).
+    for (const word of text.split(/[ \t\n\r]+/).filter(Boolean)) {
       const needed = measure(word);
       if (line && used + space + needed <= width) {
         line += ` ${word}`;
