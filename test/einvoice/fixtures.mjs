@@ -45,7 +45,7 @@ function invoice(number, { kind, percent, method, buyer = {}, reference = null, 
     buyerReference: party.buyerReference ?? reference ?? party.customerId,
     orderReference: reference,
     accountingReference: costCenter,
-    salesOrderReference: "co_01HQ7ZK3V9N2",
+    salesOrderReference: "0193a1f2-7c4e-7b1a-9d2e-5f6a7b8c9d0e", // a card order id, as the service issues them
     servicePeriod: kind === "voucher" ? null : { start: "2026-03-02", end: "2026-03-02" },
     paymentMethod: method,
     seller: SELLER,
