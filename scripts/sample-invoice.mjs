@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { BUYER, SELLER } from "../test/einvoice/parties.mjs";
+import { voucherInvoiceOf } from "../test/einvoice/fixtures.mjs";
+import { BUYER } from "../test/einvoice/parties.mjs";
 import { importSource } from "./import-source.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -38,36 +39,13 @@ const CARDS = [
   ["Özlem Öztürk", 7500],
   ["René Dürr", 4000],
 ];
-const lines = CARDS.map(([name, cents], i) => ({
-  position: i + 1,
-  description: `Voucher card ${name}`,
-  quantity: 1,
-  unitPriceCents: cents,
-  netCents: cents,
-  vatCategory: "O",
-  vatPercent: "0",
-}));
-const netCents = lines.reduce((sum, line) => sum + line.netCents, 0);
-
 /** @type {import("../src/documents/model").EInvoice} */
 const invoice = {
-  typeCode: "380",
-  number: "INV-2026-000042",
-  issueDate: "2026-03-02",
-  dueDate: "2026-03-16",
-  precedingInvoice: null,
+  ...voucherInvoiceOf("INV-2026-000042", CARDS),
   buyerReference: "04011000-12345-67",
   orderReference: "Bestellung 2026/17",
   accountingReference: "KST 4711",
-  salesOrderReference: "0193a1f2-7c4e-7b1a-9d2e-5f6a7b8c9d0e",
-  servicePeriod: null,
-  paymentMethod: "bank_transfer",
-  seller: SELLER,
   buyer: { ...BUYER, buyerReference: "04011000-12345-67", directDebitIban: null, directDebitMandateReference: null },
-  lines,
-  netCents,
-  vatCents: 0,
-  grossCents: netCents,
 };
 
 const { renderPdf } = await importSource('export { renderPdf } from "./src/documents/pdf";');

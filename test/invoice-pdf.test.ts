@@ -5,18 +5,13 @@
 // visible text are test/einvoice's, with poppler.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { BASE, call, expectError, orderIn, send, token } from "./support/api";
+import { BASE, call, createInvoice, expectError, orderIn, send, token } from "./support/api";
 import { FaultyD1 } from "./support/faulty-d1";
 import { embeddedFile } from "./support/pdf";
 
 const PDF = "?format=pdf";
 
-async function voucherInvoice(auth: string) {
-  const order = await orderIn(auth, "submitted");
-  const response = await call("/invoices", { token: auth, json: { order_id: order.id, reference: "PO-4711" } });
-  expect(response.status).toBe(201);
-  return ((await response.json()) as any).data[0];
-}
+const voucherInvoice = async (auth: string) => createInvoice(auth, (await orderIn(auth, "submitted")).id, "PO-4711");
 
 async function download(auth: string, path: string, headers: Record<string, string> = {}) {
   const response = await call(path, { token: auth, headers });

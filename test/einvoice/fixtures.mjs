@@ -139,3 +139,19 @@ export const DOCUMENTS = Object.entries(INVOICES).flatMap(([name, doc], i) => [
   [`${name}.380`, doc],
   [`${name}.381`, creditNote(doc, `CN-2026-${String(i + 1).padStart(6, "0")}`)],
 ]);
+
+/** A voucher invoice (category O, bank transfer, the parties above) of `cards`: [card holder name, cents]. */
+export function voucherInvoiceOf(number, cards) {
+  const base = DOCUMENTS.find(([name]) => name === "voucher-O-transfer.380")[1];
+  const lines = cards.map(([name, cents], i) => ({
+    position: i + 1,
+    description: `Voucher card ${name}`,
+    quantity: 1,
+    unitPriceCents: cents,
+    netCents: cents,
+    vatCategory: "O",
+    vatPercent: "0",
+  }));
+  const netCents = lines.reduce((sum, line) => sum + line.netCents, 0);
+  return { ...base, number, lines, netCents, vatCents: 0, grossCents: netCents };
+}
