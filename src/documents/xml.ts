@@ -75,6 +75,9 @@ const REFERENCE: Record<string, string> = {
 /** Text as an XML element's content (for the PDF's XMP packet, which is not built with el()). */
 export const xmlText = (value: string): string => escapeXml(value, IN_TEXT);
 
+/** `value` without the characters XML cannot carry: what an XML document can say of it. */
+export const xmlCarried = (value: string): string => value.replace(NOT_XML, "");
+
 function escapeXml(value: string, special: RegExp): string {
   return value.replace(NOT_XML, "").replace(special, (c) => REFERENCE[c]!);
 }

@@ -57,31 +57,42 @@ const euro = (cents) => {
 const day = (iso) => iso.split("-").reverse().join(".");
 const literally = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** The rows of the line table: position → { quantity, price, vat, net } as printed. */
+/**
+ * The rows of the line table as printed: position → { description, quantity, price, vat, net }. A
+ * description goes on over the lines below its row until a blank line or the next row; its whitespace
+ * is not compared (a wrapped line ends where a space was, or inside a word too long for the column).
+ */
 function tableRows(text) {
   const rows = new Map();
   // pdftotext -layout may drop the spaces inside a short cell ("S 7 %" as "S7%"): they are not compared.
-  const row = /^ *(\d+) {2,}.*? {2,}(\d[\d.]*) +(\d[\d.]*,\d\d) +(O|[SZ] ?[\d,]+ ?%) +(\d[\d.]*,\d\d) *$/;
+  const row = /^ *(\d+) {2,}(.*?) {2,}(\d[\d.]*) +(\d[\d.]*,\d\d) +(O|[SZ] ?[\d,]+ ?%) +(\d[\d.]*,\d\d) *$/;
+  let current = null;
   for (const line of text.split("\n")) {
     const match = row.exec(line);
     if (match) {
       assert.ok(!rows.has(Number(match[1])), `position ${match[1]} printed twice`);
-      rows.set(Number(match[1]), {
-        quantity: match[2],
-        price: match[3],
-        vat: match[4].replaceAll(" ", ""),
-        net: match[5],
-      });
-    }
+      current = {
+        description: unspaced(match[2]),
+        quantity: match[3],
+        price: match[4],
+        vat: match[5].replaceAll(" ", ""),
+        net: match[6],
+      };
+      rows.set(Number(match[1]), current);
+    } else if (current && /^ {4,}\S/.test(line)) current.description += unspaced(line);
+    else current = null;
   }
   return rows;
 }
+
+const unspaced = (text) => text.replace(/\s+/g, "");
 
 function expectedRows(doc) {
   return new Map(
     doc.lines.map((l) => [
       l.position,
       {
+        description: unspaced(l.description.normalize("NFC")),
         quantity: String(l.quantity).replace(/\B(?=(\d{3})+$)/g, "."),
         price: euro(l.unitPriceCents),
         vat: l.vatCategory === "O" ? "O" : `${l.vatCategory}${l.vatPercent.replace(".", ",")}%`,
@@ -134,8 +145,18 @@ test("the pages show what a German invoice shows", async (t) => {
       assert.match(text, new RegExp(`${label} +${literally(value)}`), `${name}: ${label}`);
     if (doc.dueDate) labelled("Fällig am", day(doc.dueDate));
     if (creditNote) has(`${doc.precedingInvoice.number} vom ${day(doc.precedingInvoice.issueDate)}`);
-    if (doc.servicePeriod) has(day(doc.servicePeriod.start));
-    labelled("Ihre Referenz", doc.buyerReference);
+    const category = doc.lines[0].vatCategory;
+    // The date of supply (§ 14 UStG): the period, or for a voucher sold at a VAT rate, the invoice's date.
+    const { servicePeriod: period } = doc;
+    if (period && period.start === period.end) labelled("Leistungsdatum", day(period.start));
+    else if (period) labelled("Leistungszeitraum", `${day(period.start)} – ${day(period.end)}`);
+    else has("Leistungsdatum", category !== "O");
+    if (!period && category !== "O") labelled("Leistungsdatum", "entspricht dem Rechnungsdatum");
+    // BT-10 has its own row only when it is not the order reference or the customer number.
+    const ownReference = ![doc.orderReference, doc.buyer.customerId].includes(doc.buyerReference);
+    has("Ihre Referenz", ownReference);
+    if (ownReference) labelled("Ihre Referenz", doc.buyerReference);
+    labelled("Kundennummer", doc.buyer.customerId);
     if (doc.orderReference) labelled("Ihre Bestellung", doc.orderReference);
     if (doc.accountingReference) labelled("Kostenstelle", doc.accountingReference);
     labelled("Unser Auftrag", doc.salesOrderReference);
@@ -145,16 +166,25 @@ test("the pages show what a German invoice shows", async (t) => {
     for (const value of [doc.seller.contactEmail, doc.seller.registrationId, `USt-IdNr. ${doc.seller.vatId}`])
       has(value);
     has(doc.seller.iban.replace(/(.{4})(?=.)/g, "$1 "));
+    if (doc.seller.bic) has(`BIC ${doc.seller.bic}`);
+    if (doc.seller.taxNumber) has(`Steuernummer ${doc.seller.taxNumber}`);
     has(doc.buyer.legalName);
+    has(doc.buyer.street);
     has(`${doc.buyer.postcode} ${doc.buyer.city}`);
-    const category = doc.lines[0].vatCategory;
     if (doc.buyer.vatId) has(`USt-IdNr. ${doc.buyer.vatId}`, category !== "O");
     // Lines, totals, VAT breakdown with the exemption reason, payment.
     assert.deepEqual(tableRows(text), expectedRows(doc), `${name}: lines`);
     assert.deepEqual(totalsOf(text), expectedTotals(doc), `${name}: totals`);
     has("Umsatzsteueraufstellung");
-    has("VATEX-EU-O", category === "O");
-    has("Nullsatz", category === "Z");
+    const rate = category === "O" ? "–" : `${doc.lines[0].vatPercent.replace(".", ",")} %`;
+    const label = { S: "S – Normalsatz", Z: "Z – Nullsatz", O: "O – nicht steuerbar" }[category];
+    // (pdftotext may print "7 %" as "7%".)
+    const cells = [label, rate, euro(doc.netCents), euro(doc.vatCents)].map(literally).join(" +").replace(" %", " ?%");
+    assert.match(text, new RegExp(cells), `${name}: VAT breakdown`);
+    // The exemption reason: O's and Z's, none for S.
+    assert.equal(/Befreiungsgrund \(VATEX-EU-O\): nicht steuerbar/.test(text), category === "O", name);
+    assert.equal(/Befreiungsgrund: .*Umsatzsteuersatz von 0 %/.test(text), category === "Z", name);
+    has("Befreiungsgrund", category !== "S");
     if (creditNote) has("keine Zahlung fällig");
     else if (doc.paymentMethod === "bank_transfer") has(`Bitte überweisen Sie ${euro(doc.grossCents)} €`);
     else {
@@ -191,9 +221,9 @@ test("500 lines page cleanly: every line once, the table's header and the page c
     if (tableRows(page).size > 0) assert.match(page, /Pos\. +Beschreibung +Menge +Einzelpreis € +USt\. +Betrag €/);
     if (i > 0) assert.match(page, /Rechnung INV-2026-000500 \(Fortsetzung\)/);
   });
-  // A long name wraps inside its column (its words on two lines), letters outside Latin-1 lose their accents.
+  // A long name wraps inside its column (its words on two lines); letters beyond Latin-1 print too.
   assert.match(text, /42 +Voucher card Maximilian-Alexander Freiherr von und zu.*\n +Hohenzollern-Sigmaringen/);
-  assert.match(text, /Voucher card Dvorák Lukasz Ødegård/);
+  assert.match(text, /Voucher card Dvořák Łukasz Ødegård/);
 });
 
 test("property: the pages hold every line's quantity, price, VAT and amount, and the totals", async (t) => {
@@ -202,7 +232,12 @@ test("property: the pages hold every line's quantity, price, VAT and amount, and
   const base = DOCUMENTS.find(([name]) => name === "production-S-transfer.380")[1];
   const vat = fc.constantFrom(["S", "19"], ["S", "7"], ["S", "7.5"], ["Z", "0"], ["O", "0"]);
   const line = fc.record({
-    description: fc.string({ unit: fc.constantFrom(..."abcdefgh ÄÖÜäöüß€&()-/\\ 0123456789"), minLength: 1 }),
+    // Up to 120 characters (wrapping, also inside long words), in the scripts the faces cover.
+    description: fc.string({
+      unit: fc.constantFrom(..."abcdefghxyz ÄÖÜäöüß€&()-/\\ 0123456789 ŁłřŠšőΩαβγЖжщ"),
+      minLength: 1,
+      maxLength: 120,
+    }),
     quantity: fc.integer({ min: 1, max: 5000 }),
     unitPriceCents: fc.integer({ min: 0, max: 9_999_999 }),
   });
@@ -228,12 +263,99 @@ test("property: the pages hold every line's quantity, price, VAT and amount, and
   );
 });
 
-test("check-pdf --en16931-only holds for every fixture and the 500-line invoice", async (t) => {
+/**
+ * An invoice whose customer-given text is as long and as odd as the API lets it be: a Greek buyer
+ * (name, street and city in Greek script, 200 and 100 characters), a 255-character reference with no
+ * space to break at, Polish, Czech and Cyrillic names, control and format characters, and characters
+ * no face has.
+ */
+function oddInvoice() {
+  const base = DOCUMENTS.find(([name]) => name === "shipping-S-transfer.380")[1];
+  const long = (text, length) => text.repeat(Math.ceil(length / text.length)).slice(0, length);
+  return {
+    ...base,
+    number: "INV-2026-000777",
+    orderReference: long("REF-", 255),
+    accountingReference: long("Kostenstelle Süd ", 100),
+    buyerReference: long("Leitweg ", 200),
+    buyer: {
+      ...base.buyer,
+      legalName: long("Ελληνικά Τρόφιμα Ανώνυμη Εταιρεία ", 200),
+      street: long("Λεωφόρος Βασιλίσσης Σοφίας ", 200),
+      postcode: "115 26",
+      city: long("Αθήνα ", 100),
+      countryCode: "GR",
+      vatId: "EL123456789",
+    },
+    lines: [
+      { ...base.lines[0], description: `Shipping to Łódź, Dvořák & Жуков (\\ ) \u0007\u202e ✓ 😀 ${long("x", 90)}` },
+    ],
+  };
+}
+
+test("customer text as long and odd as the API allows prints in place, in its own script", async (t) => {
+  const pdftotext = tool(t, command("pdftotext"));
+  if (!pdftotext) return;
+  const doc = oddInvoice();
+  const file = await write("odd", doc);
+  const text = pagesOf(pdftotext, file).join("\f");
+  // The address block (left) and the particulars (right) of page 1, each read on its own.
+  const region = (x, width) => {
+    const args = ["-layout", "-f", "1", "-l", "1", "-x", String(x), "-y", "0", "-W", String(width), "-H", "560"];
+    return unspaced(spawnSync(pdftotext, [...args, file, "-"], { encoding: "utf8" }).stdout);
+  };
+  const [address, particulars] = [region(0, 295), region(295, 300)];
+  for (const value of [doc.buyer.legalName, doc.buyer.street, doc.buyer.city])
+    assert.ok(address.includes(unspaced(value)), value);
+  for (const value of [doc.orderReference, doc.buyerReference, doc.accountingReference])
+    assert.ok(particulars.includes(unspaced(value)), value);
+  assert.match(text, /Griechenland/);
+  assert.match(text, /USt-IdNr\. EL123456789/);
+  // Controls and format characters print as nothing, characters no face has as "?".
+  const printed = doc.lines[0].description.replace(/\p{Cc}|\p{Cf}/gu, "").replace(/✓|😀/gu, "?");
+  assert.deepEqual(tableRows(text), expectedRows({ lines: [{ ...doc.lines[0], description: printed }] }));
+});
+
+/** Words of each page whose boxes overlap (pdftotext -bbox), a box shrunk to the middle of its line. */
+function collisions(pdftotext, file) {
+  const run = spawnSync(pdftotext, ["-bbox", file, "-"], { encoding: "utf8", maxBuffer: 64 << 20 });
+  assert.equal(run.status, 0, run.stderr);
+  const found = [];
+  run.stdout
+    .split("<page ")
+    .slice(1)
+    .forEach((page, p) => {
+      const words = [
+        ...page.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</g),
+      ].map(([, x0, y0, x1, y1, word]) => {
+        const [top, bottom] = [Number(y0), Number(y1)];
+        const inset = (bottom - top) * 0.3;
+        return { x0: Number(x0) + 0.3, x1: Number(x1) - 0.3, y0: top + inset, y1: bottom - inset, word };
+      });
+      for (let i = 0; i < words.length; i++)
+        for (let j = i + 1; j < words.length; j++) {
+          const [a, b] = [words[i], words[j]];
+          if (a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1)
+            found.push(`page ${p + 1}: ${a.word} / ${b.word}`);
+        }
+    });
+  return found;
+}
+
+test("no two words on a page overlap: fixtures, the 500-line and the odd invoice", async (t) => {
+  const pdftotext = tool(t, command("pdftotext"));
+  if (!pdftotext) return;
+  const files = [await write("overlap-long", longInvoice(500)), await write("overlap-odd", oddInvoice())];
+  for (const [name, doc] of DOCUMENTS) files.push(await write(`overlap-${name}`, doc));
+  for (const file of files) assert.deepEqual(collisions(pdftotext, file), [], file);
+});
+
+test("check-pdf --en16931-only holds for every fixture, the 500-line and the odd invoice", async (t) => {
   const checker = tool(t, pdfChecker());
   if (!checker) return;
   const files = [];
   for (const [name, doc] of DOCUMENTS) files.push(await write(`checked-${name}`, doc));
-  files.push(await write("checked-long", longInvoice(500)));
+  files.push(await write("checked-long", longInvoice(500)), await write("checked-odd", oddInvoice()));
   // check-pdf validates one file after another; two calls at once use both cores.
   const half = Math.ceil(files.length / 2);
   const runs = await Promise.all(

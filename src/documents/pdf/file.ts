@@ -57,7 +57,7 @@ export class PdfFile {
 
 const numberOf = (at: Ref) => Number(at.slice(0, at.indexOf(" ")));
 
-/** A "binary" string (one char a byte, as font.ts encodes text) as bytes. */
+/** A "binary" string (one char a byte: PDF syntax, which here is ASCII) as bytes. */
 export function bytesOf(binary: string): Uint8Array {
   const out = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
@@ -85,9 +85,6 @@ export function textString(text: string): string {
 
 /** A byte string in hex (file identifiers). */
 export const hexString = (bytes: Uint8Array) => `<${hex(bytes)}>`;
-
-/** A literal string of encoded text (font.ts encode()): ( ) and \ escaped. */
-export const literal = (binary: string) => `(${binary.replace(/[()\\]/g, "\\$&")})`;
 
 /** A date (ISO 32000-1 7.9.4) of a day, at midnight UTC: the documents name days, not instants. */
 export const pdfDate = (isoDate: string) => `(D:${isoDate.replaceAll("-", "")}000000+00'00')`;

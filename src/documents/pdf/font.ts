@@ -1,83 +1,124 @@
 // The PDF's typeface: Source Sans 3 (Adobe, SIL Open Font License 1.1, which allows embedding), from
-// the npm package @fontsource/source-sans-3, in its "latin" subset as WOFF 1.0. PDF/A wants every font
-// embedded (the standard 14 are not), so each PDF carries both weights as TrueType programs.
+// the npm package @fontsource/source-sans-3, whose WOFF 1.0 files each hold one script's subset: latin,
+// latin-ext, greek and cyrillic, so that a buyer in Athens, Sofia, Prague or Kraków reads its own
+// name and address. PDF/A wants every font embedded (the standard 14 are not): each subset a document
+// uses is embedded whole, as a Type 0 font whose codes are the subset's glyph ids (Identity-H), with a
+// ToUnicode map so that readers extract the text.
 //
-// The fonts are simple TrueType fonts in WinAnsiEncoding (Windows-1252): one byte a character, text
-// that every reader extracts, and a repertoire that holds German (ä ö ü Ä Ö Ü ß), the euro sign and
-// the Latin-1 letters of most European names. A character outside it, or without a glyph in the
-// subset, prints without its accents (ř as r), else as "?" (PDF/A forbids showing .notdef); the
-// embedded XML keeps the exact text.
-import bold from "@fontsource/source-sans-3/files/source-sans-3-latin-700-normal.woff";
-import regular from "@fontsource/source-sans-3/files/source-sans-3-latin-400-normal.woff";
+// A character none of the subsets has prints without its accents, else as "?" (PDF/A forbids showing
+// .notdef); the embedded XML keeps the exact text.
+import latinBold from "@fontsource/source-sans-3/files/source-sans-3-latin-700-normal.woff";
+import latin from "@fontsource/source-sans-3/files/source-sans-3-latin-400-normal.woff";
+import latinExtBold from "@fontsource/source-sans-3/files/source-sans-3-latin-ext-700-normal.woff";
+import latinExt from "@fontsource/source-sans-3/files/source-sans-3-latin-ext-400-normal.woff";
+import greekBold from "@fontsource/source-sans-3/files/source-sans-3-greek-700-normal.woff";
+import greek from "@fontsource/source-sans-3/files/source-sans-3-greek-400-normal.woff";
+import cyrillicBold from "@fontsource/source-sans-3/files/source-sans-3-cyrillic-700-normal.woff";
+import cyrillic from "@fontsource/source-sans-3/files/source-sans-3-cyrillic-400-normal.woff";
 import { inflate } from "./flate";
 
-export interface Font {
-  /** The PostScript name (BaseFont). */
+/** One subset file of one weight: a TrueType font of its own. */
+export interface Face {
+  /** The PostScript name the PDF gives it (BaseFont). */
   name: string;
   /** The TrueType program, uncompressed (FontFile2). */
   program: Uint8Array;
-  /** Advance widths of codes 32-255 in 1/1000 em (0 where the font has no glyph). */
-  widths: number[];
+  /** Advance width of each glyph id, in 1/1000 em. */
+  advances: number[];
+  /** Glyph id of each code point the subset has. */
+  glyphs: Map<number, number>;
   bbox: [number, number, number, number];
   ascent: number;
   descent: number;
   capHeight: number;
   italicAngle: number;
-  /** Whether the font has a glyph for a WinAnsi code (32-255). */
-  has(code: number): boolean;
 }
 
-export const FIRST_CODE = 32;
-export const LAST_CODE = 255;
+/** One weight: its faces, in the order a character is looked for. */
+export interface Family {
+  faces: Face[];
+}
 
-// Windows-1252's 0x80-0x9F; 0x20-0x7E and 0xA0-0xFF are Unicode's own code points.
-const CP1252_HIGH = "€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ";
-const UNICODE_OF_CODE = (code: number): number =>
-  code >= 0x80 && code <= 0x9f ? CP1252_HIGH.codePointAt(code - 0x80)! : code;
-const CODE_OF_UNICODE = new Map<number, number>();
-for (let code = FIRST_CODE; code <= LAST_CODE; code++) CODE_OF_UNICODE.set(UNICODE_OF_CODE(code), code);
+/** A run of text in one face: its glyph ids. */
+interface Run {
+  face: number;
+  glyphs: number[];
+}
 
-let fonts: Promise<{ regular: Font; bold: Font }> | undefined;
+export type Weight = "regular" | "bold";
+
+const FILES: Record<Weight, [string, ArrayBuffer | Uint8Array][]> = {
+  regular: [
+    ["Latin", latin],
+    ["LatinExt", latinExt],
+    ["Greek", greek],
+    ["Cyrillic", cyrillic],
+  ],
+  bold: [
+    ["Latin", latinBold],
+    ["LatinExt", latinExtBold],
+    ["Greek", greekBold],
+    ["Cyrillic", cyrillicBold],
+  ],
+};
+
+let families: Promise<Record<Weight, Family>> | undefined;
 
 /** Both weights, decoded once an isolate. */
-export function loadFonts(): Promise<{ regular: Font; bold: Font }> {
-  fonts ??= Promise.all([
-    fontOf(new Uint8Array(regular), "SourceSans3-Regular"),
-    fontOf(new Uint8Array(bold), "SourceSans3-Bold"),
-  ]).then(([r, b]) => ({ regular: r, bold: b }));
-  return fonts;
+export function loadFonts(): Promise<Record<Weight, Family>> {
+  families ??= (async () => {
+    const family = async (weight: Weight) => ({
+      faces: await Promise.all(
+        FILES[weight].map(([script, woff]) =>
+          faceOf(new Uint8Array(woff), `SourceSans3${script}-${weight === "bold" ? "Bold" : "Regular"}`),
+        ),
+      ),
+    });
+    return { regular: await family("regular"), bold: await family("bold") };
+  })();
+  return families;
 }
-
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 // Letters with a stroke, which have no decomposition: the letter they are written on.
 const BASE_LETTER: Record<string, string> = { Ł: "L", ł: "l", Đ: "D", đ: "d", Ħ: "H", ħ: "h", ı: "i", Ŧ: "T", ŧ: "t" };
 
 /**
- * `text` as the fonts' one-byte codes (a "binary" string, one char a byte). Line ends and tabs become
- * spaces; a character the fonts cannot show loses its accents, else becomes "?".
+ * `text` as runs of glyphs, each in the first face that has its characters. Line ends and tabs print as
+ * spaces, other control and format characters not at all; a character no face has loses its accents,
+ * else becomes "?".
  */
-export function encode(font: Font, text: string): string {
-  if (PRINTABLE_ASCII.test(text)) return text; // every font here has these (fontOf checks)
-  let out = "";
+export function shape(family: Family, text: string): Run[] {
+  const runs: Run[] = [];
   for (const char of text.normalize("NFC").replace(/[\t\n\r]/g, " ")) {
     const bare = char.normalize("NFD").replace(/\p{M}/gu, "");
-    if (bare === "") continue; // a combining mark no letter took up
-    const code = codeOf(font, char) ?? codeOf(font, bare) ?? codeOf(font, BASE_LETTER[char]);
-    out += String.fromCharCode(code ?? 0x3f);
+    // A combining mark no letter took up, a control or format character: nothing to see.
+    if (bare === "" || /[\p{Cc}\p{Cf}]/u.test(char)) continue;
+    const found = glyphOf(family, char) ?? glyphOf(family, bare) ?? glyphOf(family, BASE_LETTER[char]);
+    const [face, glyph] = found ?? glyphOf(family, "?")!;
+    const last = runs[runs.length - 1];
+    if (last?.face === face) last.glyphs.push(glyph);
+    else runs.push({ face, glyphs: [glyph] });
   }
-  return out;
+  return runs;
 }
 
-function codeOf(font: Font, char: string | undefined): number | undefined {
-  const code = char?.length === 1 ? CODE_OF_UNICODE.get(char.charCodeAt(0)) : undefined;
-  return code !== undefined && font.has(code) ? code : undefined;
+function glyphOf(family: Family, char: string | undefined): [number, number] | undefined {
+  if (char === undefined || [...char].length !== 1) return undefined;
+  const codePoint = char.codePointAt(0)!;
+  for (let face = 0; face < family.faces.length; face++) {
+    const glyph = family.faces[face]!.glyphs.get(codePoint);
+    if (glyph) return [face, glyph];
+  }
+  return undefined;
 }
 
-/** The width of encoded text (encode()) at `size` points. */
-export function widthOf(font: Font, encoded: string, size: number): number {
+/** The width of shaped text at `size` points. */
+export function widthOf(family: Family, runs: Run[], size: number): number {
   let units = 0;
-  for (let i = 0; i < encoded.length; i++) units += font.widths[encoded.charCodeAt(i) - FIRST_CODE] ?? 0;
+  for (const run of runs) {
+    const { advances } = family.faces[run.face]!;
+    for (const glyph of run.glyphs) units += advances[glyph] ?? 0;
+  }
   return (units * size) / 1000;
 }
 
@@ -99,7 +140,7 @@ const KEPT = new Set([
   "prep",
 ]);
 
-async function fontOf(woff: Uint8Array, name: string): Promise<Font> {
+async function faceOf(woff: Uint8Array, name: string): Promise<Face> {
   const tables = await tablesOfWoff(woff);
   const table = (tag: string) => {
     const data = tables.get(tag);
@@ -114,25 +155,22 @@ async function fontOf(woff: Uint8Array, name: string): Promise<Font> {
   const unitsPerEm = head.getUint16(18);
   const em = (units: number) => Math.round((units * 1000) / unitsPerEm);
   const metrics = hhea.getUint16(34);
-  const advance = (glyph: number) => hmtx.getUint16(4 * Math.min(glyph, metrics - 1));
-  const glyphOf = cmapOf(table("cmap"));
-
-  const widths: number[] = [];
-  for (let code = FIRST_CODE; code <= LAST_CODE; code++) {
-    const glyph = glyphOf(UNICODE_OF_CODE(code));
-    widths.push(glyph === 0 ? 0 : em(advance(glyph)));
-  }
-  if (widths.slice(0, 0x7f - FIRST_CODE).includes(0)) throw new Error(`${name} lacks a printable ASCII character`);
+  const glyphCount = table("maxp").getUint16(4);
+  const advances = Array.from({ length: glyphCount }, (_, glyph) =>
+    em(hmtx.getUint16(4 * Math.min(glyph, metrics - 1))),
+  );
+  const glyphs = cmapOf(table("cmap"));
+  if (glyphs.size === 0) throw new Error(`${name}: no characters`);
   return {
     name,
     program: sfnt(tables, woff),
-    widths,
+    advances,
+    glyphs,
     bbox: [em(head.getInt16(36)), em(head.getInt16(38)), em(head.getInt16(40)), em(head.getInt16(42))],
     ascent: em(hhea.getInt16(4)),
     descent: em(hhea.getInt16(6)),
     capHeight: em(os2.getUint16(0) >= 2 ? os2.getInt16(88) : hhea.getInt16(4)),
     italicAngle: post.getInt32(4) / 65536,
-    has: (code) => (widths[code - FIRST_CODE] ?? 0) > 0,
   };
 }
 
@@ -186,8 +224,8 @@ function sfnt(tables: Map<string, Uint8Array>, woff: Uint8Array): Uint8Array {
   return out;
 }
 
-/** The glyph of a Unicode code point, from the cmap's Windows Unicode BMP subtable (format 4). */
-function cmapOf(cmap: DataView): (codePoint: number) => number {
+/** Code point → glyph id, from the cmap's Windows Unicode BMP subtable (format 4); glyph 0 left out. */
+function cmapOf(cmap: DataView): Map<number, number> {
   let sub = -1;
   for (let i = 0, count = cmap.getUint16(2); i < count; i++) {
     const record = 4 + 8 * i;
@@ -199,17 +237,20 @@ function cmapOf(cmap: DataView): (codePoint: number) => number {
   const starts = ends + 2 * segments + 2;
   const deltas = starts + 2 * segments;
   const rangeOffsets = deltas + 2 * segments;
-  return (codePoint) => {
-    for (let s = 0; s < segments; s++) {
-      if (cmap.getUint16(ends + 2 * s) < codePoint) continue;
-      const start = cmap.getUint16(starts + 2 * s);
-      if (start > codePoint) return 0;
-      const delta = cmap.getUint16(deltas + 2 * s);
-      const rangeOffset = cmap.getUint16(rangeOffsets + 2 * s);
-      if (rangeOffset === 0) return (codePoint + delta) & 0xffff;
-      const glyph = cmap.getUint16(rangeOffsets + 2 * s + rangeOffset + 2 * (codePoint - start));
-      return glyph === 0 ? 0 : (glyph + delta) & 0xffff;
+  const glyphs = new Map<number, number>();
+  for (let s = 0; s < segments; s++) {
+    const start = cmap.getUint16(starts + 2 * s);
+    const end = cmap.getUint16(ends + 2 * s);
+    const delta = cmap.getUint16(deltas + 2 * s);
+    const rangeOffset = cmap.getUint16(rangeOffsets + 2 * s);
+    for (let codePoint = start; codePoint <= end && codePoint !== 0xffff; codePoint++) {
+      let glyph = (codePoint + delta) & 0xffff;
+      if (rangeOffset !== 0) {
+        const raw = cmap.getUint16(rangeOffsets + 2 * s + rangeOffset + 2 * (codePoint - start));
+        glyph = raw === 0 ? 0 : (raw + delta) & 0xffff;
+      }
+      if (glyph !== 0) glyphs.set(codePoint, glyph);
     }
-    return 0;
-  };
+  }
+  return glyphs;
 }

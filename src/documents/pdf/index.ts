@@ -4,10 +4,11 @@
 // identifier is a hash of the embedded XML, so the same invoice gives the same bytes.
 import { renderCii } from "../cii";
 import type { EInvoice } from "../model";
-import { deflate } from "./flate";
-import { FIRST_CODE, type Font, LAST_CODE, loadFonts } from "./font";
+import { xmlCarried } from "../xml";
 import { bytesOf, hexString, PdfFile, type Ref } from "./file";
-import { layoutInvoice, PAGE } from "./layout";
+import { deflate } from "./flate";
+import { type Face, loadFonts, type Weight } from "./font";
+import { fontName, layoutInvoice, PAGE } from "./layout";
 import { type Description, EMBEDDED_NAME, embeddedInvoice, info, metadata, outputIntent } from "./pdfa";
 
 const PRODUCER = "voucher-billing-api";
@@ -19,17 +20,26 @@ export async function renderPdf(doc: EInvoice): Promise<Uint8Array> {
   const catalog = file.reserve();
   const pages = file.reserve();
   const title = `${doc.typeCode === "381" ? "Stornorechnung" : "Rechnung"} ${doc.number}`;
+  // The Info dictionary and the XMP must say the same: only what XML can carry.
   const description: Description = {
     title,
-    author: doc.seller.name,
-    subject: `${title} an ${doc.buyer.legalName}`,
+    author: xmlCarried(doc.seller.name),
+    subject: xmlCarried(`${title} an ${doc.buyer.legalName}`),
     producer: PRODUCER,
     date: doc.issueDate,
   };
 
-  const resources = `<</Font <</F1 ${await font(file, fonts.regular)} /F2 ${await font(file, fonts.bold)}>>>>`;
+  const layout = layoutInvoice(doc, fonts);
+  // Only the faces the pages use are embedded, in a fixed order.
+  const used: string[] = [];
+  for (const weight of ["regular", "bold"] as Weight[])
+    for (const [i, face] of fonts[weight].faces.entries()) {
+      const name = fontName(weight, i);
+      if (layout.fonts.has(name)) used.push(`/${name} ${await type0(file, face)}`);
+    }
+  const resources = `<</Font <<${used.join(" ")}>>>>`;
   const kids: Ref[] = [];
-  for (const content of layoutInvoice(doc, fonts)) {
+  for (const content of layout.pages) {
     const stream = file.addStream("/Filter /FlateDecode", await deflate(bytesOf(content)));
     kids.push(
       file.add(
@@ -48,26 +58,64 @@ export async function renderPdf(doc: EInvoice): Promise<Uint8Array> {
       " /ViewerPreferences <</DisplayDocTitle true>>>>",
     catalog,
   );
-  const id = hexString(
-    new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(xml))).slice(0, 16),
-  );
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(xml));
+  const id = hexString(new Uint8Array(digest).slice(0, 16));
   return file.bytes(`/Root ${catalog} /Info ${info(file, description)} /ID [${id} ${id}]`);
 }
 
-// A font's program, compressed once an isolate.
-const programs = new WeakMap<Font, Promise<Uint8Array>>();
+// A face's program and ToUnicode map, compressed once an isolate.
+const streams = new WeakMap<Face, Promise<[Uint8Array, Uint8Array]>>();
 
-/** A simple TrueType font in WinAnsiEncoding with its program embedded (font.ts). */
-async function font(file: PdfFile, f: Font): Promise<Ref> {
-  if (!programs.has(f)) programs.set(f, deflate(f.program));
-  const program = file.addStream(`/Length1 ${f.program.length} /Filter /FlateDecode`, await programs.get(f)!);
+/**
+ * A face as a Type 0 font: Identity-H (a code is a glyph id, two bytes), its TrueType program embedded
+ * (CIDFontType2, glyph ids as CIDs), every glyph's width, and a ToUnicode map for text extraction.
+ */
+async function type0(file: PdfFile, face: Face): Promise<Ref> {
+  if (!streams.has(face)) streams.set(face, Promise.all([deflate(face.program), deflate(bytesOf(toUnicode(face)))]));
+  const [program, unicode] = await streams.get(face)!;
+  const fontFile = file.addStream(`/Length1 ${face.program.length} /Filter /FlateDecode`, program);
   const descriptor = file.add(
-    `<</Type /FontDescriptor /FontName /${f.name} /Flags 32 /FontBBox [${f.bbox.join(" ")}]` +
-      ` /ItalicAngle ${f.italicAngle} /Ascent ${f.ascent} /Descent ${f.descent} /CapHeight ${f.capHeight}` +
-      ` /StemV 80 /FontFile2 ${program}>>`,
+    `<</Type /FontDescriptor /FontName /${face.name} /Flags 4 /FontBBox [${face.bbox.join(" ")}]` +
+      ` /ItalicAngle ${face.italicAngle} /Ascent ${face.ascent} /Descent ${face.descent}` +
+      ` /CapHeight ${face.capHeight} /StemV 80 /FontFile2 ${fontFile}>>`,
   );
+  const cidFont = file.add(
+    `<</Type /Font /Subtype /CIDFontType2 /BaseFont /${face.name}` +
+      " /CIDSystemInfo <</Registry (Adobe) /Ordering (Identity) /Supplement 0>>" +
+      ` /FontDescriptor ${descriptor} /W [0 [${face.advances.join(" ")}]] /CIDToGIDMap /Identity>>`,
+  );
+  const map = file.addStream("/Filter /FlateDecode", unicode);
   return file.add(
-    `<</Type /Font /Subtype /TrueType /BaseFont /${f.name} /FirstChar ${FIRST_CODE} /LastChar ${LAST_CODE}` +
-      ` /Widths [${f.widths.join(" ")}] /Encoding /WinAnsiEncoding /FontDescriptor ${descriptor}>>`,
+    `<</Type /Font /Subtype /Type0 /BaseFont /${face.name} /Encoding /Identity-H` +
+      ` /DescendantFonts [${cidFont}] /ToUnicode ${map}>>`,
   );
+}
+
+/** The face's ToUnicode CMap: each glyph id to the (first) character it shows. */
+function toUnicode(face: Face): string {
+  const unicodeOf = new Map<number, number>();
+  for (const [codePoint, glyph] of face.glyphs) if (!unicodeOf.has(glyph)) unicodeOf.set(glyph, codePoint);
+  const hex = (value: number) => value.toString(16).padStart(4, "0");
+  const entries = [...unicodeOf]
+    .sort(([a], [b]) => a - b)
+    .map(([glyph, codePoint]) => `<${hex(glyph)}> <${hex(codePoint)}>`);
+  const blocks: string[] = [];
+  for (let i = 0; i < entries.length; i += 100) {
+    const block = entries.slice(i, i + 100);
+    blocks.push(`${block.length} beginbfchar\n${block.join("\n")}\nendbfchar`);
+  }
+  return [
+    "/CIDInit /ProcSet findresource begin",
+    "12 dict begin",
+    "begincmap",
+    "/CIDSystemInfo <</Registry (Adobe) /Ordering (UCS) /Supplement 0>> def",
+    "/CMapName /Adobe-Identity-UCS def",
+    "/CMapType 2 def",
+    "1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange",
+    ...blocks,
+    "endcmap",
+    "CMapName currentdict /CMap defineresource pop",
+    "end",
+    "end",
+  ].join("\n");
 }

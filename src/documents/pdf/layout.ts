@@ -6,13 +6,12 @@
 import { formatCents } from "../../domain/money";
 import type { DocumentLine, EInvoice } from "../model";
 import { type Payment, paymentOf, present, type Vat, vatOf } from "../semantic";
-import { literal } from "./file";
-import { encode, type Font, widthOf } from "./font";
+import { type Family, shape, type Weight, widthOf } from "./font";
 
-interface Fonts {
-  regular: Font;
-  bold: Font;
-}
+type Fonts = Record<Weight, Family>;
+
+/** The resource name of a weight's face: R0-R3 regular, B0-B3 bold (font.ts's order of scripts). */
+export const fontName = (weight: Weight, face: number) => `${weight === "bold" ? "B" : "R"}${face}`;
 
 /** A4 in points, 20 mm margins. */
 export const PAGE = { width: 595.28, height: 841.89 };
@@ -30,8 +29,8 @@ interface Style {
   align?: "left" | "right";
 }
 
-/** The pages' content streams (PDF operators, one "binary" string a page). */
-export function layoutInvoice(doc: EInvoice, fonts: Fonts): string[] {
+/** The pages' content streams (PDF operators, one string a page) and the fonts they use (fontName). */
+export function layoutInvoice(doc: EInvoice, fonts: Fonts): { pages: string[]; fonts: Set<string> } {
   const vat = vatOf(doc);
   const payment = paymentOf(doc);
   const sheet = new Sheet(fonts, `${TITLE[doc.typeCode]} ${doc.number}`);
@@ -40,7 +39,7 @@ export function layoutInvoice(doc: EInvoice, fonts: Fonts): string[] {
   totals(sheet, doc, vat);
   vatBreakdown(sheet, doc, vat);
   paymentInstructions(sheet, doc, payment);
-  return sheet.finish(doc);
+  return { pages: sheet.finish(doc), fonts: sheet.used };
 }
 
 const TITLE = { "380": "Rechnung", "381": "Stornorechnung" } as const;
@@ -49,22 +48,33 @@ const TITLE = { "380": "Rechnung", "381": "Stornorechnung" } as const;
 
 function letterhead(sheet: Sheet, doc: EInvoice, vat: Vat) {
   const { seller, buyer } = doc;
-  sheet.text(LEFT, 790, seller.name, { bold: true, size: 15 });
-  sheet.text(LEFT, 775, `${seller.street} · ${seller.postcode} ${seller.city}`, { grey: true });
+  let top = 790;
+  for (const line of sheet.wrap(seller.name, RIGHT - LEFT, 15)) {
+    sheet.text(LEFT, top, line, { bold: true, size: 15 });
+    top -= 17;
+  }
+  for (const line of sheet.wrap(`${seller.street} · ${seller.postcode} ${seller.city}`, RIGHT - LEFT)) {
+    sheet.text(LEFT, top + 2, line, { grey: true });
+    top -= LEADING;
+  }
 
-  // The address block, under the sender's line (DIN 5008's window).
-  sheet.text(LEFT, 728, `${seller.name} · ${seller.street} · ${seller.postcode} ${seller.city}`, {
-    size: 6.5,
-    grey: true,
-  });
-  let y = 712;
+  // The address block (DIN 5008's window): the sender's line, then the buyer, every line wrapped short
+  // of the particulars (all of it is the customer's own text, up to 200 characters a field).
+  let y = Math.min(728, top - 24);
+  const particularsTop = y;
+  const width = PARTICULARS.label - LEFT - 12;
+  for (const line of sheet.wrap(`${seller.name} · ${seller.street} · ${seller.postcode} ${seller.city}`, width, 6.5)) {
+    sheet.text(LEFT, y, line, { size: 6.5, grey: true });
+    y -= 8;
+  }
+  y -= 8;
   const address = [
-    ...sheet.wrap(buyer.legalName, 230),
+    buyer.legalName,
     buyer.street,
     `${buyer.postcode} ${buyer.city}`,
     ...(buyer.countryCode === seller.countryCode ? [] : [countryName(buyer.countryCode)]),
   ];
-  for (const line of address) {
+  for (const line of address.flatMap((part) => sheet.wrap(part, width, 10))) {
     sheet.text(LEFT, y, line, { size: 10 });
     y -= 12.5;
   }
@@ -83,14 +93,15 @@ function letterhead(sheet: Sheet, doc: EInvoice, vat: Vat) {
       doc.precedingInvoice && `${doc.precedingInvoice.number} vom ${day(doc.precedingInvoice.issueDate)}`,
     ],
     ["Fällig am", doc.dueDate && day(doc.dueDate)],
-    servicePeriod(doc),
-    ["Ihre Referenz", doc.buyerReference],
+    servicePeriod(doc, vat),
+    // BT-10 falls back on the order reference or the customer number, which have their own rows.
+    ["Ihre Referenz", [doc.orderReference, buyer.customerId].includes(doc.buyerReference) ? null : doc.buyerReference],
     ["Ihre Bestellung", present(doc.orderReference) ? doc.orderReference : null],
     ["Kostenstelle", present(doc.accountingReference) ? doc.accountingReference : null],
     ["Unser Auftrag", doc.salesOrderReference],
     ["Kundennummer", buyer.customerId],
   ];
-  let right = 728;
+  let right = particularsTop;
   for (const [label, value] of rows) {
     if (value === null) continue;
     sheet.text(PARTICULARS.label, right, label, { grey: true });
@@ -113,9 +124,11 @@ function letterhead(sheet: Sheet, doc: EInvoice, vat: Vat) {
 /** The particulars' columns: wide enough for a UUID (the card order's id) on one line. */
 const PARTICULARS = { label: 300, value: 383 };
 
-function servicePeriod(doc: EInvoice): [string, string | null] {
+// § 14 (4) no. 6 UStG: a taxable supply's date. A voucher invoice has no period: a single-purpose voucher
+// (S, Z) is supplied when it is issued, which the invoice states; a multi-purpose one (O) is no supply yet.
+function servicePeriod(doc: EInvoice, vat: Vat): [string, string | null] {
   const period = doc.servicePeriod;
-  if (!period) return ["Leistungszeitraum", null];
+  if (!period) return ["Leistungsdatum", vat.category === "O" ? null : "entspricht dem Rechnungsdatum"];
   if (period.start === period.end) return ["Leistungsdatum", day(period.start)];
   return ["Leistungszeitraum", `${day(period.start)} – ${day(period.end)}`];
 }
@@ -149,7 +162,8 @@ function lineTable(sheet: Sheet, lines: DocumentLine[]) {
   sheet.repeat = header;
   for (const line of lines) {
     const description = sheet.wrap(line.description, COLUMN.descriptionWidth);
-    sheet.need(description.length * LEADING + 2);
+    // The last line goes with the totals, so that they never open a page on their own.
+    sheet.need(description.length * LEADING + 2 + (line === lines.at(-1) ? TOTALS_HEIGHT : 0));
     const y = sheet.y;
     sheet.text(COLUMN.position, y, String(line.position), { align: "right" });
     description.forEach((text, i) => sheet.text(COLUMN.description, y - i * LEADING, text));
@@ -164,8 +178,10 @@ function lineTable(sheet: Sheet, lines: DocumentLine[]) {
   sheet.y -= 6;
 }
 
+const TOTALS_HEIGHT = LEADING * 3 + 16;
+
 function totals(sheet: Sheet, doc: EInvoice, vat: Vat) {
-  sheet.need(LEADING * 4);
+  sheet.need(TOTALS_HEIGHT);
   const row = (label: string, cents: number, bold = false) => {
     sheet.text(COLUMN.price + 40, sheet.y, label, { bold, align: "right" });
     sheet.text(COLUMN.net, sheet.y, `${money(cents)} €`, { bold, align: "right" });
@@ -259,8 +275,8 @@ function paymentInstructions(sheet: Sheet, doc: EInvoice, payment: Payment) {
 }
 
 /** Every page's foot: the seller's address, contact, bank and registration; the page number. */
-function footer(fonts: Fonts, doc: EInvoice, page: number, pages: number): string {
-  const sheet = new Sheet(fonts, "");
+function footer(fonts: Fonts, used: Set<string>, doc: EInvoice, page: number, pages: number): string {
+  const sheet = new Sheet(fonts, "", used);
   sheet.pages.push([]);
   const { seller } = doc;
   const columns = [
@@ -279,11 +295,11 @@ function footer(fonts: Fonts, doc: EInvoice, page: number, pages: number): strin
   const x = [LEFT, 225, 385];
   columns.forEach((lines, c) => {
     let y = 68;
-    for (const line of lines)
-      for (const part of sheet.wrap(line, 150, 7)) {
-        sheet.text(x[c]!, y, part, { size: 7, grey: true });
-        y -= 8.5;
-      }
+    // At most six lines a column: the page ends below them.
+    for (const part of lines.flatMap((line) => sheet.wrap(line, 150, 7)).slice(0, 6)) {
+      sheet.text(x[c]!, y, part, { size: 7, grey: true });
+      y -= 8.5;
+    }
   });
   return sheet.pages[0]!.join("\n");
 }
@@ -299,6 +315,8 @@ class Sheet {
   constructor(
     private readonly fonts: Fonts,
     private readonly heading: string,
+    /** The fonts drawn with (fontName). */
+    readonly used = new Set<string>(),
   ) {}
 
   /** Room for `height` points from y down, or else a new page. */
@@ -314,14 +332,17 @@ class Sheet {
   }
 
   text(x: number, y: number, text: string, style: Style = {}) {
-    const font = style.bold ? this.fonts.bold : this.fonts.regular;
+    const weight: Weight = style.bold ? "bold" : "regular";
     const size = style.size ?? SIZE;
-    const encoded = encode(font, text);
-    const left = style.align === "right" ? x - widthOf(font, encoded, size) : x;
-    const colour = style.grey ? "0.33 g" : "0 g";
-    this.current.push(
-      `${colour} BT /${style.bold ? "F2" : "F1"} ${size} Tf 1 0 0 1 ${n(left)} ${n(y)} Tm ${literal(encoded)} Tj ET`,
-    );
+    const runs = shape(this.fonts[weight], text);
+    const left = style.align === "right" ? x - widthOf(this.fonts[weight], runs, size) : x;
+    let ops = `${style.grey ? "0.33 g" : "0 g"} BT 1 0 0 1 ${n(left)} ${n(y)} Tm`;
+    for (const run of runs) {
+      const font = fontName(weight, run.face);
+      this.used.add(font);
+      ops += ` /${font} ${size} Tf <${run.glyphs.map(hex4).join("")}> Tj`;
+    }
+    this.current.push(`${ops} ET`);
   }
 
   /** A paragraph of wrapped text at the left margin, from y down. */
@@ -340,8 +361,8 @@ class Sheet {
 
   /** `text` broken into lines no wider than `width` at `size`: at spaces, or inside a word too long. */
   wrap(text: string, width: number, size = SIZE): string[] {
-    const font = this.fonts.regular;
-    const measure = (part: string) => widthOf(font, encode(font, part), size);
+    const family = this.fonts.regular;
+    const measure = (part: string) => widthOf(family, shape(family, part), size);
     const space = measure(" ");
     const lines: string[] = [];
     let line = "";
@@ -376,7 +397,9 @@ class Sheet {
 
   /** The pages' content streams, each with its footer. */
   finish(doc: EInvoice): string[] {
-    return this.pages.map((ops, i) => `${ops.join("\n")}\n${footer(this.fonts, doc, i + 1, this.pages.length)}`);
+    return this.pages.map(
+      (ops, i) => `${ops.join("\n")}\n${footer(this.fonts, this.used, doc, i + 1, this.pages.length)}`,
+    );
   }
 
   private get current(): string[] {
@@ -399,6 +422,8 @@ const day = (isoDate: string) => isoDate.split("-").reverse().join(".");
 const percent = (rate: string) => `${rate.replace(".", ",")} %`;
 /** An IBAN in groups of four, as printed. */
 const iban = (value: string) => value.replace(/(.{4})(?=.)/g, "$1 ");
+/** A glyph id as Identity-H writes it: two bytes, in hex. */
+const hex4 = (glyph: number) => glyph.toString(16).padStart(4, "0");
 /** A coordinate: two decimals at most (no float noise in the file). */
 const n = (value: number) => String(Math.round(value * 100) / 100);
 
