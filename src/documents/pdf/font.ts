@@ -37,6 +37,8 @@ export interface Face {
 /** One weight: its faces, in the order a character is looked for. */
 export interface Family {
   faces: Face[];
+  /** What shape() found for each character so far: [face, glyph], or null for none to print. */
+  found: Map<string, [number, number] | null>;
 }
 
 /** A run of text in one face: its glyph ids. */
@@ -67,7 +69,8 @@ let families: Promise<Record<Weight, Family>> | undefined;
 /** Both weights, decoded once an isolate. */
 export function loadFonts(): Promise<Record<Weight, Family>> {
   families ??= (async () => {
-    const family = async (weight: Weight) => ({
+    const family = async (weight: Weight): Promise<Family> => ({
+      found: new Map(),
       faces: await Promise.all(
         FILES[weight].map(([script, woff]) =>
           faceOf(new Uint8Array(woff), `SourceSans3${script}-${weight === "bold" ? "Bold" : "Regular"}`),
@@ -90,16 +93,22 @@ const BASE_LETTER: Record<string, string> = { Ł: "L", ł: "l", Đ: "D", đ: "d"
 export function shape(family: Family, text: string): Run[] {
   const runs: Run[] = [];
   for (const char of text.normalize("NFC").replace(/[\t\n\r]/g, " ")) {
-    const bare = char.normalize("NFD").replace(/\p{M}/gu, "");
-    // A combining mark no letter took up, a control or format character: nothing to see.
-    if (bare === "" || /[\p{Cc}\p{Cf}]/u.test(char)) continue;
-    const found = glyphOf(family, char) ?? glyphOf(family, bare) ?? glyphOf(family, BASE_LETTER[char]);
-    const [face, glyph] = found ?? glyphOf(family, "?")!;
+    let found = family.found.get(char);
+    if (found === undefined) family.found.set(char, (found = lookUp(family, char)));
+    if (found === null) continue;
+    const [face, glyph] = found;
     const last = runs[runs.length - 1];
     if (last?.face === face) last.glyphs.push(glyph);
     else runs.push({ face, glyphs: [glyph] });
   }
   return runs;
+}
+
+function lookUp(family: Family, char: string): [number, number] | null {
+  const bare = char.normalize("NFD").replace(/\p{M}/gu, "");
+  // A combining mark no letter took up, a control or format character: nothing to see.
+  if (bare === "" || /[\p{Cc}\p{Cf}]/u.test(char)) return null;
+  return glyphOf(family, char) ?? glyphOf(family, bare) ?? glyphOf(family, BASE_LETTER[char]) ?? glyphOf(family, "?")!;
 }
 
 function glyphOf(family: Family, char: string | undefined): [number, number] | undefined {

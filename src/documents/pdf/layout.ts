@@ -422,8 +422,9 @@ const day = (isoDate: string) => isoDate.split("-").reverse().join(".");
 const percent = (rate: string) => `${rate.replace(".", ",")} %`;
 /** An IBAN in groups of four, as printed. */
 const iban = (value: string) => value.replace(/(.{4})(?=.)/g, "$1 ");
-/** A glyph id as Identity-H writes it: two bytes, in hex. */
-const hex4 = (glyph: number) => glyph.toString(16).padStart(4, "0");
+/** A glyph id as Identity-H writes it: two bytes, in hex (the subsets' ids, below 4096, from a table). */
+const HEX4 = Array.from({ length: 4096 }, (_, glyph) => glyph.toString(16).padStart(4, "0"));
+const hex4 = (glyph: number) => HEX4[glyph] ?? glyph.toString(16).padStart(4, "0");
 /** A coordinate: two decimals at most (no float noise in the file). */
 const n = (value: number) => String(Math.round(value * 100) / 100);
 
