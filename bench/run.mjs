@@ -88,7 +88,7 @@ async function main() {
   checkSameRouting("wrangler.toml", ["bench/static/wrangler.toml", "bench/raw-d1/wrangler.toml"]);
   const size = measureBuild();
   // In this process, before the Workers start to share the cores with it.
-  log("e-invoice rendering in Node, UBL and CII of 1, 50 and 500 lines (npm run bench:render measures workerd too)");
+  log("e-invoice rendering in Node, UBL, CII and PDF of 1, 50 and 500 lines (npm run bench:render: workerd too)");
   const render = renderRows(await measureNode({ rounds: PLAN.renderRounds }), null);
   const workers = await startWorkers(seed);
   const tokens = await signTokens(workers.secret, seed.listCustomer);
