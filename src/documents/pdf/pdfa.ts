@@ -36,9 +36,13 @@ export function metadata(file: PdfFile, d: Description): Ref {
   return file.addStream("/Type /Metadata /Subtype /XML", xmp);
 }
 
+// The profile, compressed once an isolate.
+let compressedProfile: Promise<Uint8Array> | undefined;
+
 /** The catalog's /OutputIntents entry: sRGB, the colour space the pages' DeviceRGB and DeviceGray mean. */
 export async function outputIntent(file: PdfFile): Promise<Ref> {
-  const profile = file.addStream("/N 3 /Filter /FlateDecode", await deflate(new Uint8Array(icc)));
+  compressedProfile ??= deflate(new Uint8Array(icc));
+  const profile = file.addStream("/N 3 /Filter /FlateDecode", await compressedProfile);
   return file.add(
     "<</Type /OutputIntent /S /GTS_PDFA1 /OutputConditionIdentifier (sRGB IEC61966-2.1)" +
       ` /Info (sRGB IEC61966-2.1) /RegistryName (http://www.color.org) /DestOutputProfile ${profile}>>`,
