@@ -38,8 +38,8 @@ export interface RouteSpec {
     status: 200 | 201 | 204;
     schema: z.ZodMiniType;
     mediaType?: string;
-    /** Other media types the success may be, by media type (a document's formats). */
-    alternatives?: Record<string, z.ZodMiniType>;
+    /** Other media types the success may be, with their JSON Schema (plain data: no schema to build at start-up). */
+    alternatives?: Record<string, Record<string, unknown>>;
     headers?: Record<string, string>;
     /** A stored document: an attachment with a strong ETag; a matching If-None-Match answers 304. */
     conditional?: true;

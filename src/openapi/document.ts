@@ -131,10 +131,7 @@ function operation(spec: RouteSpec, docs: RouteDocs) {
             content: {
               [spec.success.mediaType ?? "application/json"]: { schema: schemaRef(spec.success.schema) },
               ...Object.fromEntries(
-                Object.entries(spec.success.alternatives ?? {}).map(([type, schema]) => [
-                  type,
-                  { schema: schemaRef(schema) },
-                ]),
+                Object.entries(spec.success.alternatives ?? {}).map(([type, schema]) => [type, { schema }]),
               ),
             },
           }),

@@ -25,8 +25,6 @@ const DocumentQuery = z.object({
 });
 
 const XML = z.string();
-/** The PDF's bytes (OpenAPI: a binary string). */
-const PDF = z.string().register(z.globalRegistry, { format: "binary" });
 
 const ABOUT: Record<DocumentKind, { path: string; operationId: string }> = {
   invoice: { path: "/invoices/{id}/document", operationId: "getInvoiceDocument" },
@@ -47,7 +45,7 @@ export const getDocument = (kind: DocumentKind) =>
       status: 200,
       schema: XML,
       mediaType: "application/xml",
-      alternatives: { "application/pdf": PDF },
+      alternatives: { "application/pdf": { type: "string", format: "binary" } },
       headers: { "Cache-Control": "private" },
       conditional: true,
     },
