@@ -8,16 +8,17 @@
 // medians over the invoices, the ratio first / stored of the medians. The documents Worker's first
 // PDF (its isolate fresh, the fonts still to decode), then its first UBL, are a warm-up invoice's,
 // reported apart. The last line printed is one JSON object; BENCHMARKS.md ("PDF rendering") explains it.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { sign } from "hono/jwt";
-import { startWorker, stopAllWorkers } from "../scripts/local-worker.mjs";
+import { startWorker } from "../scripts/local-worker.mjs";
 import { isFree } from "../scripts/ports.mjs";
 import { expectStatus } from "./http.mjs";
 import { median } from "./measure.mjs";
+import { runBench } from "./lifecycle.mjs";
 
 process.env.WRANGLER_SEND_METRICS = "false";
 
@@ -210,24 +211,4 @@ async function main() {
 
 const round1 = (x) => Math.round(x * 10) / 10;
 
-async function cleanUp() {
-  await stopAllWorkers();
-  rmSync(work, { recursive: true, force: true });
-}
-
-let interrupted = false;
-// Ctrl-C or a kill: the Workers run in process groups of their own, so stop them before leaving.
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.once(signal, () => {
-    interrupted = true;
-    log(`${signal}: stopping the Workers`);
-    cleanUp().finally(() => process.exit(130));
-  });
-}
-
-main()
-  .catch((error) => {
-    if (!interrupted) console.error(error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  })
-  .finally(cleanUp);
+runBench(main, { work, log });

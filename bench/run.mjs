@@ -4,12 +4,12 @@
 // and the CPU time of rendering an e-invoice in Node (bench/render.mjs).
 // BENCHMARKS.md explains the figures. The last line printed is one JSON object; progress goes to
 // stderr.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { sign } from "hono/jwt";
-import { startWorker, stopAllWorkers } from "../scripts/local-worker.mjs";
+import { startWorker } from "../scripts/local-worker.mjs";
 import { isFree } from "../scripts/ports.mjs";
 import { measureDeepPages } from "./deep-pages.mjs";
 import { call } from "./http.mjs";
@@ -22,6 +22,7 @@ import { measureNode, renderRows } from "./render.mjs";
 import { checkSameRouting } from "./same-routing.mjs";
 import { writeSeed } from "./seed.mjs";
 import { serviceListStatements } from "./service-sql.mjs";
+import { runBench } from "./lifecycle.mjs";
 
 process.env.WRANGLER_SEND_METRICS = "false";
 
@@ -499,26 +500,4 @@ const startupText = ({ startupMs, startupRuns }) =>
     ? "startup: no usable profile (the machine was too busy for the sampler)"
     : `startup ${startupMs.toFixed(1)} ms (median of ${startupRuns.map((ms) => ms.toFixed(1)).join(", ")})`;
 
-async function cleanUp() {
-  await stopAllWorkers();
-  rmSync(work, { recursive: true, force: true });
-}
-
-let interrupted = false;
-
-// Ctrl-C or a kill: the Workers run in process groups of their own, so stop them before leaving.
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.once(signal, () => {
-    interrupted = true;
-    log(`${signal}: stopping the Workers`);
-    cleanUp().finally(() => process.exit(130));
-  });
-}
-
-main()
-  .catch((error) => {
-    // After an interruption, the steps that were cut short fail too: that is no news.
-    if (!interrupted) console.error(error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  })
-  .finally(cleanUp);
+runBench(main, { work, log });
