@@ -121,3 +121,18 @@ describe("GET /invoices/{id}/credit_note?format=pdf", () => {
     expect(text(await embeddedFile(own.bytes))).toContain("<ram:TypeCode>380</ram:TypeCode>");
   });
 });
+
+describe("the documents Worker's runtime", () => {
+  // A foreign buyer's address ends in its country's German name (layout.ts countryName), which the PDF
+  // takes from the runtime's ICU data: workerd (here the test pool's) must have it, or the line would
+  // print a bare code. The text itself is read with poppler in test/einvoice/pdf.test.mjs.
+  it("knows countries' German names", () => {
+    const regions = new Intl.DisplayNames(["de"], { type: "region" });
+    expect(["GR", "AT", "PL", "BG"].map((code) => regions.of(code))).toEqual([
+      "Griechenland",
+      "Österreich",
+      "Polen",
+      "Bulgarien",
+    ]);
+  });
+});
