@@ -35,7 +35,7 @@ export interface Face {
 }
 
 /** One weight: its faces, in the order a character is looked for. */
-export interface Family {
+interface Family {
   faces: Face[];
   /** What shape() found for each character so far: [face, glyph], or null for none to print. */
   found: Map<string, [number, number] | null>;
@@ -64,22 +64,45 @@ const FILES: Record<Weight, [string, ArrayBuffer | Uint8Array][]> = {
   ],
 };
 
-let families: Promise<Record<Weight, Family>> | undefined;
+export type Fonts = Record<Weight, Family>;
 
-/** Both weights, decoded once an isolate. */
-export function loadFonts(): Promise<Record<Weight, Family>> {
-  families ??= (async () => {
+// Each face is decoded once an isolate, when a document first needs it.
+const faces = new Map<string, Promise<Face>>();
+const families = new Map<number, Promise<Fonts>>();
+
+function face(weight: Weight, index: number): Promise<Face> {
+  const [script, woff] = FILES[weight][index]!;
+  const name = `SourceSans3${script}-${weight === "bold" ? "Bold" : "Regular"}`;
+  if (!faces.has(name)) faces.set(name, faceOf(new Uint8Array(woff), name));
+  return faces.get(name)!;
+}
+
+/** Both weights with their first `count` faces (all by default; 1: Latin only). */
+function loadFaces(count = FILES.regular.length): Promise<Fonts> {
+  if (!families.has(count)) {
     const family = async (weight: Weight): Promise<Family> => ({
       found: new Map(),
-      faces: await Promise.all(
-        FILES[weight].map(([script, woff]) =>
-          faceOf(new Uint8Array(woff), `SourceSans3${script}-${weight === "bold" ? "Bold" : "Regular"}`),
-        ),
-      ),
+      faces: await Promise.all(FILES[weight].slice(0, count).map((_, i) => face(weight, i))),
     });
-    return { regular: await family("regular"), bold: await family("bold") };
-  })();
-  return families;
+    families.set(
+      count,
+      Promise.all([family("regular"), family("bold")]).then(([regular, bold]) => ({ regular, bold })),
+    );
+  }
+  return families.get(count)!;
+}
+
+/**
+ * The fonts for a document whose texts are `texts`: the Latin faces when they have every character (most
+ * documents: an isolate's first PDF then decodes two faces, not eight), else all of them. Either way the
+ * same texts get the same fonts, so the same bytes.
+ */
+export async function loadFonts(texts: string[]): Promise<Fonts> {
+  const latin = await loadFaces(1);
+  const { glyphs } = latin.regular.faces[0]!;
+  const printable = (text: string) =>
+    [...text.normalize("NFC")].every((char) => /[\p{Cc}\p{Cf}]/u.test(char) || glyphs.has(char.codePointAt(0)!));
+  return texts.every(printable) ? latin : loadFaces();
 }
 
 // Letters with a stroke, which have no decomposition: the letter they are written on.

@@ -15,7 +15,7 @@ const PRODUCER = "voucher-billing-api";
 
 export async function renderPdf(doc: EInvoice): Promise<Uint8Array> {
   const xml = renderCii(doc);
-  const fonts = await loadFonts();
+  const fonts = await loadFonts(textsOf(doc));
   const file = new PdfFile();
   const catalog = file.reserve();
   const pages = file.reserve();
@@ -61,6 +61,13 @@ export async function renderPdf(doc: EInvoice): Promise<Uint8Array> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(xml));
   const id = hexString(new Uint8Array(digest).slice(0, 16));
   return file.bytes(`/Root ${catalog} /Info ${info(file, description)} /ID [${id} ${id}]`);
+}
+
+/** Every text of the document, the parties' included (all strings in it: the layout adds only Latin). */
+function textsOf(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (value === null || typeof value !== "object") return [];
+  return Object.values(value).flatMap(textsOf);
 }
 
 // A face's program and ToUnicode map, compressed once an isolate.

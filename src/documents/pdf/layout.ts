@@ -6,9 +6,7 @@
 import { formatCents } from "../../domain/money";
 import type { DocumentLine, EInvoice } from "../model";
 import { type Payment, paymentOf, present, type Vat, vatOf } from "../semantic";
-import { type Family, shape, type Weight, widthOf } from "./font";
-
-type Fonts = Record<Weight, Family>;
+import { type Fonts, shape, type Weight, widthOf } from "./font";
 
 /** The resource name of a weight's face: R0-R3 regular, B0-B3 bold (font.ts's order of scripts). */
 export const fontName = (weight: Weight, face: number) => `${weight === "bold" ? "B" : "R"}${face}`;
