@@ -151,7 +151,8 @@ test("the pages show what a German invoice shows", async (t) => {
     if (period && period.start === period.end) labelled("Leistungsdatum", day(period.start));
     else if (period) labelled("Leistungszeitraum", `${day(period.start)} – ${day(period.end)}`);
     else has("Leistungsdatum", category !== "O");
-    if (!period && category !== "O") labelled("Leistungsdatum", "entspricht dem Rechnungsdatum");
+    // (A credit note's supply is its invoice's: the date of the invoice it cancels.)
+    if (!period && category !== "O") labelled("Leistungsdatum", day(doc.precedingInvoice?.issueDate ?? doc.issueDate));
     // BT-10 has its own row only when it is not the order reference or the customer number.
     const ownReference = ![doc.orderReference, doc.buyer.customerId].includes(doc.buyerReference);
     has("Ihre Referenz", ownReference);
@@ -226,6 +227,19 @@ test("500 lines page cleanly: every line once, the table's header and the page c
   assert.match(text, /Voucher card Dvořák Łukasz Ødegård/);
 });
 
+test("the totals never open a page alone: the last line goes with them, whatever the number of lines", async (t) => {
+  const pdftotext = tool(t, command("pdftotext"));
+  if (!pdftotext) return;
+  for (let count = 25; count <= 140; count++) {
+    const doc = voucherInvoiceOf(
+      "INV-2026-000140",
+      Array.from({ length: count }, (_, i) => [`Karte ${i + 1}`, 1000]),
+    );
+    const page = pagesOf(pdftotext, await write(`totals-${count}`, doc)).find((p) => p.includes("Summe netto"));
+    assert.ok(tableRows(page).has(count), `${count} lines: the page of the totals shows the last line`);
+  }
+});
+
 test("property: the pages hold every line's quantity, price, VAT and amount, and the totals", async (t) => {
   const pdftotext = tool(t, command("pdftotext"));
   if (!pdftotext) return;
@@ -274,6 +288,11 @@ function oddInvoice() {
   const long = (text, length) => text.repeat(Math.ceil(length / text.length)).slice(0, length);
   return {
     ...base,
+    seller: {
+      ...base.seller,
+      taxNumber: "143/123/45678",
+      registrationId: long("Amtsgericht München HRA 123456, Komplementärin ", 200),
+    },
     number: "INV-2026-000777",
     orderReference: long("REF-", 255),
     accountingReference: long("Kostenstelle Süd ", 100),
@@ -310,6 +329,9 @@ test("customer text as long and odd as the API allows prints in place, in its ow
   for (const value of [doc.orderReference, doc.buyerReference, doc.accountingReference])
     assert.ok(particulars.includes(unspaced(value)), value);
   assert.match(text, /Griechenland/);
+  // A 200-character register entry is what the footer's six lines cut, never the seller's tax ids.
+  assert.match(text, new RegExp(`USt-IdNr\\. ${doc.seller.vatId}`));
+  assert.match(text, new RegExp(`Steuernummer ${literally(doc.seller.taxNumber)}`));
   assert.match(text, /USt-IdNr\. EL123456789/);
   // Controls and format characters print as nothing, characters no face has as "?".
   const printed = doc.lines[0].description.replace(/\p{Cc}|\p{Cf}/gu, "").replace(/✓|😀/gu, "?");

@@ -73,7 +73,12 @@ const families = new Map<number, Promise<Fonts>>();
 function face(weight: Weight, index: number): Promise<Face> {
   const [script, woff] = FILES[weight][index]!;
   const name = `SourceSans3${script}-${weight === "bold" ? "Bold" : "Regular"}`;
-  if (!faces.has(name)) faces.set(name, faceOf(new Uint8Array(woff), name));
+  if (!faces.has(name)) {
+    const decoded = faceOf(new Uint8Array(woff), name);
+    // A decoding that failed is tried again by the next document, not remembered.
+    decoded.catch(() => faces.delete(name));
+    faces.set(name, decoded);
+  }
   return faces.get(name)!;
 }
 
@@ -84,10 +89,9 @@ function loadFaces(count = FILES.regular.length): Promise<Fonts> {
       found: new Map(),
       faces: await Promise.all(FILES[weight].slice(0, count).map((_, i) => face(weight, i))),
     });
-    families.set(
-      count,
-      Promise.all([family("regular"), family("bold")]).then(([regular, bold]) => ({ regular, bold })),
-    );
+    const loaded = Promise.all([family("regular"), family("bold")]).then(([regular, bold]) => ({ regular, bold }));
+    loaded.catch(() => families.delete(count));
+    families.set(count, loaded);
   }
   return families.get(count)!;
 }

@@ -47,7 +47,7 @@ const TITLE = { "380": "Rechnung", "381": "Stornorechnung" } as const;
 function letterhead(sheet: Sheet, doc: EInvoice, vat: Vat) {
   const { seller, buyer } = doc;
   let top = 790;
-  for (const line of sheet.wrap(seller.name, RIGHT - LEFT, 15)) {
+  for (const line of sheet.wrap(seller.name, RIGHT - LEFT, 15, "bold")) {
     sheet.text(LEFT, top, line, { bold: true, size: 15 });
     top -= 17;
   }
@@ -123,10 +123,13 @@ function letterhead(sheet: Sheet, doc: EInvoice, vat: Vat) {
 const PARTICULARS = { label: 300, value: 383 };
 
 // § 14 (4) no. 6 UStG: a taxable supply's date. A voucher invoice has no period: a single-purpose voucher
-// (S, Z) is supplied when it is issued, which the invoice states; a multi-purpose one (O) is no supply yet.
+// (S, Z) is supplied when it is issued, the day of its invoice (for a credit note, of the invoice it
+// cancels); a multi-purpose one (O) is no supply yet.
+const supplied = (doc: EInvoice) => doc.precedingInvoice?.issueDate ?? doc.issueDate;
+
 function servicePeriod(doc: EInvoice, vat: Vat): [string, string | null] {
   const period = doc.servicePeriod;
-  if (!period) return ["Leistungsdatum", vat.category === "O" ? null : "entspricht dem Rechnungsdatum"];
+  if (!period) return ["Leistungsdatum", vat.category === "O" ? null : day(supplied(doc))];
   if (period.start === period.end) return ["Leistungsdatum", day(period.start)];
   return ["Leistungszeitraum", `${day(period.start)} – ${day(period.end)}`];
 }
@@ -161,7 +164,7 @@ function lineTable(sheet: Sheet, lines: DocumentLine[]) {
   for (const line of lines) {
     const description = sheet.wrap(line.description, COLUMN.descriptionWidth);
     // The last line goes with the totals, so that they never open a page on their own.
-    sheet.need(description.length * LEADING + 2 + (line === lines.at(-1) ? TOTALS_HEIGHT : 0));
+    sheet.need(description.length * LEADING + 2 + (line === lines.at(-1) ? TABLE_END + TOTALS_HEIGHT : 0));
     const y = sheet.y;
     sheet.text(COLUMN.position, y, String(line.position), { align: "right" });
     description.forEach((text, i) => sheet.text(COLUMN.description, y - i * LEADING, text));
@@ -173,9 +176,11 @@ function lineTable(sheet: Sheet, lines: DocumentLine[]) {
   }
   sheet.repeat = null;
   sheet.rule(sheet.y + LEADING - 4);
-  sheet.y -= 6;
+  sheet.y -= TABLE_END;
 }
 
+/** The space below the line table's closing rule, and the totals' height. */
+const TABLE_END = 6;
 const TOTALS_HEIGHT = LEADING * 3 + 16;
 
 function totals(sheet: Sheet, doc: EInvoice, vat: Vat) {
@@ -280,12 +285,13 @@ function footer(fonts: Fonts, used: Set<string>, doc: EInvoice, page: number, pa
   const columns = [
     [seller.name, seller.street, `${seller.postcode} ${seller.city}`],
     [seller.contactName, `Tel. ${seller.contactPhone}`, seller.contactEmail],
+    // The tax ids first (§ 14 UStG wants one): a long register entry is what the six lines cut.
     [
       `IBAN ${iban(seller.iban)}`,
       ...(present(seller.bic) ? [`BIC ${seller.bic}`] : []),
-      seller.registrationId,
       `USt-IdNr. ${seller.vatId}`,
       ...(present(seller.taxNumber) ? [`Steuernummer ${seller.taxNumber}`] : []),
+      seller.registrationId,
     ],
   ];
   sheet.text(RIGHT, 84, `${doc.number} · Seite ${page} von ${pages}`, { size: 7.5, grey: true, align: "right" });
@@ -358,8 +364,8 @@ class Sheet {
   }
 
   /** `text` broken into lines no wider than `width` at `size`: at spaces, or inside a word too long. */
-  wrap(text: string, width: number, size = SIZE): string[] {
-    const family = this.fonts.regular;
+  wrap(text: string, width: number, size = SIZE, weight: Weight = "regular"): string[] {
+    const family = this.fonts[weight];
     const measure = (part: string) => widthOf(family, shape(family, part), size);
     const space = measure(" ");
     const lines: string[] = [];
