@@ -11,6 +11,7 @@ import {
   ISO_MS,
   newEntry,
   orderIn,
+  seedEntries,
   singlePage,
   token,
   unique,
@@ -277,18 +278,6 @@ describe("POST /card_orders/{id}/entries", () => {
     }
   });
 });
-
-/** Stores `count` entries of 1.00 for an order straight into D1 (through the count triggers). */
-async function seedEntries(orderId: string, count: number) {
-  await env.DB.prepare(
-    `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < ?2)
-    INSERT INTO card_order_entries (id, order_id, voucher_owner_id, card_holder_name, amount, created_at, updated_at)
-    SELECT lower(hex(randomblob(4))) || '-0000-4000-8000-' || printf('%012d', i), ?1, 'seeded', 'Seeded', 100,
-      '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z' FROM seq`,
-  )
-    .bind(orderId, count)
-    .run();
-}
 
 describe("GET /card_orders/{id}/entries", () => {
   it("pages the entries newest first, totals from entries_count, links keep other parameters", async () => {

@@ -9,7 +9,7 @@ import { storeResponse } from "../src/db/idempotency-keys";
 import { cardOrders, type CardOrderRow } from "../src/db/schema";
 import { insertWebhookEndpoint } from "../src/db/webhook-endpoints";
 import { isWriteConflict, WriteConflict } from "../src/errors";
-import { BASE, createCardOrder, expectError, newEntry, send, token, unique } from "./support/api";
+import { BASE, createCardOrder, expectError, newEntry, seedEntries, send, token, unique } from "./support/api";
 import { FaultyD1 } from "./support/faulty-d1";
 
 const database = () => new RequestDatabase(env.DB, "first-primary");
@@ -208,16 +208,6 @@ async function request(auth: string, method: string, path: string, DB: D1Databas
   const body = json === undefined ? undefined : JSON.stringify(json);
   return send(new Request(BASE + path, { method, headers, body }), { DB });
 }
-
-const seedEntries = (orderId: string, count: number) =>
-  env.DB.prepare(
-    `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < ?2)
-    INSERT INTO card_order_entries (id, order_id, voucher_owner_id, card_holder_name, amount, created_at, updated_at)
-    SELECT lower(hex(randomblob(4))) || '-0000-4000-8000-' || printf('%012d', i), ?1, 'seeded', 'Seeded', 100,
-      '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z' FROM seq`,
-  )
-    .bind(orderId, count)
-    .run();
 
 describe("the answer to a failed guard, by its name", () => {
   it("an order filled meanwhile: 409 conflict at once, with no second read", async () => {
