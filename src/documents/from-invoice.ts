@@ -3,6 +3,10 @@ import type { Buyer, EInvoice, Seller } from "./model";
 
 export type DocumentKind = "invoice" | "credit_note";
 
+/** The number a document carries: the invoice's, or its cancellation number for the credit note. */
+export const documentNumber = (invoice: InvoiceRow, kind: DocumentKind): string =>
+  kind === "credit_note" ? invoice.cancellationNumber! : invoice.number;
+
 /**
  * An invoice as its e-invoice shows it (docs/api.md part 13), from what was kept when it was issued:
  * the invoice (with its seller and buyer), its lines, and for a credit note its cancellation.
@@ -16,7 +20,7 @@ export function eInvoiceOf(invoice: InvoiceRow, lines: InvoiceLineRow[], kind: D
   const creditNote = kind === "credit_note";
   return {
     typeCode: creditNote ? "381" : "380",
-    number: creditNote ? invoice.cancellationNumber! : invoice.number,
+    number: documentNumber(invoice, kind),
     issueDate: creditNote ? invoice.cancelledAt!.slice(0, 10) : invoice.bookedOn,
     dueDate: creditNote ? null : invoice.dueOn,
     precedingInvoice: creditNote ? { number: invoice.number, issueDate: invoice.bookedOn } : null,

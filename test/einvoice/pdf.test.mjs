@@ -153,10 +153,9 @@ test("the pages show what a German invoice shows", async (t) => {
     else has("Leistungsdatum", category !== "O");
     // (A credit note's supply is its invoice's: the date of the invoice it cancels.)
     if (!period && category !== "O") labelled("Leistungsdatum", day(doc.precedingInvoice?.issueDate ?? doc.issueDate));
-    // BT-10 has its own row only when it is not the order reference or the customer number.
-    const ownReference = ![doc.orderReference, doc.buyer.customerId].includes(doc.buyerReference);
-    has("Ihre Referenz", ownReference);
-    if (ownReference) labelled("Ihre Referenz", doc.buyerReference);
+    // The buyer's own reference has a row; BT-10's fallbacks (order reference, customer number) have theirs.
+    has("Ihre Referenz", doc.buyer.buyerReference !== null);
+    if (doc.buyer.buyerReference) labelled("Ihre Referenz", doc.buyer.buyerReference);
     labelled("Kundennummer", doc.buyer.customerId);
     if (doc.orderReference) labelled("Ihre Bestellung", doc.orderReference);
     if (doc.accountingReference) labelled("Kostenstelle", doc.accountingReference);
@@ -299,6 +298,7 @@ function oddInvoice() {
     buyerReference: long("Leitweg ", 200),
     buyer: {
       ...base.buyer,
+      buyerReference: long("Leitweg ", 200),
       legalName: long("Ελληνικά Τρόφιμα Ανώνυμη Εταιρεία ", 200),
       street: long("Λεωφόρος Βασιλίσσης Σοφίας ", 200),
       postcode: "115 26",

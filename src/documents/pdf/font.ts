@@ -105,9 +105,12 @@ export async function loadFonts(texts: string[]): Promise<Fonts> {
   const latin = await loadFaces(1);
   const { glyphs } = latin.regular.faces[0]!;
   const printable = (text: string) =>
-    [...text.normalize("NFC")].every((char) => /[\p{Cc}\p{Cf}]/u.test(char) || glyphs.has(char.codePointAt(0)!));
+    [...text.normalize("NFC")].every((char) => INVISIBLE.test(char) || glyphs.has(char.codePointAt(0)!));
   return texts.every(printable) ? latin : loadFaces();
 }
+
+/** Control and format characters: nothing to print. */
+const INVISIBLE = /[\p{Cc}\p{Cf}]/u;
 
 // Letters with a stroke, which have no decomposition: the letter they are written on.
 const BASE_LETTER: Record<string, string> = { Ł: "L", ł: "l", Đ: "D", đ: "d", Ħ: "H", ħ: "h", ı: "i", Ŧ: "T", ŧ: "t" };
@@ -134,7 +137,7 @@ export function shape(family: Family, text: string): Run[] {
 function lookUp(family: Family, char: string): [number, number] | null {
   const bare = char.normalize("NFD").replace(/\p{M}/gu, "");
   // A combining mark no letter took up, a control or format character: nothing to see.
-  if (bare === "" || /[\p{Cc}\p{Cf}]/u.test(char)) return null;
+  if (bare === "" || INVISIBLE.test(char)) return null;
   return glyphOf(family, char) ?? glyphOf(family, bare) ?? glyphOf(family, BASE_LETTER[char]) ?? glyphOf(family, "?")!;
 }
 

@@ -8,18 +8,18 @@ import { xmlCarried } from "../xml";
 import { bytesOf, hexString, PdfFile, type Ref } from "./file";
 import { deflate } from "./flate";
 import { type Face, loadFonts, type Weight } from "./font";
-import { fontName, layoutInvoice, PAGE } from "./layout";
+import { fontName, layoutInvoice, PAGE, titleOf } from "./layout";
 import { type Description, EMBEDDED_NAME, embeddedInvoice, info, metadata, outputIntent } from "./pdfa";
 
 const PRODUCER = "voucher-billing-api";
 
 export async function renderPdf(doc: EInvoice): Promise<Uint8Array> {
-  const xml = renderCii(doc);
+  const xml = new TextEncoder().encode(renderCii(doc));
   const fonts = await loadFonts(textsOf(doc));
   const file = new PdfFile();
   const catalog = file.reserve();
   const pages = file.reserve();
-  const title = `${doc.typeCode === "381" ? "Stornorechnung" : "Rechnung"} ${doc.number}`;
+  const title = titleOf(doc);
   // The Info dictionary and the XMP must say the same: only what XML can carry.
   const description: Description = {
     title,
@@ -58,7 +58,7 @@ export async function renderPdf(doc: EInvoice): Promise<Uint8Array> {
       " /ViewerPreferences <</DisplayDocTitle true>>>>",
     catalog,
   );
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(xml));
+  const digest = await crypto.subtle.digest("SHA-256", xml);
   const id = hexString(new Uint8Array(digest).slice(0, 16));
   return file.bytes(`/Root ${catalog} /Info ${info(file, description)} /ID [${id} ${id}]`);
 }

@@ -31,9 +31,9 @@ interface Style {
 export function layoutInvoice(doc: EInvoice, fonts: Fonts): { pages: string[]; fonts: Set<string> } {
   const vat = vatOf(doc);
   const payment = paymentOf(doc);
-  const sheet = new Sheet(fonts, `${TITLE[doc.typeCode]} ${doc.number}`);
+  const sheet = new Sheet(fonts, titleOf(doc));
   letterhead(sheet, doc, vat);
-  lineTable(sheet, doc.lines);
+  lineTable(sheet, doc.lines, vat);
   totals(sheet, doc, vat);
   vatBreakdown(sheet, doc, vat);
   paymentInstructions(sheet, doc, payment);
@@ -41,6 +41,8 @@ export function layoutInvoice(doc: EInvoice, fonts: Fonts): { pages: string[]; f
 }
 
 const TITLE = { "380": "Rechnung", "381": "Stornorechnung" } as const;
+/** "Rechnung INV-…", "Stornorechnung CN-…": the pages' heading and the file's title. */
+export const titleOf = (doc: EInvoice) => `${TITLE[doc.typeCode]} ${doc.number}`;
 
 // --- The parts, top to bottom.
 
@@ -92,8 +94,9 @@ function letterhead(sheet: Sheet, doc: EInvoice, vat: Vat) {
     ],
     ["Fällig am", doc.dueDate && day(doc.dueDate)],
     servicePeriod(doc, vat),
-    // BT-10 falls back on the order reference or the customer number, which have their own rows.
-    ["Ihre Referenz", [doc.orderReference, buyer.customerId].includes(doc.buyerReference) ? null : doc.buyerReference],
+    // The buyer's own reference (BT-10 falls back on the order reference or the customer number, which
+    // have rows of their own).
+    ["Ihre Referenz", present(buyer.buyerReference) ? buyer.buyerReference : null],
     ["Ihre Bestellung", present(doc.orderReference) ? doc.orderReference : null],
     ["Kostenstelle", present(doc.accountingReference) ? doc.accountingReference : null],
     ["Unser Auftrag", doc.salesOrderReference],
@@ -110,7 +113,7 @@ function letterhead(sheet: Sheet, doc: EInvoice, vat: Vat) {
   }
 
   sheet.y = Math.min(y, right) - 24;
-  sheet.text(LEFT, sheet.y, `${TITLE[doc.typeCode]} ${doc.number}`, { bold: true, size: 14 });
+  sheet.text(LEFT, sheet.y, titleOf(doc), { bold: true, size: 14 });
   sheet.y -= 18;
   if (doc.precedingInvoice) {
     const { number, issueDate } = doc.precedingInvoice;
@@ -145,7 +148,9 @@ const COLUMN = {
   net: RIGHT,
 };
 
-function lineTable(sheet: Sheet, lines: DocumentLine[]) {
+function lineTable(sheet: Sheet, lines: DocumentLine[], vat: Vat) {
+  // Every line has the document's one category and rate (vatOf); O has no rate.
+  const vatCell = vat.linePercent === null ? vat.category : `${vat.category} ${percent(vat.linePercent)}`;
   const header = () => {
     const y = sheet.y;
     const style = { bold: true, size: 8.5 } as const;
@@ -170,7 +175,7 @@ function lineTable(sheet: Sheet, lines: DocumentLine[]) {
     description.forEach((text, i) => sheet.text(COLUMN.description, y - i * LEADING, text));
     sheet.text(COLUMN.quantity, y, integer(line.quantity), { align: "right" });
     sheet.text(COLUMN.price, y, money(line.unitPriceCents), { align: "right" });
-    sheet.text(COLUMN.vat, y, line.vatCategory === "O" ? "O" : `${line.vatCategory} ${percent(line.vatPercent)}`);
+    sheet.text(COLUMN.vat, y, vatCell);
     sheet.text(COLUMN.net, y, money(line.netCents), { align: "right" });
     sheet.y -= description.length * LEADING + 2;
   }
@@ -203,15 +208,17 @@ function totals(sheet: Sheet, doc: EInvoice, vat: Vat) {
 const CATEGORY = { S: "S – Normalsatz", Z: "Z – Nullsatz", O: "O – nicht steuerbar" } as const;
 const REASON = {
   S: null,
-  Z: "Befreiungsgrund: Die Leistung unterliegt dem Umsatzsteuersatz von 0 % (Nullsatz, Kategorie Z).",
+  Z: "Die Leistung unterliegt dem Umsatzsteuersatz von 0 % (Nullsatz, Kategorie Z).",
   O:
-    "Befreiungsgrund (VATEX-EU-O): nicht steuerbar. Der Verkauf von Mehrzweck-Gutscheinen ist kein " +
+    "nicht steuerbar. Der Verkauf von Mehrzweck-Gutscheinen ist kein " +
     "steuerbarer Umsatz (§\u00a03\u00a0Abs.\u00a015\u00a0UStG); die Umsatzsteuer entsteht erst mit der Einlösung.",
 } as const;
 
 function vatBreakdown(sheet: Sheet, doc: EInvoice, vat: Vat) {
   const reason = REASON[vat.category];
-  const reasonLines = reason ? sheet.wrap(reason, RIGHT - LEFT) : [];
+  // The reason's code, where EN 16931 has one (O: VATEX-EU-O), as the XML states it.
+  const label = vat.exemptionCode ? `Befreiungsgrund (${vat.exemptionCode})` : "Befreiungsgrund";
+  const reasonLines = reason ? sheet.wrap(`${label}: ${reason}`, RIGHT - LEFT) : [];
   sheet.need(LEADING * (4 + reasonLines.length));
   sheet.text(LEFT, sheet.y, "Umsatzsteueraufstellung", { bold: true });
   sheet.y -= LEADING + 2;
@@ -414,12 +421,14 @@ class Sheet {
 
 // --- German forms of the values.
 
+/** "1234567" → "1.234.567". */
+const grouped = (digits: string) => digits.replace(/\B(?=(\d{3})+$)/g, ".");
 /** 1234567 cents → "12.345,67". */
 const money = (cents: number) => {
   const [units, hundredths] = formatCents(cents).split(".");
-  return `${units!.replace(/\B(?=(\d{3})+$)/g, ".")},${hundredths}`;
+  return `${grouped(units!)},${hundredths}`;
 };
-const integer = (value: number) => String(value).replace(/\B(?=(\d{3})+$)/g, ".");
+const integer = (value: number) => grouped(String(value));
 /** "2026-03-02" → "02.03.2026". */
 const day = (isoDate: string) => isoDate.split("-").reverse().join(".");
 /** "7.5" → "7,5 %". */

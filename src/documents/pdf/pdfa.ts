@@ -50,8 +50,7 @@ export async function outputIntent(file: PdfFile): Promise<Ref> {
 }
 
 /** The embedded CII invoice's file specification (for the catalog's /AF and /EmbeddedFiles). */
-export async function embeddedInvoice(file: PdfFile, xml: string, date: string): Promise<Ref> {
-  const bytes = new TextEncoder().encode(xml);
+export async function embeddedInvoice(file: PdfFile, bytes: Uint8Array, date: string): Promise<Ref> {
   const stream = file.addStream(
     `/Type /EmbeddedFile /Subtype /text#2Fxml /Params <</Size ${bytes.length} /ModDate ${pdfDate(date)}>>` +
       " /Filter /FlateDecode",

@@ -1,6 +1,6 @@
 import { customerOf } from "../../auth/principal";
 import { findInvoiceAndLines } from "../../db/invoice-lines";
-import { hasDocuments, type DocumentKind } from "../../documents/from-invoice";
+import { documentNumber, hasDocuments, type DocumentKind } from "../../documents/from-invoice";
 import { ApiError, notFound } from "../../errors";
 import { database } from "../../http/database";
 import { replyBody } from "../../http/reply";
@@ -48,7 +48,7 @@ export const getDocument =
         `Invoice ${invoice.number} was issued without the seller's and buyer's data (before e-invoices existed, ` +
           "or for a customer without a billing profile), so it has no e-invoice.",
       );
-    const number = kind === "invoice" ? invoice.number : invoice.cancellationNumber;
+    const number = documentNumber(invoice, kind);
     const { contentType, extension } = FORMATS[query.format];
     const httpMetadata = { contentType, contentDisposition: `attachment; filename="${number}.${extension}"` };
     const document = await c.env.RENDERER.render(invoice, lines, kind, query.format);

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import type { DocumentKind } from "../../documents/from-invoice";
+import type { DocumentFormat } from "../../documents/worker";
 import { invoiceLifecycle } from "../../domain/invoices";
 import { NO_BODY } from "../../http/request-body";
 import type { RouteSpec } from "../../http/route";
@@ -7,16 +8,19 @@ import { oneOf, pathId } from "../../schemas/formats";
 
 const TAG = "Invoices";
 
-/** `format` (docs/api.md part 13): how each is served. */
+const XML_TYPE = "application/xml; charset=utf-8";
+const PDF_TYPE = "application/pdf";
+
+/** `format` (docs/api.md part 13), each as it is served; the first is the default. */
 export const FORMATS = {
-  ubl: { contentType: "application/xml; charset=utf-8", extension: "xml" },
-  cii: { contentType: "application/xml; charset=utf-8", extension: "xml" },
-  pdf: { contentType: "application/pdf", extension: "pdf" },
-} as const;
+  ubl: { contentType: XML_TYPE, extension: "xml" },
+  cii: { contentType: XML_TYPE, extension: "xml" },
+  pdf: { contentType: PDF_TYPE, extension: "pdf" },
+} as const satisfies Record<DocumentFormat, { contentType: string; extension: string }>;
 
 const DocumentQuery = z.object({
   format: z
-    ._default(oneOf(["ubl", "cii", "pdf"] as const satisfies (keyof typeof FORMATS)[]), "ubl")
+    ._default(oneOf(Object.keys(FORMATS) as [DocumentFormat, ...DocumentFormat[]]), "ubl")
     .register(z.globalRegistry, {
       description:
         "ubl: XRechnung 3.0 in UBL 2.1 (the default); cii: XRechnung 3.0 in UN/CEFACT CII; pdf: ZUGFeRD 2 / " +
@@ -45,7 +49,7 @@ export const getDocument = (kind: DocumentKind) =>
       status: 200,
       schema: XML,
       mediaType: "application/xml",
-      alternatives: { "application/pdf": { type: "string", format: "binary" } },
+      alternatives: { [PDF_TYPE]: { type: "string", format: "binary" } },
       headers: { "Cache-Control": "private" },
       conditional: true,
     },
