@@ -58,6 +58,12 @@ export class ApiError extends Error {
 
 export const notFound = (what = "resource"): ApiError => ApiError.of("not_found", `No such ${what}.`);
 
+/** `row`, or a 404 naming `what` when there is none. */
+export function found<T>(row: T | undefined, what: string): T {
+  if (row === undefined) throw notFound(what);
+  return row;
+}
+
 /** A database call failed (unreachable, overloaded, injected fault): the client may retry. */
 export class DatabaseUnavailableError extends Error {
   constructor(cause: unknown) {

@@ -94,7 +94,9 @@ export async function withIdempotencyKey(
   const values = { principal: principal.sub, key };
   // The lookup joins the handler's first reads, so a keyed write costs no extra round trip, and a
   // repeat ends before the handler acts on what it read.
+  let looked = false;
   const withKey = async (read?: () => Promise<unknown>, act?: (read: unknown) => Promise<Response>) => {
+    looked = true;
     if (!act) [read, act] = [undefined, read as () => Promise<Response>];
     const [[stored], found] = await db.readAlong(storedResponse(), values, read);
     const replayed = await replay(c, claim, stored);
@@ -104,7 +106,10 @@ export async function withIdempotencyKey(
     return act(found);
   };
   try {
-    return await respond(withKey as WithKey);
+    const response = await respond(withKey as WithKey);
+    // A keyed handler that answered without withKey would have ignored the key: a bug, not a reply.
+    if (!looked) throw new Error(`${c.req.method} ${c.req.routePath} answered an Idempotency-Key without withKey`);
+    return response;
   } catch (error) {
     // A duplicate sent while the first request was still running found the key free, then was
     // refused by what the first one did (its key taken, the order invoiced, the state moved):

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { SCOPES } from "../auth/principal";
+import { EVENT_RETENTION_DAYS } from "../domain/events";
 import { ERRORS, type ErrorCode } from "../errors";
 import { BOOKMARK_HEADER } from "../http/d1-bookmark";
 import { errorsOf, keyed } from "../http/mount";
@@ -44,7 +45,9 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   "Card order entries": "The cards of a draft card order: who gets each and the amount loaded on it.",
   Invoices: "Invoices of card orders (INV-YYYY-NNNNNN, gapless per year): open → paid, or cancelled (CN-YYYY-NNNNNN).",
   "Notification tokens": "The push-notification tokens of the calling voucher owner's devices.",
-  Events: "The customer's event log: every change a client may react to, newest first, kept 30 days.",
+  Events:
+    "The customer's event log: every change a client may react to, newest first, " +
+    `kept ${EVENT_RETENTION_DAYS} days.`,
   "Webhook endpoints":
     "Where the customer's events are POSTed, signed as Standard Webhooks specifies; the secret is shown once, when " +
     "the endpoint is created.",

@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 import type { WebhookEndpointRow } from "../db/schema";
 import { EVENT_TYPES } from "../domain/events";
 import { webhookUrlProblem } from "../domain/webhooks";
-import { dateTime, requestBody } from "./formats";
+import { dateTime, oneOf, requestBody } from "./formats";
 import { named, namedResponse } from "./registry";
 
 const MAX_URL_LENGTH = 2048;
@@ -63,7 +63,7 @@ export const CreateWebhookEndpoint = named(
           'https; a host that is not globally reachable, also over http, only while ALLOW_LOCAL_WEBHOOKS is "true".',
       }),
     event_types: z
-      .array(z.enum(["*", ...EVENT_TYPES], { error: `must be one of: *, ${EVENT_TYPES.join(", ")}` }), {
+      .array(oneOf(["*", ...EVENT_TYPES]), {
         error: "must be an array of event types",
       })
       .check(z.minLength(1, 'must name at least one event type, or be ["*"]'), z.superRefine(eventTypesProblems)),

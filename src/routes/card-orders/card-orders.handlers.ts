@@ -14,7 +14,7 @@ import {
 import { CARD_ORDER_EVENTS } from "../../domain/events";
 import { newId } from "../../domain/ids";
 import type { AppEnv } from "../../env";
-import { ApiError, notFound } from "../../errors";
+import { ApiError, found } from "../../errors";
 import { database } from "../../http/database";
 import { reply } from "../../http/reply";
 import type { Handler } from "../../http/route";
@@ -43,10 +43,7 @@ const findOrder = (c: Context<AppEnv>, id: string, action?: CardOrderAction): Pr
       ? findOrderAndProfile(database(c), customerOf(c), id)
       : findCardOrder(database(c), customerOf(c), id).then((order) => ({ order }));
 
-function existing(order: CardOrderRow | undefined): CardOrderRow {
-  if (!order) throw notFound("card order");
-  return order;
-}
+const existing = (order: CardOrderRow | undefined): CardOrderRow => found(order, "card order");
 
 export const createCardOrder: Handler<typeof routes.createCardOrder> = (c, { body, withKey }) =>
   withKey(() => {

@@ -12,7 +12,7 @@ import type { CardOrderEntryRow, CardOrderRow } from "../../db/schema";
 import { assertEntriesChangeable, MAX_ENTRIES_PER_ORDER, orderFull } from "../../domain/card-orders";
 import { newId } from "../../domain/ids";
 import type { AppEnv } from "../../env";
-import { notFound } from "../../errors";
+import { found, notFound } from "../../errors";
 import { database } from "../../http/database";
 import { reply } from "../../http/reply";
 import type { Handler } from "../../http/route";
@@ -24,10 +24,7 @@ import type * as routes from "./entries.routes";
 
 const findOrder = (c: Context<AppEnv>, id: string) => findCardOrder(database(c), customerOf(c), id);
 
-function existing(order: CardOrderRow | undefined): CardOrderRow {
-  if (!order) throw notFound("card order");
-  return order;
-}
+const existing = (order: CardOrderRow | undefined): CardOrderRow => found(order, "card order");
 
 const loadOrder = async (c: Context<AppEnv>, id: string) => existing(await findOrder(c, id));
 

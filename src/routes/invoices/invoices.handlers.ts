@@ -9,7 +9,7 @@ import { isId } from "../../domain/ids";
 import { assertInvoiceable, invoiceLifecycle, type InvoiceAction } from "../../domain/invoices";
 import { nextTimestamp } from "../../domain/time";
 import type { AppEnv } from "../../env";
-import { ApiError, notFound } from "../../errors";
+import { ApiError, found, notFound } from "../../errors";
 import { database } from "../../http/database";
 import { reply } from "../../http/reply";
 import type { Handler } from "../../http/route";
@@ -24,10 +24,7 @@ import type * as routes from "./invoices.routes";
 
 const findOne = (c: Context<AppEnv>, id: string) => findInvoice(database(c), customerOf(c), id);
 
-function existing(row: InvoiceRow | undefined): InvoiceRow {
-  if (!row) throw notFound("invoice");
-  return row;
-}
+const existing = (row: InvoiceRow | undefined): InvoiceRow => found(row, "invoice");
 
 const noSuchOrder = () =>
   ApiError.of("validation_failed", "order_id names no card order of this customer.", { pointer: "/order_id" });
