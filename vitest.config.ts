@@ -53,7 +53,7 @@ export default defineConfig(async () => ({
     setupFiles: ["./test/apply-migrations.ts"],
     // Node tests, not for workerd: against a real `wrangler dev` (npm run test:dev), and the e-invoice
     // validator run (npm run test:einvoice).
-    exclude: [...configDefaults.exclude, "test/dev-server/**", "test/einvoice/**"],
+    exclude: [...configDefaults.exclude, "test/build/**", "test/dev-server/**", "test/einvoice/**"],
     // Each request logs a line; show them only for failing tests.
     silent: "passed-only" as const,
   },

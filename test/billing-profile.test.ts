@@ -56,7 +56,7 @@ describe("PUT and GET /customers/me/billing_profile", () => {
   it("replaces the profile whole: a field left out is null; the five required ones are all it needs", async () => {
     const customer = unique("customer");
     const auth = await token({ customer_id: customer });
-    await put(auth, newBillingProfile);
+    await expectJson(await put(auth, newBillingProfile), 200, { data: shown(customer, newBillingProfile) });
     await expectJson(await put(auth, minimal), 200, { data: shown(customer, minimal) });
     await expectJson(await put(auth, { ...minimal, vat_id: null, email: null }), 200, {
       data: shown(customer, minimal),
@@ -79,9 +79,9 @@ describe("PUT and GET /customers/me/billing_profile", () => {
 
   it("is the customer's own: another customer sees 404, and its PUT changes only its own", async () => {
     const [mine, theirs] = [await token(), await token()];
-    await put(mine, newBillingProfile);
+    expect((await put(mine, newBillingProfile)).status).toBe(200);
     await expectError(await call(PATH, { token: theirs }), 404, { code: "not_found" });
-    await put(theirs, minimal);
+    expect((await put(theirs, minimal)).status).toBe(200);
     const { data } = await expectJson(await call(PATH, { token: mine }), 200, expect.anything());
     expect(data.legal_name).toBe(newBillingProfile.legal_name);
   });

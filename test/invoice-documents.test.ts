@@ -76,11 +76,12 @@ describe("GET /invoices/{id}/document", () => {
     const auth = await token();
     const invoice = await voucherInvoice(auth);
     const cii = await download(auth, documentOf(invoice.id, "?format=cii"));
-    await call("/customers/me/billing_profile", {
+    const changed = await call("/customers/me/billing_profile", {
       token: auth,
       method: "PUT",
       json: { ...newBillingProfile, legal_name: "Ganz Andere GmbH" },
     });
+    expect(changed.status).toBe(200);
     // Deleted from R2, it is rendered again from what the invoice kept: the same bytes.
     await env.DOCUMENTS.delete(`invoices/${invoice.id}/invoice.cii`);
     const again = await call(documentOf(invoice.id, "?format=cii"), {
@@ -188,7 +189,24 @@ describe("GET /invoices/{id}/credit_note", () => {
         `attachment; filename="${cancelled.cancellation_number}.xml"`,
       );
       expect(text).toContain(cancelled.cancellation_number);
-      expect(text).toContain(invoice.number);
+      // The preceding invoice (BG-3), its number and date; the credit note issued on the day of cancelled_at.
+      const day = cancelled.cancelled_at.slice(0, 10);
+      if (format === "ubl") {
+        expect(text).toMatch(
+          new RegExp(
+            `<cac:InvoiceDocumentReference>\\s*<cbc:ID>${invoice.number}</cbc:ID>\\s*` +
+              `<cbc:IssueDate>${invoice.booked_on}</cbc:IssueDate>`,
+          ),
+        );
+        expect(text).toContain(`<cbc:IssueDate>${day}</cbc:IssueDate>`);
+      } else {
+        expect(text).toMatch(
+          new RegExp(
+            `<ram:InvoiceReferencedDocument>\\s*<ram:IssuerAssignedID>${invoice.number}</ram:IssuerAssignedID>`,
+          ),
+        );
+        expect(text).toContain(`<udt:DateTimeString format="102">${day.replaceAll("-", "")}</udt:DateTimeString>`);
+      }
       expect(text).toContain(format === "ubl" ? "<cbc:CreditNoteTypeCode>381<" : "<ram:TypeCode>381<");
       expect(text).toContain(format === "ubl" ? "<CreditNote xmlns=" : "<rsm:CrossIndustryInvoice");
     },
