@@ -49,7 +49,7 @@ export const INTERFACE_FIELDS = {
   card_order_entry: ["id", "type", "voucher_owner_id", "card_holder_name", "amount", "created_at", "updated_at"],
   event: ["id", "type", "created_at", "data"],
   webhook_endpoint: ["id", "type", "url", "event_types", "secret", "created_at"],
-  // docs/api.md part 13.
+  // docs/api.md parts 13 and 14.
   billing_profile: [
     "type",
     "customer",
@@ -60,9 +60,13 @@ export const INTERFACE_FIELDS = {
     "country_code",
     "vat_id",
     "buyer_reference",
+    "leitweg_id",
     "email",
     "direct_debit_iban",
+    "direct_debit_bic",
     "direct_debit_mandate_reference",
+    "direct_debit_mandate_signed_on",
+    "document_language",
     "updated_at",
   ],
   invoice_line: [

@@ -23,14 +23,26 @@ describe("a client generated from the OpenAPI document", () => {
     const asOps = { headers: { Authorization: `Bearer ${ops}` } };
 
     // The README's lines for a client developer.
-    await api.PUT("/customers/me/billing_profile", {
+    // docs/api.md part 14: the e-mail (the buyer's electronic address, BT-49) is required.
+    const profile = await api.PUT("/customers/me/billing_profile", {
       body: {
-        legal_name: "Acme GmbH",
-        street: "Hauptstraße 1",
-        postcode: "10115",
-        city: "Berlin",
+        legal_name: "Acme Kantinen GmbH",
+        street: "Hauptstraße 5",
+        postcode: "80331",
+        city: "München",
         country_code: "DE",
+        vat_id: "DE987654321",
+        leitweg_id: "04011000-12345-03",
+        email: "rechnung@acme.example",
       },
+    });
+    expect(profile.response.status).toBe(200);
+    expect(profile.data?.data).toMatchObject({
+      customer,
+      leitweg_id: "04011000-12345-03",
+      email: "rechnung@acme.example",
+      direct_debit_iban: null,
+      document_language: "de",
     });
     const { data: created } = await api.POST("/card_orders", {
       body: { voucher_category: "mixed", payment_method: "bank_transfer", cost_center: "CC-7" },

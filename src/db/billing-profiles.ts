@@ -1,13 +1,13 @@
 import { eq, sql, type SQL } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import type { Buyer } from "../documents/model";
-import type { PaymentMethod } from "../domain/card-orders";
+import { guarded } from "./guards";
+import type { Buyer } from "../domain/einvoice";
 import { byId as cardOrderById } from "./card-orders";
 import type { Database, RequestDatabase } from "./client";
 import { columnsOf, compile, lazily, param, queryBuilder as qb } from "./compiled";
 import { billingProfiles, type BillingProfileRow } from "./schema";
 
-const profileOf = lazily(() =>
+/** The customer's billing profile (parameter `customer`). */
+export const profileOf = lazily(() =>
   compile<BillingProfileRow>(
     qb
       .select()
@@ -24,7 +24,7 @@ export async function findBillingProfile(db: RequestDatabase, customerId: string
 
 /** The customer's card order and billing profile, in one round trip (a submit needs both). */
 export async function findOrderAndProfile(db: RequestDatabase, customerId: string, orderId: string) {
-  const [[order], [profile]] = await db.readBoth(
+  const [[order], [profile]] = await db.readAll(
     [cardOrderById(), { id: orderId, customer: customerId }],
     [profileOf(), { customer: customerId }],
   );
@@ -37,36 +37,34 @@ export function putBillingProfile(orm: Database, row: BillingProfileRow) {
   return orm.insert(billingProfiles).values(row).onConflictDoUpdate({ target: billingProfiles.customerId, set: rest });
 }
 
+/** The buyer of an invoice issued for `profile` (domain/einvoice.ts), as the invoice keeps it. */
+export const buyerOf = (p: BillingProfileRow): Buyer => ({
+  customerId: p.customerId,
+  legalName: p.legalName,
+  street: p.street,
+  postcode: p.postcode,
+  city: p.city,
+  countryCode: p.countryCode,
+  vatId: p.vatId,
+  buyerReference: p.buyerReference,
+  leitwegId: p.leitwegId,
+  email: p.email,
+  directDebitIban: p.directDebitIban,
+  directDebitBic: p.directDebitBic,
+  directDebitMandateReference: p.directDebitMandateReference,
+  directDebitMandateSignedOn: p.directDebitMandateSignedOn,
+  documentLanguage: p.documentLanguage,
+});
+
 /**
- * The buyer of an invoice issued now (src/documents/model.ts `Buyer`), as JSON text read inside the
- * issuing batch: the profile exactly as that batch sees it. NULL when the customer has none, or when
- * a direct-debit invoice's profile lacks the account or the mandate (changed since the submit): that
- * invoice has no e-invoice (409), rather than one that could never be rendered.
+ * `value` while the customer's profile is as it was read (its updated_at): an invoice keeps the buyer
+ * its checks passed, or a concurrent PUT fails its batch (guard `profile_unchanged`).
  */
-export function buyerOf(customerId: string, paymentMethod: PaymentMethod): SQL<string | null> {
-  const p = billingProfiles;
-  // Each field of the documents' Buyer from its column: a field added to the model fails to compile here.
-  const fields = {
-    customerId: p.customerId,
-    legalName: p.legalName,
-    street: p.street,
-    postcode: p.postcode,
-    city: p.city,
-    countryCode: p.countryCode,
-    vatId: p.vatId,
-    buyerReference: p.buyerReference,
-    email: p.email,
-    directDebitIban: p.directDebitIban,
-    directDebitMandateReference: p.directDebitMandateReference,
-  } satisfies Record<keyof Buyer, SQLiteColumn>;
-  const pairs = sql.join(
-    Object.entries(fields).map(([name, column]) => sql`${sql.raw(`'${name}'`)}, ${column}`),
-    sql`, `,
+export const whileProfileUnchanged = (profile: BillingProfileRow, value: unknown): SQL =>
+  guarded(
+    sql`(SELECT ${billingProfiles.updatedAt} FROM ${billingProfiles} WHERE ${billingProfiles.customerId} = ${
+      profile.customerId
+    }) = ${profile.updatedAt}`,
+    value,
+    "profile_unchanged",
   );
-  const payable = sql`(${paymentMethod} = 'bank_transfer' OR (${p.directDebitIban} IS NOT NULL AND ${
-    p.directDebitMandateReference
-  } IS NOT NULL))`;
-  return sql<
-    string | null
-  >`(SELECT json_object(${pairs}) FROM ${p} WHERE ${p.customerId} = ${customerId} AND ${payable})`;
-}

@@ -29,7 +29,9 @@ type CheckedGuard =
   /** Adding an entry (db/entries.ts): the order has room for one more. */
   | "entries_room"
   /** Adding a webhook endpoint (db/webhook-endpoints.ts): the customer has room for one more. */
-  | "webhook_endpoints_room";
+  | "webhook_endpoints_room"
+  /** Issuing an invoice (db/billing-profiles.ts): the billing profile is as its checks read it. */
+  | "profile_unchanged";
 
 /** UNIQUE indexes a concurrent write breaks: the columns SQLite names when one fails (db/schema.ts) → guard. */
 const UNIQUE = {

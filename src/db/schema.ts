@@ -3,7 +3,7 @@ import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "driz
 import type { CardOrderState, PaymentMethod, VoucherCategory } from "../domain/card-orders";
 import type { EventType } from "../domain/events";
 import type { InvoiceKind, InvoiceState } from "../domain/invoices";
-import type { VatCategory } from "../documents/model";
+import type { DocumentLanguage, VatCategory } from "../domain/einvoice";
 
 // Timestamps are stored as the exact wire string (`Date.toISOString()`): it sorts correctly as text
 // and needs no conversion on the way out. Dates are `YYYY-MM-DD`.
@@ -58,6 +58,9 @@ export const invoices = sqliteTable(
     paidAt: text("paid_at"),
     cancellationNumber: text("cancellation_number"),
     cancelledAt: text("cancelled_at"),
+    // The business day of the cancellation (docs/api.md part 14), the credit note's issue date; NULL on
+    // invoices cancelled before that part, whose credit note keeps the UTC day of cancelled_at.
+    cancelledOn: text("cancelled_on"),
     orderId: text("order_id")
       .notNull()
       .references(() => cardOrders.id),
@@ -143,9 +146,14 @@ export const billingProfiles = sqliteTable("billing_profiles", {
   countryCode: text("country_code").notNull(),
   vatId: text("vat_id"),
   buyerReference: text("buyer_reference"),
+  leitwegId: text("leitweg_id"),
+  // Required since docs/api.md part 14; NULL only on a profile stored before it (submit refuses that one).
   email: text("email"),
   directDebitIban: text("direct_debit_iban"),
+  directDebitBic: text("direct_debit_bic"),
   directDebitMandateReference: text("direct_debit_mandate_reference"),
+  directDebitMandateSignedOn: text("direct_debit_mandate_signed_on"),
+  documentLanguage: text("document_language").$type<DocumentLanguage>().notNull().default("de"),
   updatedAt: text("updated_at").notNull(),
 });
 
@@ -171,7 +179,8 @@ export const listCounts = sqliteTable(
   (t) => [primaryKey({ columns: [t.list, t.scope, t.filter] })],
 );
 
-// Gapless numbering: one row per series ("INV", "CN") and UTC year, holding the last number taken.
+// Gapless numbering: one row per series ("INV", "CN") and business year (docs/api.md part 14), holding
+// the last number taken.
 export const numberSequences = sqliteTable(
   "number_sequences",
   {

@@ -49,23 +49,39 @@ export function assertEntriesChangeable(order: { state: CardOrderState; entriesC
   if (adding && order.entriesCount >= MAX_ENTRIES_PER_ORDER) throw orderFull();
 }
 
+/** What a billing profile must hold for an order's invoices (docs/api.md parts 13 and 14). */
+interface BillableProfile {
+  email: string | null;
+  directDebitIban: string | null;
+  directDebitMandateReference: string | null;
+  directDebitMandateSignedOn: string | null;
+}
+
 /**
- * A card order is submitted only for a customer who can be invoiced (docs/api.md part 13): one with a
- * billing profile, which for direct debit holds the account and the mandate.
+ * An order is submitted, and its invoices are issued, only for a customer whose billing profile makes a
+ * valid e-invoice (docs/api.md parts 13 and 14): one with the buyer's e-mail address (its electronic
+ * address, BT-49), which for direct debit also holds the account, the mandate and its date. The detail
+ * says what the profile lacks.
  */
-export function assertBillable(
-  order: { paymentMethod: PaymentMethod },
-  profile: { directDebitIban: string | null; directDebitMandateReference: string | null } | undefined,
-): void {
+export function assertBillable(order: { paymentMethod: PaymentMethod }, profile: BillableProfile | undefined): void {
+  const put = "PUT /customers/me/billing_profile";
   if (!profile)
+    throw ApiError.of("conflict", `The customer has no billing profile, which every invoice needs; ${put} first.`);
+  if (!profile.email)
     throw ApiError.of(
       "conflict",
-      "The customer has no billing profile, which every invoice needs; PUT /customers/me/billing_profile first.",
+      `The billing profile has no email, the buyer's electronic address every e-invoice needs; ${put} with one first.`,
     );
-  if (order.paymentMethod === "direct_debit" && (!profile.directDebitIban || !profile.directDebitMandateReference))
+  const mandate = {
+    direct_debit_iban: profile.directDebitIban,
+    direct_debit_mandate_reference: profile.directDebitMandateReference,
+    direct_debit_mandate_signed_on: profile.directDebitMandateSignedOn,
+  };
+  const lacking = Object.keys(mandate).filter((field) => !mandate[field as keyof typeof mandate]);
+  if (order.paymentMethod === "direct_debit" && lacking.length > 0)
     throw ApiError.of(
       "conflict",
-      "The card order is paid by direct debit, but the billing profile has no direct_debit_iban and " +
-        "direct_debit_mandate_reference; PUT /customers/me/billing_profile with both first.",
+      `The card order is paid by direct debit, but the billing profile has no ${lacking.join(", ")}; ${put} with ` +
+        "the account and the mandate first.",
     );
 }

@@ -1,23 +1,7 @@
 import { vatPrefixOf } from "./countries";
+import { mod97 } from "./iban";
 
 // The identifiers of the parties of an invoice, each checked as the receiver's tools check it.
-
-/** The remainder mod 97 of a string of digits and letters, each letter read as 10..35 (ISO 7064). */
-function mod97(text: string): number {
-  let remainder = 0;
-  for (const char of text) {
-    const value = Number.parseInt(char, 36);
-    remainder = (remainder * (value < 10 ? 10 : 100) + value) % 97;
-  }
-  return remainder;
-}
-
-/**
- * An IBAN in its electronic form (ISO 13616: no spaces, upper case): a country code, two check
- * digits and up to 30 letters and digits, which is 1 mod 97 once the first four move to the end.
- */
-export const isIban = (text: string): boolean =>
-  /^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/.test(text) && mod97(text.slice(4) + text.slice(0, 4)) === 1;
 
 /**
  * A SEPA creditor identifier, e.g. DE98ZZZ09999999999: a country code, two check digits, a
@@ -37,3 +21,17 @@ export const isVatIdOf = (text: string, country: string): boolean =>
 
 /** An e-mail address as far as docs/api.md checks one: one @, no whitespace, at most 254 characters. */
 export const isEmailAddress = (text: string): boolean => text.length <= 254 && /^[^\s@]+@[^\s@]+$/.test(text);
+
+export const LEITWEG_ID = /^[0-9]{2,12}(-[0-9A-Z]{1,30})?-[0-9]{2}$/;
+
+/**
+ * A Leitweg-ID (KoSIT's format specification 2.0): the coarse and the fine address, then two check
+ * digits of ISO 7064 MOD 97-10 over both addresses without their hyphens, letters counted as 10..35.
+ */
+export function isLeitwegId(text: string): boolean {
+  if (!LEITWEG_ID.test(text)) return false;
+  return mod97(text.slice(0, -3).replace("-", "") + text.slice(-2)) === 1;
+}
+
+/** A mandate reference as SEPA writes it (EPC's Latin set, no space), 1 to 35 characters: never transliterated. */
+export const MANDATE_REFERENCE = /^[A-Za-z0-9/?:().,'+-]{1,35}$/;

@@ -139,7 +139,7 @@ export const INVOICE_FIELDS = fieldsOf(Invoice);
 
 export const newCardOrder = { voucher_category: "mixed", payment_method: "bank_transfer" };
 
-/** A billing profile as a customer PUTs it (docs/api.md part 13): every field, direct debit included. */
+/** A billing profile as a customer PUTs it (docs/api.md parts 13 and 14): every field, direct debit included. */
 export const newBillingProfile = {
   legal_name: "Müller & Söhne Gastronomie GmbH",
   street: "Hauptstraße 5",
@@ -147,10 +147,14 @@ export const newBillingProfile = {
   city: "München",
   country_code: "DE",
   vat_id: "DE987654321",
-  buyer_reference: "04011000-12345-34",
+  buyer_reference: "Kantine Nord",
+  leitweg_id: "04011000-12345-03",
   email: "rechnung@mueller-soehne.example",
   direct_debit_iban: "DE89370400440532013000",
+  direct_debit_bic: null,
   direct_debit_mandate_reference: "MANDATE-0001",
+  direct_debit_mandate_signed_on: "2026-01-15",
+  document_language: "de",
 };
 
 const profiled = new Set<string>();
@@ -159,34 +163,53 @@ const profiled = new Set<string>();
  * Gives `auth`'s customer the billing profile a submit needs, once per token. Written to D1
  * directly, like the other seeded rows of a test: through the API it would emit a
  * billing_profile.updated event into every test's event log and webhooks (test/billing-profile.test.ts
- * tests the endpoint itself).
+ * tests the endpoint itself). The body's field names are the table's columns.
  */
 export async function withBillingProfile(auth: string): Promise<void> {
   if (profiled.has(auth)) return;
   const { customer_id } = JSON.parse(atob(auth.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))) as Claims;
-  const p = newBillingProfile;
+  const columns = Object.keys(newBillingProfile);
   await env.DB.prepare(
-    "INSERT OR IGNORE INTO billing_profiles (customer_id, legal_name, street, postcode, city, country_code, vat_id, " +
-      "buyer_reference, email, direct_debit_iban, direct_debit_mandate_reference, updated_at) " +
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    `INSERT OR IGNORE INTO billing_profiles (customer_id, ${columns.join(", ")}, updated_at) ` +
+      `VALUES (${["?", ...columns.map(() => "?"), "?"].join(", ")})`,
   )
-    .bind(
-      customer_id,
-      p.legal_name,
-      p.street,
-      p.postcode,
-      p.city,
-      p.country_code,
-      p.vat_id,
-      p.buyer_reference,
-      p.email,
-      p.direct_debit_iban,
-      p.direct_debit_mandate_reference,
-      new Date().toISOString(),
-    )
+    .bind(customer_id, ...Object.values(newBillingProfile), new Date().toISOString())
     .run();
   profiled.add(auth);
 }
+
+/** The customer a token's `customer_id` claim names (read, not verified). */
+export const customerOfToken = (auth: string): string =>
+  (JSON.parse(atob(auth.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))) as Claims).customer_id as string;
+
+/**
+ * Stores `auth`'s customer's billing profile row in D1 directly, replacing any: newBillingProfile with
+ * `fields` over it (column names, null for none). For a buyer abroad, another language, or a profile the
+ * API would refuse (one stored before a rule existed, or changed behind an order's back). No event.
+ */
+export async function storeBillingProfile(
+  auth: string,
+  fields: { [Column in keyof typeof newBillingProfile]?: string | null } = {},
+): Promise<void> {
+  const row = { ...newBillingProfile, ...fields };
+  const columns = Object.keys(row);
+  await env.DB.prepare(
+    `INSERT OR REPLACE INTO billing_profiles (customer_id, ${columns.join(", ")}, updated_at) ` +
+      `VALUES (${["?", ...columns.map(() => "?"), "?"].join(", ")})`,
+  )
+    .bind(customerOfToken(auth), ...Object.values(row), new Date().toISOString())
+    .run();
+  profiled.add(auth);
+}
+
+/**
+ * The calendar day of `at` in the business time zone, `YYYY-MM-DD` (docs/api.md part 14: invoices are
+ * dated and numbered in BUSINESS_TIME_ZONE, which wrangler.toml sets to Europe/Berlin, not in UTC).
+ */
+export const businessDay = (at: Date | string = new Date(), zone = "Europe/Berlin"): string =>
+  new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(
+    new Date(at),
+  );
 
 /**
  * Creates a card order and returns it as the API showed it; its customer gets a billing profile

@@ -5,10 +5,12 @@ export const billingProfileDocs: Record<string, RouteDocs> = {
   putBillingProfile: {
     summary: "Set the customer's billing profile",
     description:
-      "Replaces the profile whole: a field left out is null. Every invoice issued from now on names " +
-      "the customer so; invoices issued before keep what they were issued with. A card order is submitted " +
-      "only once the profile exists (for direct debit: with direct_debit_iban and direct_debit_mandate_reference). " +
-      "Emits billing_profile.updated.",
+      'Replaces the profile whole: an optional field left out is null, document_language "de". email is ' +
+      "required (the buyer's electronic address); vat_id too for a buyer in another EU state; the direct-debit " +
+      "IBAN, mandate reference and its date come together or not at all. Every invoice issued from now on " +
+      "names the customer so, in its document_language; invoices issued before keep what they were issued " +
+      "with. A card order is submitted, and its invoices issued, only while the profile makes a valid " +
+      "e-invoice (for direct debit: with the IBAN, the mandate and its date). Emits billing_profile.updated.",
     success: "The profile as stored.",
   },
   getBillingProfile: {

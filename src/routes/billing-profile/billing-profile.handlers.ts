@@ -30,9 +30,13 @@ export const putBillingProfile: Handler<typeof routes.putBillingProfile> = async
     countryCode: body.country_code,
     vatId: body.vat_id ?? null,
     buyerReference: body.buyer_reference ?? null,
-    email: body.email ?? null,
+    leitwegId: body.leitweg_id ?? null,
+    email: body.email,
     directDebitIban: body.direct_debit_iban ?? null,
+    directDebitBic: body.direct_debit_bic ?? null,
     directDebitMandateReference: body.direct_debit_mandate_reference ?? null,
+    directDebitMandateSignedOn: body.direct_debit_mandate_signed_on ?? null,
+    documentLanguage: body.document_language ?? "de",
     updatedAt: new Date().toISOString(),
   };
   const current = await findBillingProfile(db, row.customerId);
