@@ -40,7 +40,7 @@ const PROFILE = {
   city: "München",
   country_code: "DE",
   vat_id: "DE987654321",
-  buyer_reference: "04011000-12345-34",
+  leitweg_id: "04011000-12345-03",
   email: "rechnung@mueller-soehne.example",
 };
 const ORDER = { voucher_category: "meal", payment_method: "bank_transfer", description: "bench documents" };

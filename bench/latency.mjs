@@ -33,8 +33,10 @@ const PROFILE = {
   postcode: "80331",
   city: "München",
   country_code: "DE",
+  email: "rechnung@bench.example",
   direct_debit_iban: "DE89370400440532013000",
   direct_debit_mandate_reference: "BENCH-1",
+  direct_debit_mandate_signed_on: "2026-01-15",
 };
 
 /** The transitions that lead a new card order into each state (it gets one entry first). */

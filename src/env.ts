@@ -3,9 +3,10 @@ import type { RequestDatabase } from "./db/client";
 import type { IdempotencyClaim } from "./db/idempotency-keys";
 import type { QueueMessage } from "./events/messages";
 import type { Renderer } from "./documents/worker";
+import type { BillingVariables } from "./domain/billing";
 import type { SellerVariables } from "./domain/seller";
 
-export interface Bindings extends SellerVariables {
+export interface Bindings extends SellerVariables, BillingVariables {
   DB: D1Database;
   RATE_LIMITER: RateLimit;
   /** The events queue (wrangler.toml): producer and consumer are this Worker. */
@@ -26,11 +27,6 @@ export interface Bindings extends SellerVariables {
   JWT_AUDIENCE?: string;
   /** The seller of every invoice (docs/api.md part 13; CREDITOR_* in wrangler.toml). */
   CREDITOR_NAME: string;
-  /** Fees and VAT rates of the invoices (docs/api.md part 10); its defaults when unset. */
-  VOUCHER_VAT_PERCENT?: string;
-  SERVICE_VAT_PERCENT?: string;
-  CARD_PRODUCTION_FEE?: string;
-  SHIPPING_FEE?: string;
   /** The Worker's own secret: keys derived from it seal stored secrets and sign list cursors. */
   APP_SECRET?: string;
   /** Comma-separated secrets APP_SECRET replaced: what they sealed or signed still opens (rotation). */

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   addEntry,
+  businessDay,
   call,
   createCardOrder,
   createInvoice,
@@ -11,6 +12,7 @@ import {
   newCardOrder,
   newEntry,
   orderIn,
+  storeBillingProfile,
   token,
   unique,
   UUID,
@@ -19,11 +21,13 @@ import {
 
 // docs/api.md part 10: the three invoices of a card order and their amounts. wrangler.toml leaves the
 // fee and VAT variables at that part's defaults: vouchers 0 % VAT, production 2.50 per card and
-// shipping 9.90 per order, both at 19 %.
+// shipping 9.90 per order, both at 19 % (the default buyer is in Germany; buyers abroad:
+// invoice-lines.test.ts). Business days and the years of numbers are those of BUSINESS_TIME_ZONE,
+// Europe/Berlin (docs/api.md part 14; the hours around midnight: invoice-issuing.test.ts).
 
 const post = (path: string, auth: string, bindings?: Bindings) =>
   call(path, { token: auth, method: "POST", env: bindings });
-const today = () => new Date().toISOString().slice(0, 10);
+const today = () => businessDay();
 const plusDays = (day: string, days: number) =>
   new Date(Date.parse(`${day}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
@@ -47,7 +51,7 @@ const ENTRIES = [
 
 const lastNumber = async (series: string) =>
   (await env.DB.prepare("SELECT last FROM number_sequences WHERE series = ? AND year = ?")
-    .bind(series, new Date().getUTCFullYear())
+    .bind(series, Number(businessDay().slice(0, 4)))
     .first<number>("last")) ?? 0;
 
 describe("the voucher invoice (POST /invoices)", () => {
@@ -136,7 +140,7 @@ describe("the production invoice (start_production)", () => {
       type: "invoice",
       number: expect.stringMatching(/^INV-\d{4}-\d{6}$/),
     });
-    const day = producing.production_started_at.slice(0, 10);
+    const day = businessDay(producing.production_started_at);
 
     const invoice = await get(`/invoices/${link.id}`, auth);
     // 3 cards × 2.50 = 7.50; 19 % = 1.425 → 1.43
@@ -146,6 +150,8 @@ describe("the production invoice (start_production)", () => {
       net_amount: "7.50",
       gross_amount: "8.93",
       recipient: customer,
+      booked_on: day,
+      due_on: plusDays(day, 14),
       service_period_start: day,
       service_period_end: day,
       reference: "PO-77",
@@ -180,12 +186,14 @@ describe("the shipping invoice (deliver)", () => {
     });
     const delivered = await transition(`/card_orders/${order.id}/deliver`, auth);
     expect(delivered.production_invoice).toStrictEqual(order.production_invoice);
-    const day = delivered.delivered_at.slice(0, 10);
+    const day = businessDay(delivered.delivered_at);
     const invoice = await get(`/invoices/${delivered.shipping_invoice.id}`, auth);
     // 9.90; 19 % = 1.881 → 1.88
     expect(invoice).toMatchObject({
       net_amount: "9.90",
       gross_amount: "11.78",
+      booked_on: day,
+      due_on: plusDays(day, 14),
       service_period_start: day,
       service_period_end: day,
       reference: "PO-5",
@@ -225,6 +233,16 @@ describe("a malformed fee, VAT or seller variable", () => {
     ["CREDITOR_COUNTRY", "XX", "deliver"],
     ["CREDITOR_VAT_ID", "AT123456789", "deliver"],
     ["CREDITOR_CONTACT_EMAIL", "billing at example", "start_production"],
+    // docs/api.md part 14: no zero rate for the fees (category Z is gone), what the fees pay for, the
+    // calendar invoices are dated in, and the managing directors every document names.
+    ["SERVICE_VAT_PERCENT", "0", "start_production"],
+    ["SERVICE_VAT_PERCENT", "0.00", "deliver"],
+    ["FEE_SUPPLY_KIND", "both", "start_production"],
+    ["FEE_SUPPLY_KIND", "Goods", "deliver"],
+    ["BUSINESS_TIME_ZONE", "Mars/Olympus", "start_production"],
+    ["BUSINESS_TIME_ZONE", "CET+1", "deliver"],
+    ["CREDITOR_MANAGING_DIRECTORS", "", "start_production"],
+    ["CREDITOR_MANAGING_DIRECTORS", "", "deliver"],
   ] as const)(
     "%s=%j fails %s with 500, logs the variable's name, and changes nothing",
     async (variable, value, action) => {
@@ -242,21 +260,72 @@ describe("a malformed fee, VAT or seller variable", () => {
     },
   );
 
-  it("VOUCHER_VAT_PERCENT malformed fails POST /invoices with 500 and makes no invoice", async () => {
-    vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const customer = unique("customer");
-    const auth = await token({ customer_id: customer });
+  it.each([
+    ["VOUCHER_VAT_PERCENT", "seven"],
+    ["BUSINESS_TIME_ZONE", "Mars/Olympus"],
+    ["CREDITOR_MANAGING_DIRECTORS", ""],
+  ] as const)(
+    "%s=%j fails POST /invoices with 500, logs the variable's name, and makes no invoice",
+    async (variable, value) => {
+      const errors: string[] = [];
+      vi.spyOn(console, "error").mockImplementation((line: unknown) => void errors.push(String(line)));
+      const customer = unique("customer");
+      const auth = await token({ customer_id: customer });
+      const order = await orderIn(auth, "submitted");
+      const before = await lastNumber("INV");
+      await expectError(
+        await call("/invoices", { token: auth, json: { order_id: order.id }, env: { [variable]: value } }),
+        500,
+        { code: "internal_error" },
+      );
+      expect(errors.some((line) => line.includes(variable))).toBe(true);
+      expect(
+        await env.DB.prepare("SELECT count(*) AS n FROM invoices WHERE customer_id = ?")
+          .bind(customer)
+          .first<number>("n"),
+      ).toBe(0);
+      expect(await lastNumber("INV")).toBe(before);
+      expect(await get(`/card_orders/${order.id}`, auth)).toStrictEqual(order);
+    },
+  );
+
+  it('SERVICE_VAT_PERCENT="0" fails the fees of a buyer abroad too, though their categories carry no VAT', async () => {
+    const errors: string[] = [];
+    vi.spyOn(console, "error").mockImplementation((line: unknown) => void errors.push(String(line)));
+    const auth = await token();
+    await storeBillingProfile(auth, { country_code: "FR", vat_id: "FR40303265045", leitweg_id: null });
     const order = await orderIn(auth, "submitted");
+    const before = await lastNumber("INV");
     await expectError(
-      await call("/invoices", { token: auth, json: { order_id: order.id }, env: { VOUCHER_VAT_PERCENT: "seven" } }),
+      await post(`/card_orders/${order.id}/start_production`, auth, { SERVICE_VAT_PERCENT: "0" }),
       500,
       { code: "internal_error" },
     );
-    expect(
-      await env.DB.prepare("SELECT count(*) AS n FROM invoices WHERE customer_id = ?")
-        .bind(customer)
-        .first<number>("n"),
-    ).toBe(0);
+    expect(errors.some((line) => line.includes("SERVICE_VAT_PERCENT"))).toBe(true);
+    expect(await get(`/card_orders/${order.id}`, auth)).toStrictEqual(order);
+    expect(await lastNumber("INV")).toBe(before);
+  });
+
+  it("BUSINESS_TIME_ZONE malformed fails a cancellation (its CN number and day) with 500; nothing changes", async () => {
+    const errors: string[] = [];
+    vi.spyOn(console, "error").mockImplementation((line: unknown) => void errors.push(String(line)));
+    const loggedZone = () => errors.splice(0).some((line) => line.includes("BUSINESS_TIME_ZONE"));
+    const auth = await token();
+    const bad = { BUSINESS_TIME_ZONE: "Mars/Olympus" };
+    // POST /invoices/{id}/cancel
+    const order = await orderIn(auth, "submitted");
+    const invoice = await createInvoice(auth, order.id);
+    const before = await lastNumber("CN");
+    await expectError(await post(`/invoices/${invoice.id}/cancel`, auth, bad), 500, { code: "internal_error" });
+    expect(loggedZone()).toBe(true);
+    expect(await get(`/invoices/${invoice.id}`, auth)).toStrictEqual(invoice);
+    // cancelling the order, which cancels its open voucher invoice
+    const orderBefore = await get(`/card_orders/${order.id}`, auth);
+    await expectError(await post(`/card_orders/${order.id}/cancel`, auth, bad), 500, { code: "internal_error" });
+    expect(loggedZone()).toBe(true);
+    expect(await get(`/card_orders/${order.id}`, auth)).toStrictEqual(orderBefore);
+    expect(await get(`/invoices/${invoice.id}`, auth)).toStrictEqual(invoice);
+    expect(await lastNumber("CN")).toBe(before);
   });
 
   it("does not touch invoices made before: amounts never change once an invoice exists", async () => {
@@ -288,7 +357,7 @@ describe("cancelling an invoiced order (docs/api.md parts 10 and 12)", () => {
       state: "cancelled",
       updated_at: expect.stringMatching(ISO_MS),
       cancelled_at: after.updated_at,
-      cancellation_number: `CN-${new Date().getUTCFullYear()}-${String(before + 1).padStart(6, "0")}`,
+      cancellation_number: `CN-${businessDay(after.cancelled_at).slice(0, 4)}-${String(before + 1).padStart(6, "0")}`,
       orders: [{ id: order.id, type: "card_order", state: "cancelled" }],
     });
   });

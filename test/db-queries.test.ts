@@ -113,6 +113,7 @@ async function invoiceOrder(
       paidAt: null,
       cancellationNumber: null,
       cancelledAt: null,
+      cancelledOn: null,
       orderId: order.id,
       orderState: order.state,
       reference: null,
@@ -373,6 +374,7 @@ describe("updateIfUnchanged", () => {
       state: "paid",
       paidAt: at(9),
       cancelledAt: null,
+      cancelledOn: null,
       updatedAt: at(9),
     });
   });

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   BASE,
   type Bindings,
+  businessDay,
   call,
   createInvoice,
   newEntry,
@@ -65,8 +66,10 @@ function storedKey(sub: string, key: string) {
     .first<{ request_hash: string; status: number; body: string; expires_at: string }>();
 }
 
-async function lastNumber(series: string): Promise<number> {
-  const year = new Date().getUTCFullYear();
+/** The year of `at`'s calendar day in BUSINESS_TIME_ZONE, which numbers invoices (docs/api.md part 14). */
+const businessYear = (at?: string) => Number(businessDay(at).slice(0, 4));
+
+async function lastNumber(series: string, year = businessYear()): Promise<number> {
   return (
     (await env.DB.prepare("SELECT last FROM number_sequences WHERE series = ? AND year = ?")
       .bind(series, year)
@@ -346,14 +349,15 @@ describe("Idempotency-Key", () => {
     const key = unique("key");
     const first = await post(auth, "/invoices", key, { order_id: order.id });
     const invoice = ((await first.json()) as any).data[0];
-    const taken = await lastNumber("INV");
-    expect(invoice.number).toBe(`INV-${new Date().getUTCFullYear()}-${String(taken).padStart(6, "0")}`);
+    const year = businessYear(invoice.created_at);
+    const taken = await lastNumber("INV", year);
+    expect(invoice.number).toBe(`INV-${year}-${String(taken).padStart(6, "0")}`);
 
     for (let i = 0; i < 3; i++)
       expect((await post(auth, "/invoices", key, { order_id: order.id })).headers.get("Idempotent-Replayed")).toBe(
         "true",
       );
-    expect(await lastNumber("INV")).toBe(taken);
+    expect(await lastNumber("INV", year)).toBe(taken);
     expect(await countOf("invoices WHERE customer_id = ?", customer)).toBe(1);
   });
 
@@ -363,13 +367,14 @@ describe("Idempotency-Key", () => {
     const key = unique("key");
     const first = await post(auth, `/invoices/${invoice.id}/cancel`, key);
     const cancelled = ((await first.json()) as any).data;
-    const taken = await lastNumber("CN");
-    expect(cancelled.cancellation_number).toBe(`CN-${new Date().getUTCFullYear()}-${String(taken).padStart(6, "0")}`);
+    const year = businessYear(cancelled.cancelled_at);
+    const taken = await lastNumber("CN", year);
+    expect(cancelled.cancellation_number).toBe(`CN-${year}-${String(taken).padStart(6, "0")}`);
 
     const replay = await post(auth, `/invoices/${invoice.id}/cancel`, key);
     expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
     await expectJson(replay, 200, { data: cancelled });
-    expect(await lastNumber("CN")).toBe(taken);
+    expect(await lastNumber("CN", year)).toBe(taken);
   });
 
   it("does not store a refused request: the key stays free for the corrected one", async () => {
@@ -596,16 +601,17 @@ describe("concurrent requests with the same key", () => {
   }, async () => {
     const { sub, customer, auth } = await principal();
     const order = await orderIn(auth, "submitted");
-    const before = await lastNumber("INV");
+    const year = businessYear();
+    const before = await lastNumber("INV", year);
     const key = unique("key");
     const answers = await race(auth, "/invoices", key, { order_id: order.id });
 
     expect(await countOf("invoices WHERE customer_id = ?", customer)).toBe(1);
-    expect(await lastNumber("INV")).toBe(before + 1);
+    expect(await lastNumber("INV", year)).toBe(before + 1);
     const stored = (await storedKey(sub, key))!.body;
-    expect(JSON.parse(stored).data[0].number).toBe(
-      `INV-${new Date().getUTCFullYear()}-${String(before + 1).padStart(6, "0")}`,
-    );
+    const [invoice] = JSON.parse(stored).data;
+    expect(businessYear(invoice.created_at)).toBe(year);
+    expect(invoice.number).toBe(`INV-${year}-${String(before + 1).padStart(6, "0")}`);
     expectOneOutcome(answers, stored);
   });
 });

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import {
   BASE,
+  businessDay,
   call,
   createCardOrder,
   createInvoice,
@@ -101,11 +102,12 @@ describe("POST /invoices", () => {
     expect(Object.keys(invoice)).toStrictEqual(INVOICE_FIELDS);
     expect(invoice.updated_at).toBe(invoice.created_at);
     expect(Date.now() - Date.parse(invoice.created_at)).toBeLessThan(60_000);
-    // Dates and years are UTC, from the moment of creation.
-    const today = invoice.created_at.slice(0, 10);
+    // Dates and the number's year are the calendar day of the moment of creation in BUSINESS_TIME_ZONE
+    // (docs/api.md part 14: Europe/Berlin, not UTC); created_at itself stays UTC.
+    const today = businessDay(invoice.created_at);
     expect(invoice.booked_on).toBe(today);
     expect(invoice.due_on).toBe(plusDays(today, 14));
-    expect(invoice.number.slice(4, 8)).toBe(invoice.created_at.slice(0, 4));
+    expect(invoice.number.slice(4, 8)).toBe(today.slice(0, 4));
 
     await expectJson(await call(`/invoices/${invoice.id}`, { token: auth }), 200, { data: invoice });
 
@@ -546,7 +548,7 @@ describe("GET /invoices/{id}", () => {
     const order = await orderIn(auth, "submitted");
     const invoice = await createInvoice(auth, order.id);
     expect((await post(`/card_orders/${order.id}/cancel`, auth)).status).toBe(200);
-    await expectJson(await call(`/invoices/${invoice.id}`, { token: auth }), 200, {
+    const { data: cancelled } = await expectJson(await call(`/invoices/${invoice.id}`, { token: auth }), 200, {
       data: {
         ...invoice,
         state: "cancelled",
@@ -556,5 +558,7 @@ describe("GET /invoices/{id}", () => {
         orders: [{ id: order.id, type: "card_order", state: "cancelled" }],
       },
     });
+    // Numbered in the year of the cancellation's day in BUSINESS_TIME_ZONE (docs/api.md part 14).
+    expect(cancelled.cancellation_number.slice(3, 7)).toBe(businessDay(cancelled.cancelled_at).slice(0, 4));
   });
 });

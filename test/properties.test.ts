@@ -685,6 +685,30 @@ const storedText = (max: number, min = 0) =>
     .map((pieces) => pieces.join(""))
     .filter((text) => codePoints(text) >= min && codePoints(text) <= max);
 
+// docs/api.md part 14: customer text that can reach an e-invoice (an order's description,
+// invoice_reference and cost_center, an invoice's reference, an entry's voucher_owner_id) refuses the
+// characters XML 1.0 cannot carry: U+0000-U+0008, U+000B, U+000C, U+000E-U+001F, U+FFFE, U+FFFF and
+// lone surrogates. Tab, line feed and carriage return stay, as does everything else.
+// XML 1.0's Char production, negated.
+const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+const isCarriable = (text: string) => text.match(NOT_XML) === null;
+
+/** As storedText, but only what an e-invoice can carry (the rest taken out of the generated text). */
+const carriableText = (max: number, min = 0) =>
+  fc
+    .array(textPiece, { maxLength: 4 })
+    .map((pieces) => pieces.join("").replace(NOT_XML, ""))
+    .filter((text) => codePoints(text) >= min && codePoints(text) <= max);
+
+/** One character XML 1.0 cannot carry (lone surrogates: the unpaired-surrogate property below). */
+const notXmlCharacter = fc
+  .oneof(
+    fc.integer({ min: 0x00, max: 0x08 }),
+    fc.constantFrom(0x0b, 0x0c, 0xfffe, 0xffff),
+    fc.integer({ min: 0x0e, max: 0x1f }),
+  )
+  .map((code) => String.fromCharCode(code));
+
 /** Identifiers a URL path cannot carry as a segment of their own. */
 const UNNAMEABLE = [".", ".."];
 const URL_SPECIAL = [
@@ -727,7 +751,11 @@ describe("text round trips: stored and answered byte for byte", () => {
     async () => {
       await fc.assert(
         fc.asyncProperty(
-          fc.record({ description: storedText(255), invoice_reference: storedText(255), cost_center: storedText(255) }),
+          fc.record({
+            description: carriableText(255),
+            invoice_reference: carriableText(255),
+            cost_center: carriableText(255),
+          }),
           async (fields) => {
             const auth = await caller();
             const response = await call("/card_orders", {
@@ -764,7 +792,7 @@ describe("text round trips: stored and answered byte for byte", () => {
     "POST /invoices keeps reference exactly (and the order's cost_center it copies)",
     async () => {
       await fc.assert(
-        fc.asyncProperty(storedText(255), storedText(255), async (reference, costCenter) => {
+        fc.asyncProperty(carriableText(255), carriableText(255), async (reference, costCenter) => {
           const auth = await caller();
           const order = await orderIn(auth, "submitted", {
             order: { voucher_category: "mixed", payment_method: "bank_transfer", cost_center: costCenter },
@@ -778,6 +806,33 @@ describe("text round trips: stored and answered byte for byte", () => {
           ).data;
           expect([read.reference, read.cost_center]).toStrictEqual([reference, costCenter]);
           await storedTextCheck("invoices WHERE id = ?", created.id as string, { reference, cost_center: costCenter });
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
+
+  it(
+    "POST /card_orders/{id}/entries keeps voucher_owner_id exactly",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(carriableText(255, 1), async (owner) => {
+          const auth = await caller();
+          const order = await createCardOrder(auth);
+          const entry = await addEntry(auth, order.id, {
+            voucher_owner_id: owner,
+            card_holder_name: "Prop Erty",
+            amount: "12.00",
+          });
+          expect(entry.voucher_owner_id).toBe(owner);
+          const listed = (
+            (await (await call(`/card_orders/${order.id}/entries`, { token: auth })).json()) as {
+              data: Record<string, unknown>[];
+            }
+          ).data;
+          expect(listed.map((e) => e.voucher_owner_id)).toStrictEqual([owner]);
+          await storedTextCheck("card_order_entries WHERE id = ?", entry.id as string, { voucher_owner_id: owner });
         }),
         { numRuns: RUNS },
       );
@@ -880,13 +935,14 @@ const withLoneSurrogate = fc
   })
   .filter((text) => !text.isWellFormed());
 
+const TOKENS_PATH = "/voucher_owners/me/notification_tokens";
 const STRING_FIELDS = [
   { path: "/card_orders", method: "POST", field: "description" },
   { path: "/card_orders", method: "POST", field: "invoice_reference" },
   { path: "/card_orders", method: "POST", field: "cost_center" },
   { path: "/invoices", method: "POST", field: "reference" },
-  { path: "/voucher_owners/me/notification_tokens", method: "PUT", field: "device_identifier" },
-  { path: "/voucher_owners/me/notification_tokens", method: "PUT", field: "value" },
+  { path: TOKENS_PATH, method: "PUT", field: "device_identifier" },
+  { path: TOKENS_PATH, method: "PUT", field: "value" },
 ] as const;
 
 async function validBody(path: string, auth: string): Promise<Record<string, unknown>> {
@@ -902,6 +958,7 @@ async function storedFor(sub: string, customer: string) {
       "SELECT 'order' AS kind, id FROM card_orders WHERE customer_id = ?1",
       "SELECT 'invoice', id FROM invoices WHERE customer_id = ?1",
       "SELECT 'token', device_identifier FROM notification_tokens WHERE owner_id = ?2",
+      "SELECT 'entry', e.id FROM card_order_entries e JOIN card_orders o ON o.id = e.order_id WHERE o.customer_id = ?1",
     ].join(" UNION ALL "),
   )
     .bind(customer, sub)
@@ -947,12 +1004,14 @@ describe("text that cannot be stored faithfully is refused, and lengths count co
     fc.constantFrom("a", "é", "€", "😀", "𝄞", "\u{10ffff}", "\u0000"),
     fc.string({ unit: "binary", minLength: 1, maxLength: 1 }),
   );
-  /** Exactly `n` characters, cycling through a few generated ones. */
-  const textOfLength = (n: number) =>
+  /** Exactly `n` characters, cycling through a few generated ones (only XML's where the text can reach an e-invoice). */
+  const textOfLength = (n: number, carriable: boolean) =>
     fc
-      .array(character, { minLength: 1, maxLength: 6 })
+      .array(carriable ? character.filter(isCarriable) : character, { minLength: 1, maxLength: 6 })
       .map((chars) => Array.from({ length: n }, (_, i) => chars[i % chars.length]).join(""));
-  const FIELD_LIMITS = [...STRING_FIELDS.map((f) => ({ ...f, max: f.field === "value" ? 4096 : 255 }))];
+  const FIELD_LIMITS = [
+    ...STRING_FIELDS.map((f) => ({ ...f, max: f.field === "value" ? 4096 : 255, carriable: f.path !== TOKENS_PATH })),
+  ];
 
   it(
     "a text field takes up to its limit in characters, not UTF-16 units or bytes, and refuses one more",
@@ -962,7 +1021,9 @@ describe("text that cannot be stored faithfully is refused, and lengths count co
           fc.constantFrom(...FIELD_LIMITS).chain((limit) =>
             fc.record({
               limit: fc.constant(limit),
-              text: fc.integer({ min: limit.max - 2, max: limit.max + 2 }).chain(textOfLength),
+              text: fc
+                .integer({ min: limit.max - 2, max: limit.max + 2 })
+                .chain((n) => textOfLength(n, limit.carriable)),
             }),
           ),
           async ({ limit: { path, method, field, max }, text }) => {
@@ -982,6 +1043,55 @@ describe("text that cannot be stored faithfully is refused, and lengths count co
                 { detail: expect.stringMatching(/\S/), code: "validation_failed", source: { pointer: `/${field}` } },
               ]);
             }
+          },
+        ),
+        { numRuns: RUNS },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
+  /** The fields whose text can reach an e-invoice (docs/api.md part 14), each with a request that carries it. */
+  const XML_FIELDS = [
+    { path: "/card_orders", field: "description" },
+    { path: "/card_orders", field: "invoice_reference" },
+    { path: "/card_orders", field: "cost_center" },
+    { path: "/invoices", field: "reference" },
+    { path: "/card_orders/{order}/entries", field: "voucher_owner_id" },
+  ] as const;
+
+  async function carrying(path: (typeof XML_FIELDS)[number]["path"], auth: string) {
+    if (path !== "/card_orders/{order}/entries") return { path, body: await validBody(path, auth) };
+    const order = await createCardOrder(auth);
+    return {
+      path: `/card_orders/${order.id}/entries`,
+      body: { voucher_owner_id: "owner-p", card_holder_name: "Prop Erty", amount: "12.00" },
+    };
+  }
+
+  it(
+    "characters XML 1.0 cannot carry answer 422 on their field and store nothing, wherever they stand",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...XML_FIELDS),
+          carriableText(20),
+          notXmlCharacter,
+          carriableText(20),
+          async ({ path: template, field }, before, bad, after) => {
+            const [sub, customer] = [unique("owner"), unique("customer")];
+            const auth = await token({ sub, customer_id: customer });
+            const { path, body } = await carrying(template, auth);
+            const stored = await storedFor(sub, customer);
+            const response = await call(path, { token: auth, json: { ...body, [field]: `${before}${bad}${after}` } });
+            expect({ status: response.status, answer: await response.json() }).toStrictEqual({
+              status: 422,
+              answer: {
+                errors: [
+                  { detail: expect.stringMatching(/\S/), code: "validation_failed", source: { pointer: `/${field}` } },
+                ],
+              },
+            });
+            expect(await storedFor(sub, customer)).toStrictEqual(stored);
           },
         ),
         { numRuns: RUNS },

@@ -116,8 +116,10 @@ export async function writeBillingProfiles(world) {
       postcode: "10115",
       city: "Berlin",
       country_code: "DE",
+      email: `rechnung@${tenant.id}.example`,
       direct_debit_iban: "DE89370400440532013000",
       direct_debit_mandate_reference: `LOAD-${tenant.id}`,
+      direct_debit_mandate_signed_on: "2026-01-15",
     };
     const result = await world.send(principal, "PUT", "/customers/me/billing_profile", { json });
     if (result.status !== 200)

@@ -160,13 +160,13 @@ export class RequestDatabase {
     return rows!.map(read.map);
   }
 
-  /** Runs two compiled reads in one round trip (a list page and its total). */
-  async readBoth<A, B>(
-    first: [CompiledRead<A>, Record<string, unknown>],
-    second: [CompiledRead<B>, Record<string, unknown>],
-  ): Promise<[A[], B[]]> {
-    const [a, b] = await this.reads([this.statement(...first), this.statement(...second)]);
-    return [a!.map(first[0].map), b!.map(second[0].map)];
+  /** Runs compiled reads in one round trip (a list page and its total; an order and what it is checked against). */
+  async readAll<const T extends readonly [CompiledRead<unknown>, Record<string, unknown>][]>(
+    ...reads: T
+  ): Promise<{ [K in keyof T]: T[K] extends [CompiledRead<infer Row>, unknown] ? Row[] : never }> {
+    const results = await this.reads(reads.map(([read, values]) => this.statement(read, values)));
+    // (A rider's rows come after them: db.reads keeps them for readAlong.)
+    return reads.map(([read], i) => results[i]!.map(read.map)) as never;
   }
 
   /** One round trip: the statements and the rider, if one waits (its rows come last). */

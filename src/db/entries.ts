@@ -59,7 +59,7 @@ const entryOfOrder = lazily(() =>
 
 /** The customer's card order and one entry of it, in one round trip. */
 export async function findOrderAndEntry(db: RequestDatabase, customerId: string, orderId: string, entryId: string) {
-  const [[order], [entry]] = await db.readBoth(
+  const [[order], [entry]] = await db.readAll(
     [cardOrderById(), { id: orderId, customer: customerId }],
     [entryOfOrder(), { id: entryId, order: orderId }],
   );

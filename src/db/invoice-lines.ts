@@ -1,9 +1,8 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import type { VatCategory } from "../documents/model";
+import type { VatCategory } from "../domain/einvoice";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
 import { columnsOf, compile, lazily, param, queryBuilder as qb } from "./compiled";
-import { byId as invoiceById } from "./invoices";
 import { pageReads, readPage } from "./keyset";
 import { cardOrderEntries, invoiceLines, invoices, type InvoiceLineRow } from "./schema";
 
@@ -12,14 +11,16 @@ export function insertLine(orm: Database, row: InvoiceLineRow) {
 }
 
 /**
- * A voucher invoice's lines (docs/api.md part 13): one per entry of the order, oldest first, copied from
- * the entries in one statement of the invoice's batch, however many there are.
+ * A voucher invoice's lines (docs/api.md parts 13 and 14): one per entry of the order, oldest first,
+ * `<card> <card holder name>` in the invoice's language, copied from the entries in one statement of
+ * the invoice's batch, however many there are.
  */
 export function insertVoucherLines(
   orm: Database,
   invoiceId: string,
   orderId: string,
   vat: { category: VatCategory; percent: string },
+  card: string,
 ) {
   const e = cardOrderEntries;
   return orm.insert(invoiceLines).select(
@@ -27,7 +28,7 @@ export function insertVoucherLines(
       .select({
         invoiceId: sql`${invoiceId}`.as("invoice_id"),
         position: sql<number>`row_number() OVER (ORDER BY ${e.createdAt}, ${e.id})`.as("position"),
-        description: sql<string>`'Voucher card ' || ${e.cardHolderName}`.as("description"),
+        description: sql<string>`${`${card} `} || ${e.cardHolderName}`.as("description"),
         quantity: sql<number>`1`.as("quantity"),
         unitPrice: sql<number>`${e.amount}`.as("unit_price"),
         netAmount: sql<number>`${e.amount}`.as("net_amount"),
@@ -62,7 +63,8 @@ const lineReads = lazily(() =>
 export const listLines = (db: RequestDatabase, customerId: string, invoiceId: string, page: PageRequest) =>
   readPage(db, lineReads(), { customer: customerId, invoice: invoiceId }, page);
 
-const linesOf = lazily(() =>
+/** An invoice's lines in position order (its documents show them all: at most 500). */
+export const linesOf = lazily(() =>
   compile<InvoiceLineRow>(
     qb
       .select()
@@ -72,15 +74,3 @@ const linesOf = lazily(() =>
     columnsOf(invoiceLines),
   ),
 );
-
-/**
- * The customer's invoice and all its lines, in order, in one round trip: what its documents show
- * (at most 500 lines). The lines are another customer's invoice's only when the invoice is not found.
- */
-export async function findInvoiceAndLines(db: RequestDatabase, customerId: string, invoiceId: string) {
-  const [[invoice], lines] = await db.readBoth(
-    [invoiceById(), { id: invoiceId, customer: customerId }],
-    [linesOf(), { invoice: invoiceId }],
-  );
-  return { invoice, lines };
-}

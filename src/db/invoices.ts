@@ -7,7 +7,15 @@ import type { CardOrderState } from "../domain/card-orders";
 import type { InvoiceState } from "../domain/invoices";
 import { keptTotal, pageReads, readPage } from "./keyset";
 import { byId as cardOrderById } from "./card-orders";
-import { cardOrders, invoices, numberSequences, type CardOrderRow, type InvoiceRow } from "./schema";
+import { profileOf } from "./billing-profiles";
+import {
+  cardOrders,
+  invoices,
+  numberSequences,
+  type BillingProfileRow,
+  type CardOrderRow,
+  type InvoiceRow,
+} from "./schema";
 
 export const byId = lazily(() =>
   compile<InvoiceRow>(
@@ -53,8 +61,23 @@ export async function findOrderAndVoucherInvoice(
   id: string,
 ): Promise<{ order?: CardOrderRow; invoice?: InvoiceRow }> {
   const values = { id, customer: customerId };
-  const [[order], [invoice]] = await db.readBoth([cardOrderById(), values], [voucherInvoiceOfOrder(), values]);
+  const [[order], [invoice]] = await db.readAll([cardOrderById(), values], [voucherInvoiceOfOrder(), values]);
   return { order, invoice };
+}
+
+/** The same, and the customer's billing profile, which a new voucher invoice is issued to (one round trip). */
+export async function findOrderInvoiceAndProfile(
+  db: RequestDatabase,
+  customerId: string,
+  id: string,
+): Promise<{ order?: CardOrderRow; invoice?: InvoiceRow; profile?: BillingProfileRow }> {
+  const values = { id, customer: customerId };
+  const [[order], [invoice], [profile]] = await db.readAll(
+    [cardOrderById(), values],
+    [voucherInvoiceOfOrder(), values],
+    [profileOf(), values],
+  );
+  return { order, invoice, profile };
 }
 
 /** Keeps an order's state on its invoices (`orders[].state`); part of the order's transition batch. */
@@ -126,7 +149,7 @@ export function numberOf(series: string, year: number): SQL<string> {
 
 export function insertInvoice(
   orm: Database,
-  row: Omit<InvoiceRow, "number" | "buyer"> & { number: SQL<string>; buyer: SQL<string | null> },
+  row: Omit<InvoiceRow, "number" | "buyer"> & { number: SQL<string>; buyer: SQL },
 ) {
   return orm.insert(invoices).values(row);
 }

@@ -131,7 +131,7 @@ export async function readPage<Row>(
     keyCreatedAt: key[0],
     keyId: key[1],
   };
-  const [rows, [count]] = await db.readBoth([statement, bound], [reads.total, bound]);
+  const [rows, [count]] = await db.readAll([statement, bound], [reads.total, bound]);
   const ahead = readsAhead && rows.length > request.pageSize ? rows.pop() : undefined;
   // Before a key and the last page are read in reverse.
   if (seek?.mode === "before" || seek?.mode === "last") rows.reverse();

@@ -1,15 +1,20 @@
-import type { VatCategory } from "../documents/model";
 import { parseAmount } from "../schemas/formats";
+import { isEuMember } from "./countries";
+import type { DocumentLanguage, VatCategory } from "./einvoice";
 import type { InvoiceKind } from "./invoices";
 import { parsePercent, vatCents } from "./money";
+import { DEFAULT_TIME_ZONE, isTimeZone } from "./time";
 
-// docs/api.md part 10: what each of a card order's three invoices bills, and at which VAT rate. The
-// fees and rates are `[vars]` (wrangler.toml); each has the default of that part when it is unset.
+// docs/api.md parts 10, 13 and 14: what each of a card order's three invoices bills, at which VAT
+// category and rate, and on which calendar. The fees, rates and settings are `[vars]` (wrangler.toml);
+// each has its default when it is unset.
 const BILLING_DEFAULTS = {
   VOUCHER_VAT_PERCENT: "0",
   SERVICE_VAT_PERCENT: "19",
   CARD_PRODUCTION_FEE: "2.50",
   SHIPPING_FEE: "9.90",
+  FEE_SUPPLY_KIND: "goods",
+  BUSINESS_TIME_ZONE: DEFAULT_TIME_ZONE,
 } as const;
 
 export type BillingVariables = { [Name in keyof typeof BILLING_DEFAULTS]?: string };
@@ -22,20 +27,30 @@ export class MalformedBillingVariable extends Error {
   }
 }
 
-function read(
+function read<T>(
   vars: BillingVariables,
   name: keyof typeof BILLING_DEFAULTS,
-  parse: (text: string) => number | undefined,
-): number {
+  parse: (text: string) => T | undefined,
+): T {
   const value = parse(vars[name] ?? BILLING_DEFAULTS[name]);
   if (value === undefined) throw new MalformedBillingVariable(name);
   return value;
 }
 
+/** The IANA zone whose calendar dates invoices and numbers them (docs/api.md part 14). */
+export const businessTimeZone = (vars: BillingVariables): string =>
+  read(vars, "BUSINESS_TIME_ZONE", (zone) => (isTimeZone(zone) ? zone : undefined));
+
 /** What the order tells an invoice about its amount. */
 interface BilledOrder {
   entriesCount: number;
   entriesAmount: number;
+}
+
+/** What the buyer's billing profile tells an invoice: where the buyer is, and its language. */
+interface BilledBuyer {
+  countryCode: string;
+  documentLanguage: DocumentLanguage;
 }
 
 /** A line of a fee invoice (a voucher invoice has one line per entry, made from the entries). */
@@ -49,32 +64,74 @@ interface FeeLine {
 interface InvoiceTerms {
   net: number;
   gross: number;
-  /** O: not subject to VAT (a voucher's value at 0%); Z: a fee at 0%; S: a fee or voucher at a positive rate. */
   vatCategory: VatCategory;
-  /** The rate as configured, e.g. "19", "0". */
+  /** The rate as configured, e.g. "19"; "0" for the exempt categories. */
   vatPercent: string;
   feeLine?: FeeLine;
 }
 
+/** The descriptions of the lines, in the invoice's language (docs/api.md part 14). */
+export const LINE_TEXTS = {
+  de: { voucher: "Gutscheinkarte", production: "Kartenproduktion", shipping: "Versand" },
+  en: { voucher: "Voucher card", production: "Card production", shipping: "Shipping" },
+} as const satisfies Record<DocumentLanguage, Record<InvoiceKind, string>>;
+
+const SUPPLY_KINDS = ["goods", "services"];
+
 /**
- * What `order`'s invoice of `kind` bills, from the variables as they are now (docs/api.md parts 10 and
- * 13). Fees have an amount's form, "0.00" to "10000.00" (docs/api.md part 12).
+ * The VAT of a fee, by where the buyer is and what the fees pay for (docs/api.md part 14): at home the
+ * standard rate; to a business in another EU state an exempt intra-community supply of goods (K) or a
+ * service under reverse charge (AE); outside the EU an exempt export (G) or a service not taxable here (O).
  */
-export function invoiceTerms(kind: InvoiceKind, order: BilledOrder, vars: BillingVariables): InvoiceTerms {
-  const rateVariable = kind === "voucher" ? "VOUCHER_VAT_PERCENT" : "SERVICE_VAT_PERCENT";
-  const rate = read(vars, rateVariable, parsePercent);
-  const vatPercent = vars[rateVariable] ?? BILLING_DEFAULTS[rateVariable];
-  const vatCategory = rate > 0 ? "S" : kind === "voucher" ? "O" : "Z";
-  const feeLine: FeeLine | undefined =
+function feeCategory(buyerCountry: string, vars: BillingVariables): VatCategory {
+  const goods = read(vars, "FEE_SUPPLY_KIND", (kind) => (SUPPLY_KINDS.includes(kind) ? kind : undefined)) === "goods";
+  if (buyerCountry === "DE") return "S";
+  if (isEuMember(buyerCountry)) return goods ? "K" : "AE";
+  return goods ? "G" : "O";
+}
+
+/**
+ * What `order`'s invoice of `kind` bills to `buyer`, from the variables as they are now (docs/api.md
+ * parts 10, 13 and 14). Fees have an amount's form, "0.00" to "10000.00" (docs/api.md part 12); the
+ * service's rate must be positive (Germany has no zero rate for these supplies).
+ */
+export function invoiceTerms(
+  kind: InvoiceKind,
+  order: BilledOrder,
+  buyer: BilledBuyer,
+  vars: BillingVariables,
+): InvoiceTerms {
+  const texts = LINE_TEXTS[buyer.documentLanguage];
+  if (kind === "voucher") {
+    const rate = read(vars, "VOUCHER_VAT_PERCENT", parsePercent);
+    const net = order.entriesAmount;
+    return {
+      net,
+      gross: net + vatCents(net, rate),
+      vatCategory: rate > 0 ? "S" : "O",
+      vatPercent: vars.VOUCHER_VAT_PERCENT ?? BILLING_DEFAULTS.VOUCHER_VAT_PERCENT,
+    };
+  }
+  const rate = read(vars, "SERVICE_VAT_PERCENT", (text) => {
+    const value = parsePercent(text);
+    return value !== undefined && value > 0 ? value : undefined;
+  });
+  const feeLine: FeeLine =
     kind === "production"
       ? {
-          description: "Card production",
+          description: texts.production,
           quantity: order.entriesCount,
           unitPrice: read(vars, "CARD_PRODUCTION_FEE", parseAmount),
         }
-      : kind === "shipping"
-        ? { description: "Shipping", quantity: 1, unitPrice: read(vars, "SHIPPING_FEE", parseAmount) }
-        : undefined;
-  const net = feeLine ? feeLine.quantity * feeLine.unitPrice : order.entriesAmount;
-  return { net, gross: net + vatCents(net, rate), vatCategory, vatPercent, feeLine };
+      : { description: texts.shipping, quantity: 1, unitPrice: read(vars, "SHIPPING_FEE", parseAmount) };
+  const net = feeLine.quantity * feeLine.unitPrice;
+  const vatCategory = feeCategory(buyer.countryCode, vars);
+  if (vatCategory !== "S") return { net, gross: net, vatCategory, vatPercent: "0", feeLine };
+  return {
+    net,
+    gross: net + vatCents(net, rate),
+    vatCategory,
+    vatPercent: vars.SERVICE_VAT_PERCENT ?? BILLING_DEFAULTS.SERVICE_VAT_PERCENT,
+    feeLine,
+  };
 }

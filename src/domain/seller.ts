@@ -1,9 +1,10 @@
-import type { Seller } from "../documents/model";
+import type { Seller } from "./einvoice";
 import { MalformedBillingVariable } from "./billing";
 import { isCountryCode } from "./countries";
-import { isBic, isEmailAddress, isIban, isSepaCreditorId, isVatIdOf } from "./identifiers";
+import { isIban } from "./iban";
+import { isBic, isEmailAddress, isSepaCreditorId, isVatIdOf } from "./identifiers";
 
-// docs/api.md part 13: the seller of every invoice is the `[vars]` CREDITOR_* (wrangler.toml), read
+// docs/api.md parts 13 and 14: the seller of every invoice is the `[vars]` CREDITOR_* (wrangler.toml), read
 // when an invoice is issued and kept on it. A missing or malformed one fails that request with a
 // log line naming it (as a malformed fee does), never an invoice that cannot be booked.
 
@@ -16,6 +17,7 @@ type Name =
   | "VAT_ID"
   | "TAX_NUMBER"
   | "REGISTRATION_ID"
+  | "MANAGING_DIRECTORS"
   | "CONTACT_NAME"
   | "CONTACT_PHONE"
   | "CONTACT_EMAIL"
@@ -46,6 +48,7 @@ export function sellerOf(vars: SellerVariables, paymentMethod: "bank_transfer" |
     vatId: read("VAT_ID", (text) => isVatIdOf(text, countryCode))!,
     taxNumber: read("TAX_NUMBER", filled, false),
     registrationId: read("REGISTRATION_ID")!,
+    managingDirectors: read("MANAGING_DIRECTORS")!,
     contactName: read("CONTACT_NAME")!,
     contactPhone: read("CONTACT_PHONE")!,
     contactEmail: read("CONTACT_EMAIL", isEmailAddress)!,

@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import type { CardOrderEntryRow } from "../db/schema";
 import { formatCents } from "../domain/money";
-import { amountInput, dateTime, money, printableText, requestBody, requiredText } from "./formats";
+import { amountInput, dateTime, money, printableText, requestBody, requiredText, xmlCarriable } from "./formats";
 import { named, namedResponse } from "./registry";
 
 /** A card order entry on the wire: docs/api.md part 10's fields in its order. */
@@ -26,7 +26,7 @@ export const Entry = namedResponse(
 export const CreateEntry = named(
   "CreateCardOrderEntry",
   requestBody({
-    voucher_owner_id: requiredText(255),
+    voucher_owner_id: requiredText(255, xmlCarriable()),
     card_holder_name: printableText(26),
     amount: amountInput(100),
   }),

@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { isId } from "../domain/ids";
 import { formatCents } from "../domain/money";
+import { NOT_XML } from "../domain/text";
 
 // The wire formats of docs/api.md part 1, for request and response schemas alike. Lengths count
 // characters (code points), as JSON Schema's maxLength does, not UTF-16 units as String.length would.
@@ -32,7 +33,19 @@ function text(type: string, required: boolean, max: number, ...extra: z.core.$Zo
 }
 
 /** A required, non-empty string of at most `max` characters. */
-export const requiredText = (max: number) => text("a string", true, max);
+export const requiredText = (max: number, ...extra: z.core.$ZodCheck<string>[]) =>
+  text("a string", true, max, ...extra);
+
+/**
+ * Customer text that can reach an e-invoice refuses what XML 1.0 cannot carry (docs/api.md part 14):
+ * stored, it would leave the invoice a document no receiver accepts.
+ */
+export const xmlCarriable = () =>
+  z.refine<string>(
+    (s) => !NOT_XML.test(s),
+    "must not hold characters an e-invoice (XML 1.0) cannot carry: control characters other than tab, " +
+      "line feed and carriage return, U+FFFE, U+FFFF",
+  );
 
 /** A required string that will name a resource in a URL path: `.` and `..` cannot (URLs resolve them away). */
 export const pathSegmentText = (max: number) =>
@@ -43,8 +56,9 @@ export const pathSegmentText = (max: number) =>
     z.refine((s) => s !== "." && s !== "..", 'must not be "." or "..", which no URL path can name'),
   );
 
-/** An optional string of at most `max` characters; `null` means none. */
-export const optionalText = (max: number) => z.optional(z.nullable(text("a string or null", false, max)));
+/** An optional string of at most `max` characters that can reach an e-invoice; `null` means none. */
+export const optionalText = (max: number) =>
+  z.optional(z.nullable(text("a string or null", false, max, xmlCarriable())));
 
 // What a name printed on a card and shown in a push may not hold (docs/api.md part 12): control (Cc),
 // format (Cf: bidirectional overrides, zero-width characters, the byte-order mark), line and

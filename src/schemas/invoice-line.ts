@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import type { InvoiceLineRow } from "../db/schema";
+import { VAT_CATEGORIES } from "../domain/einvoice";
 import { formatCents } from "../domain/money";
 import { money } from "./formats";
 import { namedResponse } from "./registry";
@@ -15,8 +16,10 @@ export const InvoiceLine = namedResponse(
       quantity: z.int(),
       unit_price: money(),
       net_amount: money().register(z.globalRegistry, { description: "quantity × unit_price, EUR." }),
-      vat_category: z.enum(["O", "S", "Z"]).register(z.globalRegistry, {
-        description: "O: not subject to VAT (a voucher's value); S: standard rate; Z: zero rate.",
+      vat_category: z.enum(VAT_CATEGORIES).register(z.globalRegistry, {
+        description:
+          "EN 16931's VAT category: S standard rate; O not subject to VAT (a voucher's value, a service abroad); " +
+          "K intra-community supply; AE reverse charge; G export; Z zero rate (older invoices only).",
       }),
       vat_percent: z.string().register(z.globalRegistry, { examples: ["19", "0"] }),
       card_order_entry_id: z.nullable(z.string()),

@@ -1,22 +1,25 @@
 import type { SQL } from "drizzle-orm";
 import { updateIfUnchanged, type Database } from "../db/client";
-import { buyerOf } from "../db/billing-profiles";
+import { buyerOf, whileProfileUnchanged } from "../db/billing-profiles";
 import { insertLine, insertVoucherLines } from "../db/invoice-lines";
 import { insertInvoice, numberOf, takeNumber } from "../db/invoices";
-import { invoices, type CardOrderRow, type InvoiceRow } from "../db/schema";
-import { invoiceTerms, type BillingVariables } from "../domain/billing";
+import { invoices, type BillingProfileRow, type CardOrderRow, type InvoiceRow } from "../db/schema";
+import { businessTimeZone, invoiceTerms, LINE_TEXTS, type BillingVariables } from "../domain/billing";
+import { assertBillable } from "../domain/card-orders";
 import { sellerOf, type SellerVariables } from "../domain/seller";
 import { newId } from "../domain/ids";
 import { invoiceLifecycle, NUMBER_SERIES, PAYMENT_TERM_DAYS, type InvoiceKind } from "../domain/invoices";
-import { addDays, isoDate, nextTimestamp } from "../domain/time";
+import { addDays, dayIn, nextTimestamp } from "../domain/time";
 import type { EventDraft } from "../events/outbox";
 import { toInvoice } from "../schemas/invoice";
+
+type Variables = BillingVariables & SellerVariables & { CREDITOR_NAME: string };
 
 /** What issuing an invoice needs beyond its order. */
 interface IssueContext {
   orm: Database;
-  vars: BillingVariables & SellerVariables & { CREDITOR_NAME: string };
-  /** When the invoice is made: its created_at, its booking day, and the day of a service period. */
+  vars: Variables;
+  /** When the invoice is made: its created_at, and the business day of its booking and service period. */
   at: string;
 }
 
@@ -35,20 +38,25 @@ interface IssuedInvoice {
 }
 
 /**
- * The writes that issue `order`'s invoice of `kind` (docs/api.md parts 10 and 13): the next INV number
- * of the UTC year, the invoice with its amounts, its seller (the variables now) and its buyer (the
- * customer's billing profile as the batch reads it), and its lines. Go in the batch of the change
- * that makes it, so that a number is taken only with its invoice and the sequence stays gapless.
+ * The writes that issue `order`'s invoice of `kind` to the customer whose billing `profile` was read
+ * with the order (docs/api.md parts 10, 13 and 14): the next INV number of the business year, the
+ * invoice with its amounts, its seller (the variables now) and its buyer (that profile, which must make
+ * a valid document: 409 otherwise), and its lines in the profile's language. Go in the batch of the
+ * change that makes it, so that a number is taken only with its invoice and the sequence stays gapless;
+ * a concurrent change of the profile fails that batch (guard `profile_unchanged`).
  */
 export function issueInvoice(
   { orm, vars, at }: IssueContext,
   order: CardOrderRow,
+  profile: BillingProfileRow | undefined,
   kind: InvoiceKind,
   reference: string | null,
 ): IssuedInvoice {
-  const now = new Date(at);
-  const year = now.getUTCFullYear();
-  const terms = invoiceTerms(kind, order, vars);
+  assertBillable(order, profile);
+  const buyer = buyerOf(profile!);
+  const today = dayIn(new Date(at), businessTimeZone(vars));
+  const year = Number(today.slice(0, 4));
+  const terms = invoiceTerms(kind, order, buyer, vars);
   const seller = JSON.stringify(sellerOf(vars, order.paymentMethod));
   const row: InvoiceRow = {
     id: newId(),
@@ -57,12 +65,13 @@ export function issueInvoice(
     state: invoiceLifecycle.initial,
     createdAt: at,
     updatedAt: at,
-    bookedOn: isoDate(now),
+    bookedOn: today,
     creditor: vars.CREDITOR_NAME,
-    dueOn: isoDate(addDays(now, PAYMENT_TERM_DAYS)),
+    dueOn: addDays(today, PAYMENT_TERM_DAYS),
     paidAt: null,
     cancellationNumber: null,
     cancelledAt: null,
+    cancelledOn: null,
     orderId: order.id,
     orderState: order.state,
     reference,
@@ -72,8 +81,8 @@ export function issueInvoice(
     netAmount: terms.net,
     grossAmount: terms.gross,
     recipient: order.customerId,
-    servicePeriodStart: kind === "voucher" ? null : isoDate(now),
-    servicePeriodEnd: kind === "voucher" ? null : isoDate(now),
+    servicePeriodStart: kind === "voucher" ? null : today,
+    servicePeriodEnd: kind === "voucher" ? null : today,
     seller,
     buyer: null,
     linesCount: terms.feeLine ? 1 : order.entriesCount,
@@ -91,24 +100,29 @@ export function issueInvoice(
         vatPercent: vat.percent,
         cardOrderEntryId: null,
       })
-    : insertVoucherLines(orm, row.id, order.id, vat);
+    : insertVoucherLines(orm, row.id, order.id, vat, LINE_TEXTS[buyer.documentLanguage].voucher);
   return {
     row,
     number,
     writes: [
       takeNumber(orm, NUMBER_SERIES.invoice, year),
-      insertInvoice(orm, { ...row, number, buyer: buyerOf(order.customerId, order.paymentMethod) }),
+      insertInvoice(orm, { ...row, number, buyer: whileProfileUnchanged(profile!, JSON.stringify(buyer)) }),
       lines,
     ],
     event: { type: "invoice.created", data: toInvoice(row), fill: { "$.number": number } },
   };
 }
 
-/** A cancellation is a legal document of its own: it takes a number of the CN series in the same batch. */
-export function cancellationNumber(orm: Database, at: string) {
-  const year = new Date(at).getUTCFullYear();
+/**
+ * A cancellation is a legal document of its own: it takes a number of the CN series of the business
+ * year in the same batch, and its day (the credit note's issue date) is kept.
+ */
+export function cancellation(orm: Database, vars: BillingVariables, at: string) {
+  const cancelledOn = dayIn(new Date(at), businessTimeZone(vars));
+  const year = Number(cancelledOn.slice(0, 4));
   return {
     number: numberOf(NUMBER_SERIES.cancellation, year),
+    cancelledOn,
     take: takeNumber(orm, NUMBER_SERIES.cancellation, year),
   };
 }
@@ -117,9 +131,9 @@ export function cancellationNumber(orm: Database, at: string) {
  * Cancels an open invoice as part of its order's cancel, guarded like any change of it, with its
  * invoice.cancelled event (the invoice showing its order cancelled too).
  */
-export function cancelInvoice(orm: Database, invoice: InvoiceRow, at: string) {
-  const { number, take } = cancellationNumber(orm, at);
+export function cancelInvoice(orm: Database, vars: BillingVariables, invoice: InvoiceRow, at: string) {
   const cancelledAt = nextTimestamp(invoice.updatedAt, new Date(at));
+  const { number, cancelledOn, take } = cancellation(orm, vars, cancelledAt);
   const changes = { state: "cancelled", cancelledAt, updatedAt: cancelledAt } as const;
   const event: EventDraft = {
     type: "invoice.cancelled",
@@ -127,7 +141,7 @@ export function cancelInvoice(orm: Database, invoice: InvoiceRow, at: string) {
     fill: { "$.cancellation_number": number },
   };
   return {
-    writes: [take, updateIfUnchanged(orm, invoices, invoice, { ...changes, cancellationNumber: number })],
+    writes: [take, updateIfUnchanged(orm, invoices, invoice, { ...changes, cancellationNumber: number, cancelledOn })],
     event,
   };
 }

@@ -72,6 +72,7 @@ test("an invoice's PDF downloads in Chromium as application/pdf named after its 
     city: "Hamburg",
     country_code: "DE",
     vat_id: "DE987654321",
+    email: "buchhaltung@mueller-soehne.example",
   });
   const order = await api(
     token,

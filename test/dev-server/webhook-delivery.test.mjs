@@ -75,6 +75,7 @@ test("a submitted card order reaches a local receiver as a signed webhook within
     postcode: "10115",
     city: "Berlin",
     country_code: "DE",
+    email: "rechnung@dev.example",
   };
   assert.equal((await api("PUT", "/customers/me/billing_profile", profile)).status, 200);
   // Subscribed to the submit alone: the billing profile's event (above) may be fanned out after this.

@@ -34,14 +34,13 @@ interface FoundOrder {
 
 /**
  * The customer's card order `id` (undefined: none such), with what `action` looks at besides, in the
- * same round trip: a cancel its voucher invoice, a submit the customer's billing profile.
+ * same round trip: a cancel its voucher invoice; every other transition the customer's billing profile
+ * (a submit checks it, production and delivery issue an invoice to it).
  */
-const findOrder = (c: Context<AppEnv>, id: string, action?: CardOrderAction): Promise<FoundOrder> =>
+const findOrder = (c: Context<AppEnv>, id: string, action: CardOrderAction): Promise<FoundOrder> =>
   action === "cancel"
     ? findOrderAndVoucherInvoice(database(c), customerOf(c), id)
-    : action === "submit"
-      ? findOrderAndProfile(database(c), customerOf(c), id)
-      : findCardOrder(database(c), customerOf(c), id).then((order) => ({ order }));
+    : findOrderAndProfile(database(c), customerOf(c), id);
 
 const existing = (order: CardOrderRow | undefined): CardOrderRow => found(order, "card order");
 
@@ -101,7 +100,8 @@ function effectsOf(
   return (orm: Database, at: string, to: CardOrderState): Effects => {
     const follow = setInvoiceOrderState(orm, order.id, to);
     const issue = (kind: "production" | "shipping"): Effects => {
-      const invoice = issueInvoice({ orm, vars: c.env, at }, { ...order, state: to }, kind, order.invoiceReference);
+      const context = { orm, vars: c.env, at };
+      const invoice = issueInvoice(context, { ...order, state: to }, profile, kind, order.invoiceReference);
       return {
         writes: [...invoice.writes, follow],
         changes:
@@ -129,7 +129,7 @@ function effectsOf(
             `The card order's invoice ${voucherInvoice.number} is paid; a paid order cannot be cancelled.`,
           );
         if (voucherInvoice?.state !== "open") return { writes: [follow] };
-        const cancelled = cancelInvoice(orm, voucherInvoice, at);
+        const cancelled = cancelInvoice(orm, c.env, voucherInvoice, at);
         return { writes: [...cancelled.writes, follow], events: [cancelled.event] };
       }
       case "start_production":

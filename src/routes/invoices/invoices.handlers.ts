@@ -2,7 +2,8 @@ import type { Context } from "hono";
 import { customerOf } from "../../auth/principal";
 import { updateIfUnchanged } from "../../db/client";
 import { listLines as queryLines } from "../../db/invoice-lines";
-import { findInvoice, findOrderAndVoucherInvoice, listInvoices as queryInvoices } from "../../db/invoices";
+import { findInvoice, findOrderInvoiceAndProfile, listInvoices as queryInvoices } from "../../db/invoices";
+import { assertBillable } from "../../domain/card-orders";
 import { cardOrders, invoices, type InvoiceRow } from "../../db/schema";
 import { INVOICE_EVENTS } from "../../domain/events";
 import { isId } from "../../domain/ids";
@@ -18,7 +19,7 @@ import { pageRequest } from "../../pagination/query";
 import { toInvoice } from "../../schemas/invoice";
 import { toInvoiceLine } from "../../schemas/invoice-line";
 import { commit } from "../../writes/commit";
-import { cancellationNumber, issueInvoice } from "../../writes/invoices";
+import { cancellation, issueInvoice } from "../../writes/invoices";
 import { applyTransition } from "../../writes/transition";
 import type * as routes from "./invoices.routes";
 
@@ -33,13 +34,14 @@ export const createInvoice: Handler<typeof routes.createInvoice> = (c, { body, w
   if (!isId(body.order_id)) throw noSuchOrder();
   const db = database(c);
   const customerId = customerOf(c);
-  const findOrder = () => findOrderAndVoucherInvoice(db, customerId, body.order_id);
-  return withKey(findOrder, ({ order, invoice: current }) => {
+  const findOrder = () => findOrderInvoiceAndProfile(db, customerId, body.order_id);
+  return withKey(findOrder, ({ order, invoice: current, profile }) => {
     if (!order) throw noSuchOrder();
     assertInvoiceable(order, current);
 
     const at = nextTimestamp(order.updatedAt);
-    const invoice = issueInvoice({ orm: db.orm, vars: c.env, at }, order, "voucher", body.reference ?? null);
+    const context = { orm: db.orm, vars: c.env, at };
+    const invoice = issueInvoice(context, order, profile, "voucher", body.reference ?? null);
     // Number, invoice and link in one batch: a number is taken only if the invoice is stored, so the
     // sequence stays gapless; the order's guard makes a concurrent second invoice roll back.
     const writes = [
@@ -50,10 +52,12 @@ export const createInvoice: Handler<typeof routes.createInvoice> = (c, { body, w
         updatedAt: at,
       }),
     ];
-    // What changed the order, or which invoice got there first, is read again to say so.
+    // What changed the order or the profile, or which invoice got there first, is read again to say so.
     const reread = async () => {
       const fresh = await findOrder();
-      if (fresh.order) assertInvoiceable(fresh.order, fresh.invoice);
+      if (!fresh.order) return;
+      assertInvoiceable(fresh.order, fresh.invoice);
+      assertBillable(fresh.order, fresh.profile);
     };
     return commit(
       c,
@@ -64,7 +68,7 @@ export const createInvoice: Handler<typeof routes.createInvoice> = (c, { body, w
         fill: { "$.data[0].number": invoice.number },
         events: [invoice.event],
       },
-      { unchanged: reread, order_invoice: reread },
+      { unchanged: reread, order_invoice: reread, profile_unchanged: reread },
     );
   });
 };
@@ -106,10 +110,10 @@ export const transitionInvoice =
           effects:
             action === "cancel"
               ? (orm, at) => {
-                  const { number, take } = cancellationNumber(orm, at);
+                  const { number, cancelledOn, take } = cancellation(orm, c.env, at);
                   return {
                     writes: [take],
-                    changes: { cancellationNumber: number },
+                    changes: { cancellationNumber: number, cancelledOn },
                     fill: { "$.cancellation_number": number },
                   };
                 }
