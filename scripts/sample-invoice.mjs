@@ -1,6 +1,7 @@
 // `npm run sample:pdf [-- --pdf <file>]`: the README's picture of an e-invoice, docs/sample-invoice.png,
 // page 1 of a sample voucher invoice rendered as the documents Worker renders it (renderPdf, ZUGFeRD),
-// drawn by poppler's pdftoppm. The invoice is fixed (parties of test/einvoice/parties.mjs, fixed dates),
+// drawn by poppler's pdftoppm. The invoice is fixed (test/einvoice/fixtures.mjs: a public-sector buyer
+// with a Leitweg-ID, made by the service's own code, fixed dates),
 // and renderPdf and pdftoppm are deterministic: a second run (with the same poppler) writes the same
 // bytes, so the PNG changes in git only when the layout does. The PDF itself is not kept (`--pdf <file>` keeps a copy).
 import { spawnSync } from "node:child_process";
@@ -9,8 +10,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { voucherInvoiceOf } from "../test/einvoice/fixtures.mjs";
-import { BUYER } from "../test/einvoice/parties.mjs";
+import { issued } from "../test/einvoice/fixtures.mjs";
+import { PROFILES } from "../test/einvoice/parties.mjs";
 import { importSource } from "./import-source.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -39,14 +40,15 @@ const CARDS = [
   ["Özlem Öztürk", 7500],
   ["René Dürr", 4000],
 ];
-/** @type {import("../src/documents/model").EInvoice} */
-const invoice = {
-  ...voucherInvoiceOf("INV-2026-000042", CARDS),
-  buyerReference: "04011000-12345-67",
-  orderReference: "Bestellung 2026/17",
-  accountingReference: "KST 4711",
-  buyer: { ...BUYER, buyerReference: "04011000-12345-67", directDebitIban: null, directDebitMandateReference: null },
-};
+/** @type {import("../src/domain/einvoice").EInvoice} */
+const { invoice } = issued("INV-2026-000042", {
+  kind: "voucher",
+  profile: PROFILES["DE-public"],
+  method: "bank_transfer",
+  reference: "Bestellung 2026/17",
+  costCenter: "KST 4711",
+  cards: CARDS,
+});
 
 const { renderPdf } = await importSource('export { renderPdf } from "./src/documents/pdf";');
 const pdf = await renderPdf(invoice);

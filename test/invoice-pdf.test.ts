@@ -1,6 +1,7 @@
 // format=pdf (docs/api.md part 13): ZUGFeRD 2 / Factur-X, rendered by the documents Worker and stored
 // in R2 like the XML documents. What a client sees: headers, the same bytes for ever, 304, tenancy,
-// scopes, the credit note, and the embedded factur-x.xml, which is byte for byte the `cii` document.
+// scopes, the credit note, and the embedded factur-x.xml, which is byte for byte the `cii` document
+// except its BT-24 (docs/api.md part 14: the Factur-X profile EN 16931, not XRechnung).
 // The official checks of the PDF itself (PDF/A-3, XMP, fonts, the embedded XML's rules) and of its
 // visible text are test/einvoice's, with poppler.
 import { env } from "cloudflare:workers";
@@ -20,6 +21,24 @@ async function download(auth: string, path: string, headers: Record<string, stri
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
+// BT-24, the specification identifier: XRechnung's in `format=cii`, EN 16931's in the PDF's factur-x.xml.
+const XRECHNUNG_ID = "urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0";
+const EN16931_ID = "urn:cen.eu:en16931:2017";
+const BT_24 = /(<ram:GuidelineSpecifiedDocumentContextParameter>\s*<ram:ID>)([^<]*)(<\/ram:ID>)/g;
+
+/**
+ * The factur-x.xml a PDF must embed (docs/api.md part 14): the `format=cii` bytes with BT-24's text, and
+ * nothing else, read `urn:cen.eu:en16931:2017` instead of the XRechnung id. The BOM, if any, is kept.
+ */
+function facturXOf(cii: Uint8Array): Uint8Array {
+  const xml = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(cii);
+  const found = [...xml.matchAll(BT_24)];
+  expect(found.map((match) => match[2])).toStrictEqual([XRECHNUNG_ID]);
+  const replaced = xml.replace(BT_24, (_, open: string, __: string, close: string) => open + EN16931_ID + close);
+  expect(replaced).not.toBe(xml);
+  return new TextEncoder().encode(replaced);
+}
+
 function expectPdf(response: Response, bytes: Uint8Array, number: string) {
   expect(response.status).toBe(200);
   expect(response.headers.get("Content-Type")).toBe("application/pdf");
@@ -37,7 +56,10 @@ describe("GET /invoices/{id}/document?format=pdf", () => {
     const { response, bytes } = await download(auth, `/invoices/${invoice.id}/document${PDF}`);
     expectPdf(response, bytes, invoice.number);
     const cii = await download(auth, `/invoices/${invoice.id}/document?format=cii`);
-    expect(await embeddedFile(bytes)).toEqual(cii.bytes);
+    const embedded = await embeddedFile(bytes);
+    expect(embedded).toEqual(facturXOf(cii.bytes));
+    expect([...text(embedded).matchAll(BT_24)].map((match) => match[2])).toStrictEqual([EN16931_ID]);
+    expect(text(embedded)).not.toContain(XRECHNUNG_ID);
     const stored = await env.DOCUMENTS.get(`invoices/${invoice.id}/invoice.pdf`);
     expect(new Uint8Array(await stored!.arrayBuffer())).toEqual(bytes);
   });
@@ -116,14 +138,19 @@ describe("GET /invoices/{id}/credit_note?format=pdf", () => {
     const { response, bytes } = await download(auth, `/invoices/${invoice.id}/credit_note${PDF}`);
     expectPdf(response, bytes, cancelled.cancellation_number);
     const embeddedBytes = await embeddedFile(bytes);
-    expect(embeddedBytes).toEqual((await download(auth, `/invoices/${invoice.id}/credit_note?format=cii`)).bytes);
+    const cii = await download(auth, `/invoices/${invoice.id}/credit_note?format=cii`);
+    expect(embeddedBytes).toEqual(facturXOf(cii.bytes));
     const embedded = text(embeddedBytes);
+    expect([...embedded.matchAll(BT_24)].map((match) => match[2])).toStrictEqual([EN16931_ID]);
+    expect(embedded).not.toContain(XRECHNUNG_ID);
     expect(embedded).toContain("<ram:TypeCode>381</ram:TypeCode>");
     expect(embedded).toContain(`<ram:IssuerAssignedID>${invoice.number}</ram:IssuerAssignedID>`);
     // The invoice's own PDF is another document, and stays what it is.
     const own = await download(auth, `/invoices/${invoice.id}/document${PDF}`);
     expectPdf(own.response, own.bytes, invoice.number);
-    expect(text(await embeddedFile(own.bytes))).toContain("<ram:TypeCode>380</ram:TypeCode>");
+    const ownEmbedded = await embeddedFile(own.bytes);
+    expect(text(ownEmbedded)).toContain("<ram:TypeCode>380</ram:TypeCode>");
+    expect(ownEmbedded).toEqual(facturXOf((await download(auth, `/invoices/${invoice.id}/document?format=cii`)).bytes));
   });
 });
 

@@ -1,17 +1,22 @@
 // XRechnung 3.0 in UN/CEFACT Cross Industry Invoice D16B (also what a ZUGFeRD / Factur-X PDF embeds).
 // Elements appear in the order the CII schema requires; the comments name EN 16931's business terms.
 import { formatCents } from "../domain/money";
-import type { Buyer, DocumentLine, EInvoice, PostalAddress, Seller } from "./model";
+import type { Buyer, DocumentLine, EInvoice, PostalAddress } from "../domain/einvoice";
 import {
   BUSINESS_PROCESS_ID,
+  buyerAddressOf,
+  buyerReferenceOf,
   CURRENCY,
+  deliverToOf,
   type Payment,
   paymentOf,
   present,
-  SPECIFICATION_ID,
+  sellerLegalInfoOf,
+  type SpecificationId,
   UNIT_CODE,
   type Vat,
   vatOf,
+  XRECHNUNG_ID,
 } from "./semantic";
 import { el, serialize } from "./xml";
 
@@ -28,14 +33,18 @@ const date = (name: string, isoDate: string, type = "udt") =>
   el(name, null, el(`${type}:DateTimeString`, { format: "102" }, isoDate.replaceAll("-", "")));
 const id = (name: string, value: string, attrs: Record<string, string> | null = null) =>
   el(name, null, el("ram:ID", attrs, value));
-/** An electronic address: an e-mail address (scheme EM). */
-const email = (address: string) =>
-  el("ram:URIUniversalCommunication", null, el("ram:URIID", { schemeID: "EM" }, address));
+/** An electronic address: an e-mail address (scheme EM) or a Leitweg-ID (0204). */
+const endpoint = (id: string, scheme: "EM" | "0204" = "EM") =>
+  el("ram:URIUniversalCommunication", null, el("ram:URIID", { schemeID: scheme }, id));
 /** A VAT identifier (scheme VA) or a tax number (FC). */
 const taxRegistration = (value: string, scheme: "VA" | "FC") =>
   id("ram:SpecifiedTaxRegistration", value, { schemeID: scheme });
 
-export function renderCii(doc: EInvoice): string {
+/**
+ * The CII document; `specification` is its BT-24: XRechnung for `format=cii`, EN 16931 itself for the
+ * copy a Factur-X PDF embeds (whose XMP declares that profile: docs/api.md part 14).
+ */
+export function renderCii(doc: EInvoice, specification: SpecificationId = XRECHNUNG_ID): string {
   const vat = vatOf(doc);
   const payment = paymentOf(doc);
   return serialize(
@@ -51,7 +60,7 @@ export function renderCii(doc: EInvoice): string {
         "rsm:ExchangedDocumentContext",
         null,
         id("ram:BusinessProcessSpecifiedDocumentContextParameter", BUSINESS_PROCESS_ID), // BT-23
-        id("ram:GuidelineSpecifiedDocumentContextParameter", SPECIFICATION_ID), // BT-24
+        id("ram:GuidelineSpecifiedDocumentContextParameter", specification), // BT-24
       ),
       el(
         "rsm:ExchangedDocument",
@@ -65,7 +74,7 @@ export function renderCii(doc: EInvoice): string {
         null,
         doc.lines.map((line) => lineItem(line, vat)),
         agreement(doc, vat),
-        el("ram:ApplicableHeaderTradeDelivery", null), // required by the schema, nothing to say
+        delivery(doc, vat),
         settlement(doc, vat, payment),
       ),
     ),
@@ -113,8 +122,8 @@ function agreement(doc: EInvoice, vat: Vat) {
   return el(
     "ram:ApplicableHeaderTradeAgreement",
     null,
-    el("ram:BuyerReference", null, doc.buyerReference), // BT-10
-    seller(doc.seller, vat),
+    el("ram:BuyerReference", null, buyerReferenceOf(doc)), // BT-10
+    seller(doc, vat),
     buyer(doc.buyer, vat),
     el("ram:SellerOrderReferencedDocument", null, el("ram:IssuerAssignedID", null, doc.salesOrderReference)), // BT-14
     present(doc.orderReference) &&
@@ -123,11 +132,14 @@ function agreement(doc: EInvoice, vat: Vat) {
 }
 
 /** BG-4. */
-function seller(s: Seller, vat: Vat) {
+function seller(doc: EInvoice, vat: Vat) {
+  const s = doc.seller;
+  const legalInfo = sellerLegalInfoOf(doc);
   return el(
     "ram:SellerTradeParty",
     null,
     el("ram:Name", null, s.name), // BT-27
+    legalInfo && el("ram:Description", null, legalInfo), // BT-33
     id("ram:SpecifiedLegalOrganization", s.registrationId), // BT-30: names the seller when no VAT id may (O)
     el(
       "ram:DefinedTradeContact", // BG-6
@@ -137,7 +149,7 @@ function seller(s: Seller, vat: Vat) {
       el("ram:EmailURIUniversalCommunication", null, el("ram:URIID", null, s.contactEmail)),
     ),
     address(s),
-    email(s.electronicAddress), // BT-34
+    endpoint(s.electronicAddress), // BT-34
     vat.showsVatIds && taxRegistration(s.vatId, "VA"), // BT-31
     vat.showsVatIds && present(s.taxNumber) && taxRegistration(s.taxNumber, "FC"), // BT-32
   );
@@ -145,13 +157,14 @@ function seller(s: Seller, vat: Vat) {
 
 /** BG-7. */
 function buyer(b: Buyer, vat: Vat) {
+  const address49 = buyerAddressOf(b);
   return el(
     "ram:BuyerTradeParty",
     null,
     el("ram:ID", null, b.customerId), // BT-46
     el("ram:Name", null, b.legalName), // BT-44
     address(b),
-    present(b.email) && email(b.email), // BT-49
+    address49 && endpoint(address49.id, address49.scheme), // BT-49
     vat.showsVatIds && present(b.vatId) && taxRegistration(b.vatId, "VA"), // BT-48
   );
 }
@@ -186,9 +199,10 @@ function settlement(doc: EInvoice, vat: Vat, payment: Payment) {
       null,
       amount("ram:CalculatedAmount", doc.vatCents), // BT-117
       el("ram:TypeCode", null, "VAT"),
+      vat.exemption && el("ram:ExemptionReason", null, vat.exemption.text), // BT-120
       amount("ram:BasisAmount", doc.netCents), // BT-116
       el("ram:CategoryCode", null, vat.category), // BT-118
-      vat.exemptionCode !== null && el("ram:ExemptionReasonCode", null, vat.exemptionCode), // BT-121
+      vat.exemption && el("ram:ExemptionReasonCode", null, vat.exemption.code), // BT-121
       el("ram:RateApplicablePercent", null, vat.breakdownPercent), // BT-119
     ),
     doc.servicePeriod && // BG-14
@@ -223,6 +237,16 @@ function settlement(doc: EInvoice, vat: Vat, payment: Payment) {
       ),
     // BT-19
     present(doc.accountingReference) && id("ram:ReceivableSpecifiedTradeAccountingAccount", doc.accountingReference),
+  );
+}
+
+/** BG-13: the deliver-to party (BT-70) and address (BG-15) of a K or G supply; else empty, as the schema allows. */
+function delivery(doc: EInvoice, vat: Vat) {
+  const to = deliverToOf(doc, vat);
+  return el(
+    "ram:ApplicableHeaderTradeDelivery",
+    null,
+    to && el("ram:ShipToTradeParty", null, el("ram:Name", null, to.name), address(to)),
   );
 }
 

@@ -1,17 +1,21 @@
 // XRechnung 3.0 in UBL 2.1: an Invoice for type code 380, a CreditNote for 381. Elements appear in the
 // order the UBL schemas require; the comments name EN 16931's business terms (BT) and groups (BG).
 import { formatCents } from "../domain/money";
-import type { Buyer, DocumentLine, EInvoice, PostalAddress, Seller } from "./model";
+import type { Buyer, DocumentLine, EInvoice, PostalAddress } from "../domain/einvoice";
 import {
   BUSINESS_PROCESS_ID,
+  buyerAddressOf,
+  buyerReferenceOf,
   CURRENCY,
+  deliverToOf,
   type Payment,
   paymentOf,
   present,
-  SPECIFICATION_ID,
+  sellerLegalInfoOf,
   UNIT_CODE,
   type Vat,
   vatOf,
+  XRECHNUNG_ID,
 } from "./semantic";
 import { el, serialize } from "./xml";
 
@@ -29,6 +33,7 @@ export function renderUbl(doc: EInvoice): string {
   const credit = doc.typeCode === "381";
   const vat = vatOf(doc);
   const payment = paymentOf(doc);
+  const deliverTo = deliverToOf(doc, vat);
   const root = credit ? "CreditNote" : "Invoice";
   return serialize(
     el(
@@ -38,7 +43,7 @@ export function renderUbl(doc: EInvoice): string {
         "xmlns:cac": NAMESPACE.cac,
         "xmlns:cbc": NAMESPACE.cbc,
       },
-      el("cbc:CustomizationID", null, SPECIFICATION_ID), // BT-24
+      el("cbc:CustomizationID", null, XRECHNUNG_ID), // BT-24
       el("cbc:ProfileID", null, BUSINESS_PROCESS_ID), // BT-23
       el("cbc:ID", null, doc.number), // BT-1
       el("cbc:IssueDate", null, doc.issueDate), // BT-2
@@ -46,7 +51,7 @@ export function renderUbl(doc: EInvoice): string {
       el(credit ? "cbc:CreditNoteTypeCode" : "cbc:InvoiceTypeCode", null, doc.typeCode), // BT-3
       el("cbc:DocumentCurrencyCode", null, CURRENCY), // BT-5
       text("cbc:AccountingCost", doc.accountingReference), // BT-19
-      el("cbc:BuyerReference", null, doc.buyerReference), // BT-10
+      el("cbc:BuyerReference", null, buyerReferenceOf(doc)), // BT-10
       doc.servicePeriod && // BG-14
         el(
           "cac:InvoicePeriod",
@@ -73,8 +78,15 @@ export function renderUbl(doc: EInvoice): string {
             el("cbc:IssueDate", null, doc.precedingInvoice.issueDate),
           ),
         ),
-      el("cac:AccountingSupplierParty", null, seller(doc.seller, vat, payment)), // BG-4
+      el("cac:AccountingSupplierParty", null, seller(doc, vat, payment)), // BG-4
       el("cac:AccountingCustomerParty", null, buyer(doc.buyer, vat)), // BG-7
+      deliverTo && // BG-13: the deliver-to party's name (BT-70) and address (BG-15)
+        el(
+          "cac:Delivery",
+          null,
+          el("cac:DeliveryLocation", null, address(deliverTo, "cac:Address")),
+          el("cac:DeliveryParty", null, el("cac:PartyName", null, el("cbc:Name", null, deliverTo.name))),
+        ),
       paymentMeans(payment),
       payment.code === "97" && el("cac:PaymentTerms", null, el("cbc:Note", null, payment.terms)), // BT-20
       el(
@@ -86,7 +98,7 @@ export function renderUbl(doc: EInvoice): string {
           null,
           amount("cbc:TaxableAmount", doc.netCents), // BT-116
           amount("cbc:TaxAmount", doc.vatCents), // BT-117
-          taxCategory("cac:TaxCategory", vat.category, vat.breakdownPercent, vat.exemptionCode), // BT-118..121
+          taxCategory("cac:TaxCategory", vat.category, vat.breakdownPercent, vat.exemption), // BT-118..121
         ),
       ),
       el(
@@ -120,7 +132,8 @@ function invoiceLine(line: DocumentLine, vat: Vat, credit: boolean) {
   );
 }
 
-function seller(s: Seller, vat: Vat, payment: Payment) {
+function seller(doc: EInvoice, vat: Vat, payment: Payment) {
+  const s = doc.seller;
   return el(
     "cac:Party",
     null,
@@ -136,6 +149,7 @@ function seller(s: Seller, vat: Vat, payment: Payment) {
       null,
       el("cbc:RegistrationName", null, s.name), // BT-27
       el("cbc:CompanyID", null, s.registrationId), // BT-30: names the seller when no VAT id may (O)
+      text("cbc:CompanyLegalForm", sellerLegalInfoOf(doc)), // BT-33
     ),
     el(
       "cac:Contact", // BG-6
@@ -148,10 +162,11 @@ function seller(s: Seller, vat: Vat, payment: Payment) {
 }
 
 function buyer(b: Buyer, vat: Vat) {
+  const endpoint = buyerAddressOf(b);
   return el(
     "cac:Party",
     null,
-    present(b.email) && el("cbc:EndpointID", { schemeID: "EM" }, b.email), // BT-49
+    endpoint && el("cbc:EndpointID", { schemeID: endpoint.scheme }, endpoint.id), // BT-49
     el("cac:PartyIdentification", null, el("cbc:ID", null, b.customerId)), // BT-46
     address(b),
     vat.showsVatIds && present(b.vatId) && partyTax(b.vatId, "VAT"), // BT-48
@@ -159,9 +174,9 @@ function buyer(b: Buyer, vat: Vat) {
   );
 }
 
-function address(a: PostalAddress) {
+function address(a: PostalAddress, name = "cac:PostalAddress") {
   return el(
-    "cac:PostalAddress",
+    name,
     null,
     el("cbc:StreetName", null, a.street),
     el("cbc:CityName", null, a.city),
@@ -174,13 +189,14 @@ function partyTax(id: string, scheme: "VAT" | "FC") {
   return el("cac:PartyTaxScheme", null, el("cbc:CompanyID", null, id), taxScheme(scheme));
 }
 
-function taxCategory(name: string, category: string, percent: string | null, exemption: string | null) {
+function taxCategory(name: string, category: string, percent: string | null, exemption: Vat["exemption"]) {
   return el(
     name,
     null,
     el("cbc:ID", null, category),
     percent !== null && el("cbc:Percent", null, percent),
-    exemption !== null && el("cbc:TaxExemptionReasonCode", null, exemption),
+    exemption && el("cbc:TaxExemptionReasonCode", null, exemption.code),
+    exemption && el("cbc:TaxExemptionReason", null, exemption.text),
     taxScheme(),
   );
 }

@@ -1,26 +1,18 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
-import type { InvoiceLineRow, InvoiceRow } from "../db/schema";
+import type { DocumentFormat, EInvoice } from "../domain/einvoice";
 import { renderCii } from "./cii";
-import { eInvoiceOf, type DocumentKind } from "./from-invoice";
 import { renderPdf } from "./pdf";
 import { renderUbl } from "./ubl";
 
-export type DocumentFormat = "ubl" | "cii" | "pdf";
-
 /**
- * The documents Worker (wrangler.documents.toml): renders an invoice's e-invoice for the API Worker,
- * which calls it over a service binding (RENDERER) the first time a document is asked for and
- * stores what it answers in R2. The renderers (and the PDF's fonts) live here so that the API
- * Worker's bundle, which every request loads, carries none of them.
+ * The documents Worker (wrangler.documents.toml): renders an e-invoice for the API Worker, which
+ * calls it over a service binding (RENDERER) the first time a document is asked for, with the
+ * invoice's kept data as the domain model (domain/einvoice.ts), and stores what it answers in R2. The
+ * renderers (and the PDF's fonts) live here so that the API Worker's bundle, which every request
+ * loads, carries none of them.
  */
 export class Renderer extends WorkerEntrypoint {
-  async render(
-    invoice: InvoiceRow,
-    lines: InvoiceLineRow[],
-    kind: DocumentKind,
-    format: DocumentFormat,
-  ): Promise<string | Uint8Array> {
-    const document = eInvoiceOf(invoice, lines, kind);
+  async render(document: EInvoice, format: DocumentFormat): Promise<string | Uint8Array> {
     if (format === "pdf") return renderPdf(document);
     return format === "ubl" ? renderUbl(document) : renderCii(document);
   }

@@ -1,3 +1,5 @@
+import { NOT_XML as NOT_XML_CHARACTER } from "../domain/text";
+
 // A small XML tree and its one serializer, for the e-invoices: renderers build elements with el() and
 // never write markup themselves, so every text and attribute value passes through escapeXml() below.
 // The output is deterministic (attributes in the order given, two-space indentation): the same tree
@@ -53,11 +55,9 @@ function write(element: XmlElement, indent: string): string {
   return `${indent}<${open}>\n${inner}\n${indent}</${element.name}>`;
 }
 
-// Characters XML 1.0 cannot carry at all, not even as a reference (most C0 controls, lone surrogates,
-// U+FFFE, U+FFFF). They are dropped rather than refused: some fields are stored exactly as the API
-// received them (a reference, a cost center: docs/api.md part 9), and refusing would leave such an
-// invoice without a document for ever.
-const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+// What XML cannot carry (domain/text.ts) is dropped rather than refused: invoices issued before docs/api.md
+// part 14 may hold it in a reference or a cost center, stored exactly as the API received them.
+const NOT_XML = new RegExp(NOT_XML_CHARACTER.source, "gu");
 // In text, "\r" as a reference survives the parser's line-end normalisation; in attributes, tab and
 // line ends too survive attribute-value normalisation.
 const IN_TEXT = /[&<>\r]/g;

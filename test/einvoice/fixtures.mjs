@@ -1,157 +1,137 @@
-// The documents the e-invoice tests render: every kind the service issues (voucher invoices in
-// category O and S, production and shipping fees in S and Z, both payment methods, with and without
-// the buyer's VAT id and buyer reference, with and without the seller's tax number and BIC), and the
-// credit note of each. test/einvoice/documents.test.mjs renders them as XML, pdf.test.mjs as PDF.
+// The documents the e-invoice tests render, made by the service's own code from what it would store:
+// the seller from its variables (sellerOf), the buyer from a billing profile (buyerOf), the amounts,
+// VAT category and line texts from invoiceTerms, and the document from the stored rows (eInvoiceOf), so
+// that a rule of the service is checked as the service applies it. Every combination docs/api.md part 14
+// names: the three kinds (and a voucher at a VAT rate), fees as goods and as services, both payments,
+// German, Leitweg-ID, French, Austrian, Swiss and Greek buyers (in German or English), and the credit
+// note of each. documents.test.mjs renders them as XML, pdf.test.mjs (a subset) as PDF.
 import { importSource } from "../../scripts/import-source.mjs";
-import { BUYER, SELLER } from "./parties.mjs";
+import { PROFILES, SELLER_VARS } from "./parties.mjs";
 
-const { parsePercent, vatCents } = await importSource('export { parsePercent, vatCents } from "./src/domain/money";');
+const { invoiceTerms, LINE_TEXTS, sellerOf, buyerOf, eInvoiceOf } = await importSource(
+  [
+    'export { invoiceTerms, LINE_TEXTS } from "./src/domain/billing";',
+    'export { sellerOf } from "./src/domain/seller";',
+    'export { buyerOf } from "./src/db/billing-profiles";',
+    'export { eInvoiceOf } from "./src/db/e-invoices";',
+  ].join("\n"),
+);
 
-// --- Fixtures: realistic parties (umlauts, ß, an "&" and quotes to prove the escaping).
-
-const LEITWEG_ID = "04011000-12345-67";
 const CARD_HOLDERS = [
   ["Jürgen Groß", 5000],
   ["Zoë Weiß-Schäfer", 2550],
   ["Anna & Ben Krüger", 10000],
 ];
+/** A card order as the service stores it (its id a UUID, as the service's are). */
+const ORDER = { id: "0193a1f2-7c4e-4b1a-9d2e-5f6a7b8c9d0e", entriesCount: 7, entriesAmount: 17550 };
 
-/** An invoice as the service issues it (docs/api.md part 13), amounts computed as the domain does. */
-function invoice(number, { kind, percent, method, buyer = {}, reference = null, costCenter = null }) {
-  const category = percent !== "0" ? "S" : kind === "voucher" ? "O" : "Z";
-  const items = {
-    voucher: CARD_HOLDERS.map(([name, cents]) => [`Voucher card ${name}`, 1, cents]),
-    production: [["Card production", 7, 250]],
-    shipping: [["Shipping", 1, 990]],
-  }[kind];
-  const lines = items.map(([description, quantity, unitPriceCents], i) => ({
+/**
+ * An invoice of `kind` to `profile`, issued on 2026-03-02 (and cancelled on 2026-03-05 for its credit
+ * note), as the stored rows would hold it. `vars` are the billing variables beyond the seller's.
+ */
+export function issued(number, { kind, profile, method, vars = {}, reference = null, costCenter = null, cards }) {
+  const buyer = buyerOf(profile);
+  const order = cards
+    ? { ...ORDER, entriesCount: cards.length, entriesAmount: cards.reduce((sum, [, cents]) => sum + cents, 0) }
+    : ORDER;
+  const terms = invoiceTerms(kind, order, buyer, vars);
+  const items = terms.feeLine
+    ? [[terms.feeLine.description, terms.feeLine.quantity, terms.feeLine.unitPrice]]
+    : (cards ?? CARD_HOLDERS).map(([name, cents]) => [
+        `${LINE_TEXTS[buyer.documentLanguage].voucher} ${name}`,
+        1,
+        cents,
+      ]);
+  const lines = items.map(([description, quantity, unitPrice], i) => ({
+    invoiceId: "inv",
     position: i + 1,
     description,
     quantity,
-    unitPriceCents,
-    netCents: quantity * unitPriceCents,
-    vatCategory: category,
-    vatPercent: percent,
+    unitPrice,
+    netAmount: quantity * unitPrice,
+    vatCategory: terms.vatCategory,
+    vatPercent: terms.vatPercent,
+    cardOrderEntryId: null,
   }));
-  const netCents = lines.reduce((sum, line) => sum + line.netCents, 0);
-  const vat = vatCents(netCents, parsePercent(percent));
-  const party = { ...BUYER, ...buyer };
-  return {
-    typeCode: "380",
+  const row = {
+    id: "inv",
+    customerId: profile.customerId,
     number,
-    issueDate: "2026-03-02",
-    dueDate: "2026-03-16",
-    precedingInvoice: null,
-    buyerReference: party.buyerReference ?? reference ?? party.customerId,
-    orderReference: reference,
-    accountingReference: costCenter,
-    salesOrderReference: "0193a1f2-7c4e-7b1a-9d2e-5f6a7b8c9d0e", // a card order id, as the service issues them
-    servicePeriod: kind === "voucher" ? null : { start: "2026-03-02", end: "2026-03-02" },
+    state: "cancelled",
+    createdAt: "2026-03-02T09:00:00.000Z",
+    updatedAt: "2026-03-05T10:00:00.000Z",
+    bookedOn: "2026-03-02",
+    creditor: SELLER_VARS.CREDITOR_NAME,
+    dueOn: "2026-03-16",
+    paidAt: null,
+    cancellationNumber: number.replace("INV", "CN"),
+    cancelledAt: "2026-03-04T23:30:00.000Z",
+    cancelledOn: "2026-03-05",
+    orderId: ORDER.id,
+    orderState: "delivered",
+    reference,
+    costCenter,
     paymentMethod: method,
-    seller: SELLER,
-    buyer: party,
-    lines,
-    netCents,
-    vatCents: vat,
-    grossCents: netCents + vat,
+    kind,
+    netAmount: terms.net,
+    grossAmount: terms.gross,
+    recipient: profile.customerId,
+    servicePeriodStart: kind === "voucher" ? null : "2026-03-02",
+    servicePeriodEnd: kind === "voucher" ? null : "2026-03-02",
+    seller: JSON.stringify(sellerOf(SELLER_VARS, method)),
+    buyer: JSON.stringify(buyer),
+    linesCount: lines.length,
   };
+  return { invoice: eInvoiceOf(row, lines, "invoice"), creditNote: eInvoiceOf(row, lines, "credit_note") };
 }
 
-/** The credit note of a cancelled invoice: 381, its CN- number and day, referring to the invoice. */
-function creditNote(doc, number) {
-  const preceding = { number: doc.number, issueDate: doc.issueDate };
-  return { ...doc, typeCode: "381", number, issueDate: "2026-03-05", dueDate: null, precedingInvoice: preceding };
+const METHODS = ["bank_transfer", "direct_debit"];
+const SUPPLIES = ["goods", "services"];
+
+/**
+ * [name, EInvoice, { profile, kind, variant }] of every combination: `<buyer>-<kind>-<variant>-<payment>.380`
+ * and `.381`, where the variant is a voucher's VAT rate or the fees' FEE_SUPPLY_KIND.
+ */
+export const DOCUMENTS = [];
+let serial = 100;
+for (const [buyerName, profile] of Object.entries(PROFILES)) {
+  const variants = [
+    ...METHODS.map((method) => ({ kind: "voucher", variant: "0", method, vars: {} })),
+    ...METHODS.map((method) => ({ kind: "voucher", variant: "7", method, vars: { VOUCHER_VAT_PERCENT: "7" } })),
+    ...["production", "shipping"].flatMap((kind) =>
+      SUPPLIES.flatMap((supply) =>
+        METHODS.map((method) => ({ kind, variant: supply, method, vars: { FEE_SUPPLY_KIND: supply } })),
+      ),
+    ),
+  ];
+  for (const { kind, variant, method, vars } of variants) {
+    const number = `INV-2026-${String(++serial).padStart(6, "0")}`;
+    // Every other document with a reference and a cost center, escaping included.
+    const texts = serial % 2 ? { reference: 'PO <2026> "Q1" & more', costCenter: "KST 4711" } : {};
+    const { invoice, creditNote } = issued(number, { kind, profile, method, vars, ...texts });
+    const name = `${buyerName}-${kind}-${variant}-${method === "bank_transfer" ? "transfer" : "debit"}`;
+    const about = { profile, kind, variant };
+    DOCUMENTS.push([`${name}.380`, invoice, about], [`${name}.381`, creditNote, about]);
+  }
 }
 
-const noVatId = { vatId: null };
-const leitweg = { buyerReference: LEITWEG_ID };
-const INVOICES = {
-  "voucher-O-transfer": invoice("INV-2026-000101", {
-    kind: "voucher",
-    percent: "0",
-    method: "bank_transfer",
-    reference: 'PO <2026> "Q1" & more',
-    costCenter: "KST 4711",
-  }),
-  "voucher-O-debit": invoice("INV-2026-000102", {
-    kind: "voucher",
-    percent: "0",
-    method: "direct_debit",
-    buyer: { ...noVatId, ...leitweg, email: null },
-  }),
-  "voucher-S19-transfer": invoice("INV-2026-000103", {
-    kind: "voucher",
-    percent: "19",
-    method: "bank_transfer",
-    buyer: leitweg,
-  }),
-  "voucher-S7-debit": invoice("INV-2026-000104", {
-    kind: "voucher",
-    percent: "7",
-    method: "direct_debit",
-    buyer: noVatId,
-    reference: "Bestellung 2026/17",
-  }),
-  "production-S-transfer": invoice("INV-2026-000105", {
-    kind: "production",
-    percent: "19",
-    method: "bank_transfer",
-    buyer: noVatId,
-    costCenter: "Kostenstelle Süd",
-  }),
-  "production-S-debit": invoice("INV-2026-000106", {
-    kind: "production",
-    percent: "19",
-    method: "direct_debit",
-    buyer: leitweg,
-    reference: "PO-55",
-  }),
-  "shipping-S-transfer": invoice("INV-2026-000107", {
-    kind: "shipping",
-    percent: "19",
-    method: "bank_transfer",
-  }),
-  "shipping-S-debit": invoice("INV-2026-000108", {
-    kind: "shipping",
-    percent: "19",
-    method: "direct_debit",
-    buyer: { ...noVatId, ...leitweg },
-  }),
-  "production-Z-transfer": invoice("INV-2026-000109", {
-    kind: "production",
-    percent: "0",
-    method: "bank_transfer",
-    buyer: leitweg,
-  }),
-  "shipping-Z-debit": invoice("INV-2026-000110", {
-    kind: "shipping",
-    percent: "0",
-    method: "direct_debit",
-    buyer: noVatId,
-  }),
-};
-// A seller without tax number and BIC (both optional) on some documents.
-INVOICES["shipping-S-transfer"].seller = { ...SELLER, taxNumber: null, bic: null };
-INVOICES["production-Z-transfer"].seller = { ...SELLER, taxNumber: null };
+/**
+ * The PDFs' share of them, each with its credit note: every VAT category (O of a voucher and of a
+ * service abroad, S, K, AE, G), both languages, both payments, e-mail and Leitweg-ID buyers, Greek
+ * script; check-pdf takes seconds a file, so not all 144.
+ */
+export const PDF_DOCUMENTS = DOCUMENTS.filter(([name]) =>
+  [
+    "DE-voucher-0-transfer",
+    "DE-public-production-goods-debit",
+    "FR-shipping-services-transfer",
+    "AT-production-goods-debit",
+    "CH-production-goods-debit",
+    "CH-shipping-services-transfer",
+    "GR-voucher-7-debit",
+  ].includes(name.slice(0, -4)),
+);
 
-/** [name, EInvoice] of every fixture: `<kind>-<category>-<payment>.380`, and `.381` its credit note. */
-export const DOCUMENTS = Object.entries(INVOICES).flatMap(([name, doc], i) => [
-  [`${name}.380`, doc],
-  [`${name}.381`, creditNote(doc, `CN-2026-${String(i + 1).padStart(6, "0")}`)],
-]);
-
-/** A voucher invoice (category O, bank transfer, the parties above) of `cards`: [card holder name, cents]. */
-export function voucherInvoiceOf(number, cards) {
-  const base = DOCUMENTS.find(([name]) => name === "voucher-O-transfer.380")[1];
-  const lines = cards.map(([name, cents], i) => ({
-    position: i + 1,
-    description: `Voucher card ${name}`,
-    quantity: 1,
-    unitPriceCents: cents,
-    netCents: cents,
-    vatCategory: "O",
-    vatPercent: "0",
-  }));
-  const netCents = lines.reduce((sum, line) => sum + line.netCents, 0);
-  return { ...base, number, lines, netCents, vatCents: 0, grossCents: netCents };
-}
+/** A voucher invoice (category O, bank transfer, the German buyer) of `cards`: [card holder name, cents]. */
+export const voucherInvoiceOf = (number, cards) =>
+  issued(number, { kind: "voucher", profile: PROFILES.DE, method: "bank_transfer", cards }).invoice;

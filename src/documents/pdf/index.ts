@@ -1,20 +1,24 @@
-// ZUGFeRD 2 / Factur-X, profile EN 16931 (docs/api.md part 13): a PDF/A-3 whose pages show the invoice
-// (layout.ts) and which embeds its CII document, byte for byte the `cii` format's (renderCii).
+// ZUGFeRD 2 / Factur-X, profile EN 16931 (docs/api.md parts 13 and 14): a PDF/A-3 whose pages show the
+// invoice (invoice-pages.ts) and which embeds its CII document: the `cii` format's, declaring EN 16931.
 // Deterministic: no clock and no random source. The dates are the invoice's issue date, the file
 // identifier is a hash of the embedded XML, so the same invoice gives the same bytes.
 import { renderCii } from "../cii";
-import type { EInvoice } from "../model";
+import { EN16931_ID } from "../semantic";
+import type { EInvoice } from "../../domain/einvoice";
 import { xmlCarried } from "../xml";
 import { bytesOf, hexString, PdfFile, type Ref } from "./file";
 import { deflate } from "./flate";
 import { type Face, loadFonts, type Weight } from "./font";
-import { fontName, layoutInvoice, PAGE, titleOf } from "./layout";
+import { layoutInvoice, titleOf } from "./invoice-pages";
+import { fontName, PAGE } from "./sheet";
 import { type Description, EMBEDDED_NAME, embeddedInvoice, info, metadata, outputIntent } from "./pdfa";
 
 const PRODUCER = "voucher-billing-api";
+const LANGUAGE_TAGS = { de: "de-DE", en: "en-GB" } as const;
 
 export async function renderPdf(doc: EInvoice): Promise<Uint8Array> {
-  const xml = new TextEncoder().encode(renderCii(doc));
+  // The CII as `format=cii` has it, but declaring EN 16931 itself, the profile the XMP names (BT-24).
+  const xml = new TextEncoder().encode(renderCii(doc, EN16931_ID));
   const fonts = await loadFonts(textsOf(doc));
   const file = new PdfFile();
   const catalog = file.reserve();
@@ -24,7 +28,7 @@ export async function renderPdf(doc: EInvoice): Promise<Uint8Array> {
   const description: Description = {
     title,
     author: xmlCarried(doc.seller.name),
-    subject: xmlCarried(`${title} an ${doc.buyer.legalName}`),
+    subject: xmlCarried(`${title} · ${doc.buyer.legalName}`),
     producer: PRODUCER,
     date: doc.issueDate,
   };
@@ -52,7 +56,7 @@ export async function renderPdf(doc: EInvoice): Promise<Uint8Array> {
 
   const invoice = await embeddedInvoice(file, xml, doc.issueDate);
   file.add(
-    `<</Type /Catalog /Pages ${pages} /Lang (de-DE) /Metadata ${metadata(file, description)}` +
+    `<</Type /Catalog /Pages ${pages} /Lang (${LANGUAGE_TAGS[doc.language]}) /Metadata ${metadata(file, description)}` +
       ` /OutputIntents [${await outputIntent(file)}] /AF [${invoice}]` +
       ` /Names <</EmbeddedFiles <</Names [(${EMBEDDED_NAME}) ${invoice}]>>>> /PageMode /UseAttachments` +
       " /ViewerPreferences <</DisplayDocTitle true>>>>",

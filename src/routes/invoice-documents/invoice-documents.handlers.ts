@@ -1,6 +1,6 @@
 import { customerOf } from "../../auth/principal";
-import { findInvoiceAndLines } from "../../db/invoice-lines";
-import { documentNumber, hasDocuments, type DocumentKind } from "../../documents/from-invoice";
+import { documentNumber, eInvoiceOf, findInvoiceAndLines, whyNoDocument } from "../../db/e-invoices";
+import type { DocumentKind } from "../../domain/einvoice";
 import { ApiError, notFound } from "../../errors";
 import { database } from "../../http/database";
 import { replyBody } from "../../http/reply";
@@ -24,14 +24,15 @@ export const getDocument =
     const headers = new Headers({ "Cache-Control": "private" });
 
     // If-None-Match becomes R2's own precondition (a match answers the object without its body); only
-    // a well-formed list of ETags is passed on, which R2 would otherwise refuse with an exception.
+    // a well-formed list of ETags is passed on, which R2 would otherwise refuse with an exception. "*"
+    // matches any stored document.
     const ifNoneMatch = c.req.header("If-None-Match")?.trim();
     const onlyIf = ifNoneMatch && ETAGS.test(ifNoneMatch) ? new Headers({ "If-None-Match": ifNoneMatch }) : undefined;
     const stored = await c.env.DOCUMENTS.get(key, { onlyIf });
     if (stored?.customMetadata?.customer === customer) {
       stored.writeHttpMetadata(headers);
       headers.set("ETag", stored.httpEtag);
-      if (!("body" in stored)) return replyBody(c, 304, null, Object.fromEntries(headers));
+      if (!("body" in stored) || ifNoneMatch === "*") return replyBody(c, 304, null, Object.fromEntries(headers));
       return replyBody(c, 200, stored.body, Object.fromEntries(headers));
     }
 
@@ -42,16 +43,12 @@ export const getDocument =
         "invalid_state",
         `The invoice is ${invoice.state}; only a cancelled invoice has a credit note.`,
       );
-    if (!hasDocuments(invoice))
-      throw ApiError.of(
-        "conflict",
-        `Invoice ${invoice.number} was issued without the seller's and buyer's data (before e-invoices existed, ` +
-          "or for a customer without a billing profile), so it has no e-invoice.",
-      );
+    const missing = whyNoDocument(invoice);
+    if (missing) throw ApiError.of("conflict", `Invoice ${invoice.number} has no e-invoice: ${missing}.`);
     const number = documentNumber(invoice, kind);
     const { contentType, extension } = FORMATS[query.format];
     const httpMetadata = { contentType, contentDisposition: `attachment; filename="${number}.${extension}"` };
-    const document = await c.env.RENDERER.render(invoice, lines, kind, query.format);
+    const document = await c.env.RENDERER.render(eInvoiceOf(invoice, lines, kind), query.format);
     // Stored only if nothing is stored yet: a document is never replaced, not even by a rendering of
     // another release that raced this one. Whatever is stored is what this request answers too.
     const put = await c.env.DOCUMENTS.put(key, document, {

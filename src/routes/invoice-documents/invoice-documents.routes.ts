@@ -1,6 +1,5 @@
 import * as z from "zod/mini";
-import type { DocumentKind } from "../../documents/from-invoice";
-import type { DocumentFormat } from "../../documents/worker";
+import type { DocumentFormat, DocumentKind } from "../../domain/einvoice";
 import { invoiceLifecycle } from "../../domain/invoices";
 import { NO_BODY } from "../../http/request-body";
 import type { RouteSpec } from "../../http/route";
