@@ -1,5 +1,6 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { configDefaults, defineConfig } from "vitest/config";
+import { unstable_readConfig } from "wrangler";
 import { buildAssets } from "./scripts/build-assets.mjs";
 import { buildDocumentsWorker, DOCUMENTS_WORKER } from "./scripts/build-documents-worker.mjs";
 
@@ -8,6 +9,20 @@ import { buildDocumentsWorker, DOCUMENTS_WORKER } from "./scripts/build-document
 // Worker, which the API Worker's RENDERER binding calls, runs beside it from its bundle.
 await buildAssets();
 const documentsWorker = await buildDocumentsWorker();
+// The jobs Worker's queues (wrangler.jobs.toml), consumed by the test pool's main module, which is the
+// API Worker and the jobs Worker as one (test/support/worker.ts).
+interface Queues {
+  producers?: { binding: string; queue: string }[];
+  consumers?: {
+    queue: string;
+    max_batch_size?: number;
+    max_batch_timeout?: number;
+    max_retries?: number;
+    retry_delay?: number;
+    dead_letter_queue?: string;
+  }[];
+}
+const { queues } = unstable_readConfig({ config: "./wrangler.jobs.toml" }) as { queues: Queues };
 
 // workerd's own log lines reach this process through the pool. Three kinds are expected, not
 // failures, and hidden: the runner's WebSocket closing as each test file ends, the warning about a
@@ -28,9 +43,22 @@ for (const stream of [process.stdout, process.stderr]) {
 export default defineConfig(async () => ({
   plugins: [
     cloudflareTest({
-      main: "./src/index.ts",
+      main: "./test/support/worker.ts",
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
+        queueProducers: Object.fromEntries((queues.producers ?? []).map(({ binding, queue }) => [binding, queue])),
+        queueConsumers: Object.fromEntries(
+          (queues.consumers ?? []).map((c) => [
+            c.queue,
+            {
+              maxBatchSize: c.max_batch_size,
+              maxBatchTimeout: c.max_batch_timeout,
+              maxRetries: c.max_retries,
+              retryDelay: c.retry_delay,
+              deadLetterQueue: c.dead_letter_queue,
+            },
+          ]),
+        ),
         workers: [
           {
             name: DOCUMENTS_WORKER.name,

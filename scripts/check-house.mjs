@@ -10,10 +10,11 @@ import ts from "typescript";
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
 // Entry points: imported by the runtime or the tooling (drizzle-kit reads the schema;
-// scripts/build-assets.mjs builds the OpenAPI document), not by our TypeScript files. The documents
-// Worker (wrangler.documents.toml) is an entry point of its own.
+// scripts/build-assets.mjs builds the OpenAPI document), not by our TypeScript files. The jobs and
+// the documents Workers (wrangler.jobs.toml, wrangler.documents.toml) are entry points of their own.
 const ENTRY_EXPORTS = new Set([
   "src/index.ts:default",
+  "src/jobs/index.ts:default",
   "src/documents/worker.ts:*",
   "src/db/schema.ts:*",
   "src/openapi/document.ts:openApiDocument",
@@ -131,6 +132,7 @@ for (const [file, names] of exported) {
 
 const compatibilityDate = (file) => readFileSync(file, "utf8").match(/^compatibility_date = "(.+)"$/m)?.[1];
 const configs = [
+  join(ROOT, "wrangler.jobs.toml"),
   join(ROOT, "wrangler.documents.toml"),
   ...["bench", "test"].flatMap((dir) => walk(join(ROOT, dir))).filter((file) => file.endsWith(".toml")),
 ];
@@ -138,7 +140,7 @@ const misdated = configs.filter((file) => compatibilityDate(file) !== compatibil
 
 // One number of attempts: each delivery queue's max_retries + 1 is retry.ts's MAX_ATTEMPTS, which the
 // slow lane's count across lanes and the OpenAPI document rely on.
-const toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
+const toml = readFileSync(join(ROOT, "wrangler.jobs.toml"), "utf8");
 const maxAttempts = Number(readFileSync(join(ROOT, "src/events/retry.ts"), "utf8").match(/MAX_ATTEMPTS = (\d+)/)?.[1]);
 const retries = [
   ...toml.matchAll(/^queue = "(voucher-billing-(?:events|deliveries-slow))"\n(?:\w.*\n)*?max_retries = (\d+)/gm),
@@ -146,7 +148,7 @@ const retries = [
 const miscounted =
   retries.length === 2
     ? retries.filter(([, , n]) => Number(n) + 1 !== maxAttempts)
-    : [["", "wrangler.toml's delivery queues", "?"]];
+    : [["", "wrangler.jobs.toml's delivery queues", "?"]];
 
 for (const cycle of cycles) console.error(`import cycle: ${cycle.map(rel).sort().join(" -> ")}`);
 for (const line of unused) console.error(`exported but imported nowhere else: ${line}`);

@@ -1,5 +1,5 @@
 // `npm run dev`: local secrets, migrated local D1, then wrangler dev on http://127.0.0.1:8787 with the
-// API Worker and the documents Worker (R2 and D1 local under .wrangler/state).
+// API Worker, the jobs Worker and the documents Worker (queues, R2 and D1 local under .wrangler/state).
 // PORT moves the API and its inspector with it (PORT + 1000, as every Worker the scripts and tests
 // start), so that two dev servers never meet on wrangler's default inspector port 9229.
 import { syncDevVars } from "./dev-vars.mjs";
@@ -14,9 +14,12 @@ if (!Number.isInteger(port) || port < 1 || port > 64535)
   throw new Error(`PORT must be a port from 1 to 64535, not ${process.env.PORT}`);
 const args = [
   "dev",
-  // The API Worker, and the documents Worker its RENDERER binding calls (e-invoices).
+  // The API Worker, the jobs Worker that consumes its queues, and the documents Worker its RENDERER
+  // binding calls (e-invoices).
   "--config",
   "wrangler.toml",
+  "--config",
+  "wrangler.jobs.toml",
   "--config",
   "wrangler.documents.toml",
   "--ip",

@@ -238,6 +238,7 @@ async function main() {
     port: options.port,
     rateLimit: RAISED_RATE_LIMIT,
     main: faulty ? "bench/wrapped-d1/worker.ts" : undefined,
+    companionMains: faulty ? { "wrangler.jobs.toml": "bench/wrapped-d1/jobs.ts" } : {},
     vars: {
       JWT_SECRET: secret,
       APP_SECRET: appSecret,

@@ -11,10 +11,11 @@ const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
 
 /**
  * A copy of a wrangler config with absolute paths (it is written elsewhere) and, optionally, a
- * different rate limit (load generators speak for many clients through few tokens) or another
- * entry point (bench/wrapped-d1/worker.ts: the same Worker on a slow or failing D1).
+ * different rate limit (load generators speak for many clients through few tokens), another entry
+ * point (bench/wrapped-d1: the same Worker on a slow or failing D1), or `vars` of its own (a
+ * companion's: `wrangler dev --var` reaches the first Worker only).
  */
-function derivedConfig(config, name, { rateLimit, main: entry }) {
+function derivedConfig(config, name, { rateLimit, main: entry, vars }) {
   const source = resolve(ROOT, config);
   let toml = readFileSync(source, "utf8")
     .replace(
@@ -25,6 +26,12 @@ function derivedConfig(config, name, { rateLimit, main: entry }) {
     .replace(/^(directory|watch_dir) = "(.+)"$/gm, (_, key, dir) => `${key} = "${resolve(dirname(source), dir)}"`);
   if (rateLimit)
     toml = toml.replace(/simple = \{ limit = \d+, period = (\d+) \}/, `simple = { limit = ${rateLimit}, period = $1 }`);
+  if (vars && Object.keys(vars).length > 0) {
+    if (/^\[vars\]$/m.test(toml)) throw new Error(`${config} has [vars] of its own: give its vars with --var`);
+    toml += `\n[vars]\n${Object.entries(vars)
+      .map(([key, value]) => `${key} = ${JSON.stringify(value)}`)
+      .join("\n")}\n`;
+  }
   const dir = resolve(ROOT, ".wrangler/generated");
   mkdirSync(dir, { recursive: true });
   const path = resolve(dir, `${name}.toml`);
@@ -32,8 +39,15 @@ function derivedConfig(config, name, { rateLimit, main: entry }) {
   return path;
 }
 
-/** The Workers that a config's [[services]] may name, by their own config. */
-const SERVICES = [{ service: "voucher-billing-documents", config: "wrangler.documents.toml" }];
+/**
+ * The Workers that run beside a config's Worker in the same session: the documents Worker its
+ * [[services]] call, and the jobs Worker that consumes the queues it produces to (with the same vars:
+ * APP_SECRET opens the webhook secrets there).
+ */
+const COMPANIONS = [
+  { config: "wrangler.documents.toml", needed: (toml) => toml.includes('service = "voucher-billing-documents"') },
+  { config: "wrangler.jobs.toml", needed: (toml) => toml.includes('queue = "voucher-billing-events"'), vars: true },
+];
 
 async function waitUntilReady(url, child, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
@@ -133,6 +147,7 @@ export async function queryD1({ configPath, persistTo }, sql, env = {}) {
  * @param {number} options.port
  * @param {string} [options.config]   wrangler config, relative to the project root
  * @param {string} [options.main]     another entry point for it, relative to the project root
+ * @param {Record<string,string>} [options.companionMains] another entry point for a companion, by its config
  * @param {boolean} [options.d1]      apply the config's D1 migrations first
  * @param {number} [options.rateLimit] requests per period per principal
  * @param {Record<string,string>} [options.vars]
@@ -154,6 +169,7 @@ export async function startWorker({
   port,
   config = "wrangler.toml",
   main,
+  companionMains = {},
   d1 = true,
   rateLimit,
   vars = {},
@@ -169,11 +185,15 @@ export async function startWorker({
 }) {
   const startedIn = generation;
   const configPath = derivedConfig(config, name, { rateLimit, main });
-  // The Workers its service bindings call run in the same session (the documents Worker).
-  const companions = SERVICES.filter(({ service }) =>
-    readFileSync(configPath, "utf8").includes(`service = "${service}"`),
+  const companionConfigs = COMPANIONS.filter(({ needed }) => needed(readFileSync(configPath, "utf8"))).map(
+    (companion) => [
+      "--config",
+      derivedConfig(companion.config, `${name}-${companion.config}`, {
+        main: companionMains[companion.config],
+        vars: companion.vars ? vars : undefined,
+      }),
+    ],
   );
-  const companionConfigs = companions.map(({ config }) => ["--config", derivedConfig(config, `${name}-${config}`, {})]);
   const persistTo = resolve(ROOT, ".wrangler/generated", `${name}-state`);
   rmSync(persistTo, { recursive: true, force: true });
   const local = ["DB", "--local", "--config", configPath, "--persist-to", persistTo];

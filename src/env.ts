@@ -9,9 +9,9 @@ import type { SellerVariables } from "./domain/seller";
 export interface Bindings extends SellerVariables, BillingVariables {
   DB: D1Database;
   RATE_LIMITER: RateLimit;
-  /** The events queue (wrangler.toml): producer and consumer are this Worker. */
+  /** The events queue: the API Worker produces, the jobs Worker (wrangler.jobs.toml) consumes. */
   EVENTS: Queue<QueueMessage>;
-  /** The slow lane (wrangler.toml): deliveries to webhook endpoints that answer slowly or not at all. */
+  /** The slow lane (wrangler.jobs.toml): deliveries to webhook endpoints that answer slowly or not at all. */
   SLOW_DELIVERIES: Queue<QueueMessage>;
   /** E-invoices as first rendered (docs/api.md part 13): served from here for ever after. */
   DOCUMENTS: R2Bucket;

@@ -3,17 +3,16 @@ import { deleteEventsBefore } from "./db/events";
 import { deleteExpiredIdempotencyKeys } from "./db/idempotency-keys";
 import { EVENT_RETENTION_DAYS } from "./domain/events";
 import type { Bindings } from "./env";
-import { consume } from "./events/consumer";
-import type { QueueMessage } from "./events/messages";
 import { redispatch } from "./events/redispatch";
 
-// wrangler.toml [triggers] crons: every minute, events the queue never got are sent again; every
-// hour, stored idempotent responses (24 h) and events (30 days) past their time are swept.
+// The API Worker (wrangler.toml): the requests, and its Cron Triggers: every minute, events the queue
+// never got are sent again; every hour, stored idempotent responses (24 h) and events (30 days) past
+// their time are swept. The queues' consumers run in the jobs Worker (src/jobs, wrangler.jobs.toml),
+// whose code this Worker's bundle, which every request's isolate loads, does not carry.
 const HOURLY = "17 * * * *";
 
 export default {
   fetch: app.fetch,
-  queue: (batch, env, _ctx) => consume(batch, env),
   // Awaited, so that a failed run shows as failed in the Cron Trigger's history.
   async scheduled(controller, env, _ctx) {
     if (controller.cron !== HOURLY) {
@@ -27,4 +26,4 @@ export default {
     );
     console.log(JSON.stringify({ job: "sweep", expired_idempotency_keys: keys, expired_events: events }));
   },
-} satisfies ExportedHandler<Bindings, QueueMessage>;
+} satisfies ExportedHandler<Bindings>;

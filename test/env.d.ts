@@ -7,7 +7,7 @@ declare global {
       TEST_MIGRATIONS: D1Migration[];
     }
     interface GlobalProps {
-      mainModule: typeof import("../src/index");
+      mainModule: typeof import("./support/worker");
     }
   }
 }

@@ -601,7 +601,14 @@ describe("documentation and health", () => {
 
     const profile = bodyOf("put", "/customers/me/billing_profile");
     expect(profile.additionalProperties).toBe(false);
-    expect([...profile.required].sort()).toStrictEqual(["city", "country_code", "email", "legal_name", "postcode", "street"]);
+    expect([...profile.required].sort()).toStrictEqual([
+      "city",
+      "country_code",
+      "email",
+      "legal_name",
+      "postcode",
+      "street",
+    ]);
     expect(profile.properties.postcode).toMatchObject({ type: "string", minLength: 1, maxLength: 16 });
 
     const registerToken = bodyOf("put", "/voucher_owners/me/notification_tokens");

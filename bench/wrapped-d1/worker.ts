@@ -3,14 +3,13 @@
 // stays src/index.ts, so none of this is ever deployed. Vars, both read per request:
 //   D1_DELAY_MS    wait this many milliseconds before every D1 call (default 0): the latency scenario
 //   D1_FAULT_RATE  fail this share of D1 calls at random (default 0): the chaos load (`--faults`)
-// Every response of `fetch` carries `x-d1-round-trips`, the D1 calls its request made; the queue
-// consumer and the Cron Trigger run on the wrapped binding too.
+// Every response of `fetch` carries `x-d1-round-trips`, the D1 calls its request made; the Cron Trigger
+// runs on the wrapped binding too, and so does the jobs Worker's queue consumer (jobs.ts beside).
 import service from "../../src/index";
 import type { Bindings } from "../../src/env";
-import type { QueueMessage } from "../../src/events/messages";
 import { wrapD1, type CallCounter } from "./wrap";
 
-interface WrappedBindings extends Bindings {
+export interface WrappedBindings extends Bindings {
   D1_DELAY_MS?: string;
   D1_FAULT_RATE?: string;
 }
@@ -23,7 +22,7 @@ function setting(env: WrappedBindings, name: "D1_DELAY_MS" | "D1_FAULT_RATE", ma
   return value;
 }
 
-function wrapped(env: WrappedBindings, counter?: CallCounter): Bindings {
+export function wrapped(env: WrappedBindings, counter?: CallCounter): Bindings {
   return {
     ...env,
     DB: wrapD1(
@@ -43,6 +42,5 @@ export default {
     counted.headers.set("x-d1-round-trips", String(counter.count));
     return counted;
   },
-  queue: (batch, env, ctx) => service.queue(batch, wrapped(env), ctx),
   scheduled: (controller, env, ctx) => service.scheduled(controller, wrapped(env), ctx),
-} satisfies ExportedHandler<WrappedBindings, QueueMessage>;
+} satisfies ExportedHandler<WrappedBindings>;

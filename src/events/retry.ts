@@ -1,7 +1,7 @@
 import type { Bindings } from "../env";
 
 // A failed delivery or push waits longer each time: 30 s, 2 min, 8 min, 32 min, ~2 h, ~8.5 h, then
-// 12 h (the queue's longest delay), until wrangler.toml's max_retries sends it to the dead-letter
+// 12 h (the queue's longest delay), until wrangler.jobs.toml's max_retries sends it to the dead-letter
 // queue. WEBHOOK_RETRY_BASE_SECONDS sets the first wait (the tests make it 0).
 const DEFAULT_BASE_S = 30;
 const LONGEST_S = 12 * 60 * 60;
@@ -35,7 +35,7 @@ export const ownFailureRetryDelaySeconds = (attempt: number): number => growing(
 /** One JSON line per attempt, for deliveries and pushes alike; never a secret or a device token. */
 export const logAttempt = (fields: Record<string, unknown>): void => console.log(JSON.stringify(fields));
 
-/** Attempts in all: wrangler.toml's max_retries (8) and the first (check-house holds them equal). */
+/** Attempts in all: wrangler.jobs.toml's max_retries (8) and the first (check-house holds them equal). */
 export const MAX_ATTEMPTS = 9;
 
 /** What failed every attempt, for an operator: the dead-letter queue's consumer logs the same line. */

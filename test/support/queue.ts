@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { QueueMessage } from "../../src/events/messages";
-import worker from "../../src/index";
+import jobs from "../../src/jobs/index";
 
 /**
  * Stands in for the events queue in the Worker's env (support/api.ts `send`), so that no consumer
@@ -43,7 +43,7 @@ export interface Outcome {
 }
 
 /**
- * Runs the Worker's queue consumer over what was queued, and over what that queued in turn, until
+ * Runs the jobs Worker's queue consumer over what was queued, and over what that queued in turn, until
  * nothing is left (a fan-out queues deliveries and pushes; the fast lane hands slow deliveries to the
  * slow lane). A retry is recorded, not re-run: the test decides. Returns every message's outcome, in
  * the order consumed.
@@ -74,7 +74,7 @@ export async function drain(
         return outcome;
       });
       const ctx = createExecutionContext();
-      await worker.queue(
+      await jobs.queue(
         batch,
         { ...env, EVENTS: queued.binding, SLOW_DELIVERIES: slowQueued.binding, ...bindings },
         ctx,
