@@ -1,13 +1,11 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import { guarded } from "./guards";
 import type { Buyer } from "../domain/einvoice";
-import { byId as cardOrderById } from "./card-orders";
 import type { Database, RequestDatabase } from "./client";
-import { columnsOf, compile, lazily, param, queryBuilder as qb } from "./compiled";
+import { columnsOf, compile, lazily, one, param, queryBuilder as qb } from "./compiled";
 import { billingProfiles, type BillingProfileRow } from "./schema";
 
-/** The customer's billing profile (parameter `customer`). */
-export const profileOf = lazily(() =>
+const profileOf = lazily(() =>
   compile<BillingProfileRow>(
     qb
       .select()
@@ -22,14 +20,8 @@ export async function findBillingProfile(db: RequestDatabase, customerId: string
   return row;
 }
 
-/** The customer's card order and billing profile, in one round trip (a submit needs both). */
-export async function findOrderAndProfile(db: RequestDatabase, customerId: string, orderId: string) {
-  const [[order], [profile]] = await db.readAll(
-    [cardOrderById(), { id: orderId, customer: customerId }],
-    [profileOf(), { customer: customerId }],
-  );
-  return { order, profile };
-}
+/** The customer's billing profile, for a route's load step. */
+export const profileRead = (customerId: string) => one(profileOf(), { customer: customerId });
 
 /** A PUT replaces the profile whole. */
 export function putBillingProfile(orm: Database, row: BillingProfileRow) {

@@ -3,14 +3,14 @@ import type { CardOrderState } from "../domain/card-orders";
 import { keptTotal, pageReads, readPage } from "./keyset";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
-import { columnsOf, compile, lazily, param, queryBuilder as qb } from "./compiled";
+import { columnsOf, compile, lazily, one, param, queryBuilder as qb } from "./compiled";
 import { cardOrders, type CardOrderRow } from "./schema";
 
 export function insertCardOrder(orm: Database, row: CardOrderRow) {
   return orm.insert(cardOrders).values(row);
 }
 
-export const byId = lazily(() =>
+const byId = lazily(() =>
   compile<CardOrderRow>(
     qb
       .select()
@@ -19,6 +19,9 @@ export const byId = lazily(() =>
     columnsOf(cardOrders),
   ),
 );
+
+/** The customer's card order `id`, for a route's load step. */
+export const orderRead = (customerId: string, id: string) => one(byId(), { id, customer: customerId });
 
 export async function findCardOrder(
   db: RequestDatabase,

@@ -1,7 +1,8 @@
 import { eq, sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import { DatabaseUnavailableError, WriteConflict } from "../errors";
-import { bindValues, type CompiledRead } from "./compiled";
+import { bindValues, type CompiledRead, type Loaded, type Read, type Reads } from "./compiled";
 import { failedGuard, guarded } from "./guards";
 import type { cardOrders, invoices } from "./schema";
 
@@ -130,28 +131,14 @@ export class RequestDatabase {
     return this.session.bookmark();
   }
 
-  /** A read waiting to join the request's next batch (see `readAlong`), and its rows once that ran. */
-  private rider?: { statement: MeteredStatement; rows?: Record<string, unknown>[] };
-
-  /**
-   * Runs `read` in the same round trip as the first reads of `reads` (or alone after it, if it made
-   * none) and answers both results: the Idempotency-Key's lookup joins a write's first reads this
-   * way, one round trip, not two.
-   */
-  async readAlong<Row, T>(
-    read: CompiledRead<Row>,
-    values: Record<string, unknown>,
-    reads?: () => Promise<T>,
-  ): Promise<[Row[], T]> {
-    const rider: NonNullable<typeof this.rider> = { statement: this.statement(read, values) };
-    this.rider = rider;
-    let result: T | undefined;
-    try {
-      result = await reads?.();
-    } finally {
-      this.rider = undefined;
-    }
-    return [(rider.rows ?? (await this.reads([rider.statement]))[0]!).map(read.map), result as T];
+  /** Runs named reads in one round trip: each name gets what its read picks of its rows. */
+  async load<R extends Reads>(reads: R): Promise<Loaded<R>> {
+    const named = Object.entries(reads).filter((entry): entry is [string, Read<unknown>] => entry[1] !== undefined);
+    if (named.length === 0) return {} as Loaded<R>;
+    const results = await this.reads(named.map(([, { read, values }]) => this.statement(read, values)));
+    return Object.fromEntries(
+      named.map(([name, { read, pick }], i) => [name, pick(results[i]!.map(read.map))]),
+    ) as Loaded<R>;
   }
 
   /** Runs a compiled read with this request's values. */
@@ -165,26 +152,41 @@ export class RequestDatabase {
     ...reads: T
   ): Promise<{ [K in keyof T]: T[K] extends [CompiledRead<infer Row>, unknown] ? Row[] : never }> {
     const results = await this.reads(reads.map(([read, values]) => this.statement(read, values)));
-    // (A rider's rows come after them: db.reads keeps them for readAlong.)
     return reads.map(([read], i) => results[i]!.map(read.map)) as never;
   }
 
-  /** One round trip: the statements and the rider, if one waits (its rows come last). */
+  /** One round trip. */
   private async reads(statements: MeteredStatement[]): Promise<Record<string, unknown>[][]> {
-    const rider = this.rider;
-    this.rider = undefined;
-    const all = rider ? [...statements, rider.statement] : statements;
     const results =
-      all.length === 1
-        ? [await all[0]!.all<Record<string, unknown>>()]
-        : await this.session.batch<Record<string, unknown>>(all);
-    if (rider) rider.rows = results.at(-1)!.results;
+      statements.length === 1
+        ? [await statements[0]!.all<Record<string, unknown>>()]
+        : await this.session.batch<Record<string, unknown>>(statements);
     return results.map((result) => result.results);
   }
 
   private statement(read: CompiledRead<unknown>, values: Record<string, unknown>): MeteredStatement {
     return this.session.prepare(read.sql).bind(...bindValues(read, values));
   }
+}
+
+type Statement = BatchItem<"sqlite">;
+
+/**
+ * Runs groups of statements as one atomic batch and answers each group's results under its name: a
+ * write's results are read by what they are, never by where they stood.
+ */
+export async function batchNamed<G extends Record<string, Statement[]>>(
+  orm: Database,
+  groups: G,
+): Promise<{ [K in keyof G]: unknown[] }> {
+  const names = Object.keys(groups) as (keyof G)[];
+  const results: unknown[] = await orm.batch(names.flatMap((name) => groups[name]!) as [Statement, ...Statement[]]);
+  const named = {} as { [K in keyof G]: unknown[] };
+  let at = 0;
+  for (const name of names) {
+    named[name] = results.slice(at, (at += groups[name]!.length));
+  }
+  return named;
 }
 
 /** The tables whose rows carry the optimistic `updated_at` guard. */

@@ -44,6 +44,27 @@ export function compile<Row>(
   };
 }
 
+/**
+ * A read a route's load step asks for (http/route.ts): a compiled read with this request's values,
+ * and what of its rows the handler gets.
+ */
+export interface Read<T> {
+  read: CompiledRead<unknown>;
+  values: Record<string, unknown>;
+  pick: (rows: unknown[]) => T;
+}
+
+/** The reads of a load step, by name (an absent one is not read): the handler gets their results by the same names. */
+export type Reads = Record<string, Read<unknown> | undefined>;
+export type Loaded<R extends Reads> = { [K in keyof R]: R[K] extends Read<infer T> ? T : never };
+
+/** The first row of a read, or undefined. */
+export const one = <Row>(read: CompiledRead<Row>, values: Record<string, unknown>): Read<Row | undefined> => ({
+  read,
+  values,
+  pick: (rows) => rows[0] as Row | undefined,
+});
+
 /** Compiled on first use, so that module start-up stays cheap. */
 export function lazily<T>(build: () => T): () => T {
   let built: T | undefined;

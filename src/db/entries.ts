@@ -1,9 +1,8 @@
 import { and, eq, exists, sql } from "drizzle-orm";
 import { pageReads, readPage } from "./keyset";
 import type { PageRequest } from "../pagination/query";
-import { byId as cardOrderById } from "./card-orders";
 import type { Database, RequestDatabase } from "./client";
-import { columnsOf, compile, lazily, param, queryBuilder as qb } from "./compiled";
+import { columnsOf, compile, lazily, one, param, queryBuilder as qb } from "./compiled";
 import { cardOrderEntries, cardOrders, type CardOrderEntryRow } from "./schema";
 import { guarded } from "./guards";
 import { advancedTimestamp } from "./timestamps";
@@ -57,14 +56,8 @@ const entryOfOrder = lazily(() =>
   ),
 );
 
-/** The customer's card order and one entry of it, in one round trip. */
-export async function findOrderAndEntry(db: RequestDatabase, customerId: string, orderId: string, entryId: string) {
-  const [[order], [entry]] = await db.readAll(
-    [cardOrderById(), { id: orderId, customer: customerId }],
-    [entryOfOrder(), { id: entryId, order: orderId }],
-  );
-  return { order, entry };
-}
+/** An entry of the order (whoever's: read with the customer's order, it is the customer's only if that is). */
+export const entryRead = (orderId: string, entryId: string) => one(entryOfOrder(), { id: entryId, order: orderId });
 
 // By page number, joined through the order, the customer's or nothing: the entries of another
 // customer's order are not even read (the outer loop is that one order row). A cursor was signed for

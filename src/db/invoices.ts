@@ -2,20 +2,11 @@ import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
-import { columnsOf, compile, lazily, param, queryBuilder as qb } from "./compiled";
+import { columnsOf, compile, lazily, one, param, queryBuilder as qb } from "./compiled";
 import type { CardOrderState } from "../domain/card-orders";
 import type { InvoiceState } from "../domain/invoices";
 import { keptTotal, pageReads, readPage } from "./keyset";
-import { byId as cardOrderById } from "./card-orders";
-import { profileOf } from "./billing-profiles";
-import {
-  cardOrders,
-  invoices,
-  numberSequences,
-  type BillingProfileRow,
-  type CardOrderRow,
-  type InvoiceRow,
-} from "./schema";
+import { cardOrders, invoices, numberSequences, type InvoiceRow } from "./schema";
 
 export const byId = lazily(() =>
   compile<InvoiceRow>(
@@ -54,31 +45,12 @@ const voucherInvoiceOfOrder = lazily(() =>
   ),
 );
 
-/** The customer's card order and the voucher invoice linked to it (if any), in one round trip. */
-export async function findOrderAndVoucherInvoice(
-  db: RequestDatabase,
-  customerId: string,
-  id: string,
-): Promise<{ order?: CardOrderRow; invoice?: InvoiceRow }> {
-  const values = { id, customer: customerId };
-  const [[order], [invoice]] = await db.readAll([cardOrderById(), values], [voucherInvoiceOfOrder(), values]);
-  return { order, invoice };
-}
+/** The customer's invoice `id`, for a route's load step. */
+export const invoiceRead = (customerId: string, id: string) => one(byId(), { id, customer: customerId });
 
-/** The same, and the customer's billing profile, which a new voucher invoice is issued to (one round trip). */
-export async function findOrderInvoiceAndProfile(
-  db: RequestDatabase,
-  customerId: string,
-  id: string,
-): Promise<{ order?: CardOrderRow; invoice?: InvoiceRow; profile?: BillingProfileRow }> {
-  const values = { id, customer: customerId };
-  const [[order], [invoice], [profile]] = await db.readAll(
-    [cardOrderById(), values],
-    [voucherInvoiceOfOrder(), values],
-    [profileOf(), values],
-  );
-  return { order, invoice, profile };
-}
+/** The voucher invoice linked to the customer's card order `id`, if any. */
+export const voucherInvoiceRead = (customerId: string, id: string) =>
+  one(voucherInvoiceOfOrder(), { id, customer: customerId });
 
 /** Keeps an order's state on its invoices (`orders[].state`); part of the order's transition batch. */
 export function setInvoiceOrderState(orm: Database, orderId: string, state: CardOrderState) {

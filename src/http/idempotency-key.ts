@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { principalOf } from "../auth/principal";
 import { isSealed, open } from "../crypto/secret-box";
+import { one, type Loaded, type Reads } from "../db/compiled";
 import { sealedFor, storedResponse, type IdempotencyClaim, type StoredResponse } from "../db/idempotency-keys";
 import type { AppEnv } from "../env";
 import { ApiError, isWriteConflict } from "../errors";
@@ -10,7 +11,8 @@ import { sendJson } from "./reply";
 
 // docs/api.md part 7: the Idempotency-Key of authenticated POSTs, all of it here but the storing of a
 // response, which goes with the writes (writes/commit.ts): the header, the request a key stands for,
-// the stored response, and, at the bottom, a request run under its key.
+// the stored response, and, at the bottom, a request run under its key and the lookup that rides with
+// its route's first reads. Handlers never see the key.
 const HEADER = "Idempotency-Key";
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
@@ -31,7 +33,7 @@ function fingerprint(c: Context<AppEnv>, customerId: string | null, body: unknow
 /** The stored response when it is live, undefined when the key is free to use. */
 async function replay(
   c: Context<AppEnv>,
-  claim: IdempotencyClaim,
+  claim: PendingKey,
   stored: StoredResponse | undefined,
 ): Promise<Response | undefined> {
   if (!stored || stored.expiresAt <= new Date().toISOString()) return undefined;
@@ -54,70 +56,65 @@ const refusal = (error: unknown): boolean =>
   (error instanceof ApiError && error.status < 500 && error.errors[0].code !== "idempotency_key_reused") ||
   isWriteConflict(error);
 
-/**
- * What a handler's first reads go through: `read`, then `act` on what it read (`act` alone: no
- * reads). Under an Idempotency-Key, the key's lookup goes to D1 in the same batch as those reads, and
- * a repeat is answered with the stored response instead of `act`.
- */
-export interface WithKey {
-  <R extends Response>(act: () => Promise<R>): Promise<R>;
-  <T, R extends Response>(read: () => Promise<T>, act: (read: T) => Promise<R>): Promise<R>;
-}
-
-/** Without a key: the reads, then the act. */
-export const unkeyed = (async (read: () => Promise<unknown>, act?: (read: unknown) => Promise<Response>) =>
-  act ? act(await read()) : read()) as WithKey;
+/** A keyed request's key and the request it stands for, before its lookup (http/mount.ts's load step). */
+export type PendingKey = Omit<IdempotencyClaim, "replacesExpired">;
 
 /**
- * An authenticated POST, top to bottom (docs/api.md part 7). A repeat of an earlier request (same
- * principal and key, same request: see fingerprint) within 24 hours gets the stored response;
- * otherwise the handler acts with the claim set, and the write path (writes/commit.ts) stores its
- * response with its writes. `body` is the parsed JSON body; `respond` runs the rest of the request
- * (http/mount.ts), its handler taking its first reads through the `WithKey` it is given.
+ * The Idempotency-Key step of an authenticated POST, top to bottom (docs/api.md part 7): the header
+ * read and checked, the request it stands for fingerprinted, then `respond` (the path, the load step
+ * and the handler). The load step looks the key up in the same round trip as the route's reads
+ * (`lookUp`). A duplicate sent while the first request was still running found the key free, then was
+ * refused by what the first one did (its key taken, the order invoiced, the state moved): it answers
+ * as the first one did. So does a request refused before its lookup (a path that names nothing).
  */
-export async function withIdempotencyKey(
+export async function underIdempotencyKey(
   c: Context<AppEnv>,
   body: unknown,
-  respond: (withKey: WithKey) => Promise<Response>,
+  respond: (key: PendingKey | undefined) => Promise<Response>,
 ): Promise<Response> {
-  const key = c.req.header(HEADER);
-  if (key === undefined) return respond(unkeyed);
-  if (!KEY_PATTERN.test(key))
+  const header = c.req.header(HEADER);
+  if (header === undefined) return respond(undefined);
+  if (!KEY_PATTERN.test(header))
     throw ApiError.of("invalid_parameter", "Idempotency-Key must be 1 to 255 visible ASCII characters.", {
       header: HEADER,
     });
-
   const principal = principalOf(c);
-  const requestHash = await fingerprint(c, principal.customerId, body);
-  const claim: IdempotencyClaim = { principal: principal.sub, key, requestHash, replacesExpired: false };
-  const db = database(c);
-  const values = { principal: principal.sub, key };
-  // The lookup joins the handler's first reads, so a keyed write costs no extra round trip, and a
-  // repeat ends before the handler acts on what it read.
-  let looked = false;
-  const withKey = async (read?: () => Promise<unknown>, act?: (read: unknown) => Promise<Response>) => {
-    looked = true;
-    if (!act) [read, act] = [undefined, read as () => Promise<Response>];
-    const [[stored], found] = await db.readAlong(storedResponse(), values, read);
-    const replayed = await replay(c, claim, stored);
-    if (replayed) return replayed;
-    claim.replacesExpired = stored !== undefined;
-    c.set("idempotency", claim);
-    return act(found);
+  const key: PendingKey = {
+    principal: principal.sub,
+    key: header,
+    requestHash: await fingerprint(c, principal.customerId, body),
   };
   try {
-    const response = await respond(withKey as WithKey);
-    // A keyed handler that answered without withKey would have ignored the key: a bug, not a reply.
-    if (!looked) throw new Error(`${c.req.method} ${c.req.routePath} answered an Idempotency-Key without withKey`);
-    return response;
+    return await respond(key);
   } catch (error) {
-    // A duplicate sent while the first request was still running found the key free, then was
-    // refused by what the first one did (its key taken, the order invoiced, the state moved):
-    // answer as the first one did. (Its stored response is in the batch that made the refusal, and
-    // after a write conflict the session reads from the primary: db/client.ts.) A request refused
-    // before its lookup (a path that names nothing) learns here whether its key was used before.
-    const winner = refusal(error) ? await replay(c, claim, (await db.read(storedResponse(), values))[0]) : undefined;
+    // (The winner's stored response is in the batch that made the refusal, and after a write conflict
+    // the session reads from the primary: db/client.ts.)
+    const stored = refusal(error) ? await database(c).load(storedReadOf(key)) : undefined;
+    const winner = stored && (await replay(c, key, stored.stored));
     if (winner) return winner;
     throw error;
   }
+}
+
+const storedReadOf = ({ principal, key }: PendingKey) => ({ stored: one(storedResponse(), { principal, key }) });
+
+/**
+ * The load step's round trip: the route's reads and, under a key, its lookup. A live stored response
+ * answers the request (`replayed`); otherwise the claim is set for the write path (writes/commit.ts),
+ * which stores the response with the writes, and the handler gets what was read.
+ */
+export async function lookUp<R extends Reads>(
+  c: Context<AppEnv>,
+  reads: R,
+  key: PendingKey | undefined,
+): Promise<{ replayed: Response } | { loaded: Loaded<R> }> {
+  const db = database(c);
+  if (!key) return { loaded: await db.load(reads) };
+  const { stored, ...loaded } = (await db.load({ ...reads, ...storedReadOf(key) })) as Loaded<R> & {
+    stored: StoredResponse | undefined;
+  };
+  const replayed = await replay(c, key, stored);
+  if (replayed) return { replayed };
+  c.set("idempotency", { ...key, replacesExpired: stored !== undefined });
+  return { loaded: loaded as Loaded<R> };
 }

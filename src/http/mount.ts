@@ -3,7 +3,8 @@ import type { HonoBase } from "hono/hono-base";
 import { authenticate } from "../auth/authenticate";
 import type { AppEnv } from "../env";
 import { ApiError, notFound, type ErrorCode } from "../errors";
-import { unkeyed, withIdempotencyKey, type WithKey } from "./idempotency-key";
+import { database } from "./database";
+import { lookUp, underIdempotencyKey, type PendingKey } from "./idempotency-key";
 import { rateLimit } from "./rate-limit";
 import { NO_BODY, readJsonBody } from "./request-body";
 import { readQuery } from "./request-query";
@@ -15,19 +16,24 @@ const authenticated = (spec: RouteSpec) => spec.access !== undefined;
 /** The routes that take an Idempotency-Key: every authenticated POST (docs/api.md part 7). */
 export const keyed = (spec: RouteSpec) => authenticated(spec) && spec.method === "post";
 
-/** What the steps gather for the handler (http/route.ts types it per route); `json`: the body as sent. */
+/**
+ * What the steps gather for the handler (http/route.ts types it per route): `json` is the body as sent,
+ * `key` the Idempotency-Key until its lookup.
+ */
 interface Input {
   body?: unknown;
   json?: unknown;
   query?: unknown;
   params?: unknown;
-  withKey: WithKey;
+  key?: PendingKey;
+  loaded?: unknown;
+  reload?: () => Promise<unknown>;
 }
 
 interface Step {
-  applies: (spec: RouteSpec) => boolean;
+  applies: (spec: RouteSpec, load?: Endpoint["load"]) => boolean;
   /** What the step does to the request, then `next`: the steps after it and the handler. */
-  run?: (c: Context<AppEnv>, spec: RouteSpec, input: Input, next: () => Promise<Response>) => Promise<Response>;
+  run?: (c: Context<AppEnv>, endpoint: Endpoint, input: Input, next: () => Promise<Response>) => Promise<Response>;
   errors: ErrorCode[];
 }
 
@@ -35,13 +41,14 @@ interface Step {
  * The request pipeline: what a route goes through before its handler, in this order, and the errors
  * each step can answer. Token and scope before any lookup, then the rate limit; the body and the
  * query before the Idempotency-Key, so that a request that could never succeed is refused as itself
- * (docs/api.md part 12); under the key, the path parameters and the handler, whose refusal may then
- * be the key's earlier response. Mounting runs it; the OpenAPI document shows its errors.
+ * (docs/api.md part 12); under the key, the path parameters, the load step (the route's reads and the
+ * key's lookup in one round trip: a repeat ends there) and the handler, whose refusal may then be the
+ * key's earlier response. Mounting runs it; the OpenAPI document shows its errors.
  */
 const STEPS: Step[] = [
   {
     applies: authenticated,
-    run: async (c, spec, _, next) => {
+    run: async (c, { spec }, _, next) => {
       await authenticate(c, spec.access!);
       await rateLimit(c);
       return next();
@@ -50,7 +57,7 @@ const STEPS: Step[] = [
   },
   {
     applies: (spec) => spec.body !== NO_BODY,
-    run: async (c, spec, input, next) => {
+    run: async (c, { spec }, input, next) => {
       ({ value: input.body, json: input.json } = await readJsonBody(c, spec.body));
       return next();
     },
@@ -59,7 +66,7 @@ const STEPS: Step[] = [
   // Query parameters; authenticated GETs also read the x-d1-bookmark header (http/database.ts).
   {
     applies: (spec) => Object.keys(spec.query.shape).length > 0 || (authenticated(spec) && spec.method === "get"),
-    run: (c, spec, input, next) => {
+    run: (c, { spec }, input, next) => {
       input.query = readQuery(c, spec.query);
       return next();
     },
@@ -68,8 +75,8 @@ const STEPS: Step[] = [
   {
     applies: keyed,
     run: (c, _, input, next) =>
-      withIdempotencyKey(c, input.json, (withKey) => {
-        input.withKey = withKey;
+      underIdempotencyKey(c, input.json, (key) => {
+        input.key = key;
         return next();
       }),
     errors: ["invalid_parameter", "idempotency_key_reused"],
@@ -77,13 +84,26 @@ const STEPS: Step[] = [
   // A path parameter that cannot name what it names (its schema's message) answers 404 unread.
   {
     applies: (spec) => spec.params !== undefined,
-    run: (c, spec, input, next) => {
+    run: (c, { spec }, input, next) => {
       const params = spec.params!.safeParse(c.req.param());
       if (!params.success) throw notFound(params.error.issues[0]!.message);
       input.params = params.data;
       return next();
     },
     errors: ["not_found"],
+  },
+  // The route's reads, and under a key its lookup, in one round trip; the handler gets them by name.
+  {
+    applies: (spec, load) => load !== undefined || keyed(spec),
+    run: async (c, { load }, input, next) => {
+      const reads = () => load?.(c, input as never) ?? {};
+      const looked = await lookUp(c, reads(), input.key);
+      if ("replayed" in looked) return looked.replayed;
+      input.loaded = looked.loaded;
+      input.reload = () => database(c).load(reads());
+      return next();
+    },
+    errors: [],
   },
   // Authenticated routes use the database.
   { applies: authenticated, errors: ["unavailable"] },
@@ -100,13 +120,14 @@ export function errorsOf(spec: RouteSpec): ErrorCode[] {
 /** Mounts each endpoint behind the steps its spec asks for. A known path with another method answers 405. */
 export function mount(app: HonoBase<AppEnv>, endpoints: readonly Endpoint[]): void {
   const methodsByPath = new Map<string, string[]>();
-  for (const { spec, handler } of endpoints) {
-    const steps = STEPS.filter((step) => step.run && step.applies(spec));
+  for (const endpoint of endpoints) {
+    const { spec, handler } = endpoint;
+    const steps = STEPS.filter((step) => step.run && step.applies(spec, endpoint.load));
     const path = honoPath(spec.path);
     app.on([spec.method.toUpperCase()], [path], (c) => {
-      const input: Input = { withKey: unkeyed };
+      const input: Input = {};
       const from = async (i: number): Promise<Response> =>
-        i < steps.length ? steps[i]!.run!(c, spec, input, () => from(i + 1)) : handler(c, input as never);
+        i < steps.length ? steps[i]!.run!(c, endpoint, input, () => from(i + 1)) : handler(c, input as never);
       return from(0);
     });
     methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), spec.method.toUpperCase()]);

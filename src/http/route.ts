@@ -1,9 +1,9 @@
 import type { Context } from "hono";
 import * as z from "zod/mini";
 import type { AccessRequirement } from "../auth/principal";
+import type { Loaded, Reads } from "../db/compiled";
 import type { AppEnv } from "../env";
 import type { ErrorCode } from "../errors";
-import type { WithKey } from "./idempotency-key";
 import type { Reply } from "./reply";
 import type { QuerySchema } from "./request-query";
 
@@ -57,28 +57,58 @@ export interface RouteDocs {
   success: string;
 }
 
-/**
- * What a route's handler gets: its body, query and path parameters, validated against the route's
- * schemas, and the way its first reads go (with the Idempotency-Key's lookup, on a keyed route).
- */
-interface Input<S extends RouteSpec> {
+/** What a route's steps gather from the request: its body, query and path parameters, validated. */
+interface Request<S extends RouteSpec> {
   body: z.output<S["body"]>;
   query: z.output<S["query"]>;
   params: S extends { params: z.ZodMiniType } ? z.output<S["params"]> : undefined;
-  withKey: WithKey;
 }
 
-/** A route's handler answers the body of its success schema (errors are thrown as ApiError). */
-export type Handler<S extends RouteSpec> = (
-  c: Context<AppEnv>,
-  input: Input<S>,
-) => Reply<z.input<S["success"]["schema"]>> | Promise<Reply<z.input<S["success"]["schema"]>>>;
+/**
+ * A route's load step: the reads its handler acts on, by name, which the pipeline sends in one round
+ * trip (with the Idempotency-Key's lookup on a keyed POST: a repeat is answered before the handler).
+ */
+type Load<S extends RouteSpec, R extends Reads> = (c: Context<AppEnv>, request: Request<S>) => R;
 
-/** A route and its handler, which gets the input that the steps of http/mount.ts gather. */
+/**
+ * What a route's handler gets: the request's parts, what its load step read (`loaded`), and `reload`,
+ * the same reads again (to say why a write that lost to a concurrent one was refused).
+ */
+interface Input<S extends RouteSpec, L = Record<string, never>> extends Request<S> {
+  loaded: L;
+  reload: () => Promise<L>;
+}
+
+type Body<S extends RouteSpec> = z.input<S["success"]["schema"]>;
+/** What a load step `F` reads, by name (nothing without one). */
+type LoadedBy<F> = F extends (...args: never[]) => infer R
+  ? R extends Reads
+    ? Loaded<R>
+    : never
+  : Record<string, never>;
+
+/**
+ * A route's handler answers the body of its success schema (errors are thrown as ApiError); `F` is its
+ * load step, if it has one: `Handler<typeof routes.x, typeof loadX>`.
+ */
+export type Handler<S extends RouteSpec, F = undefined> = (
+  c: Context<AppEnv>,
+  input: Input<S, LoadedBy<F>>,
+) => Reply<Body<S>> | Promise<Reply<Body<S>>>;
+
+/** A route, its load step and its handler, which get the input that the steps of http/mount.ts gather. */
 export interface Endpoint {
   spec: RouteSpec;
+  load?: (c: Context<AppEnv>, request: never) => Reads;
   handler: (c: Context<AppEnv>, input: never) => Response | Promise<Response>;
 }
 
 /** Binds a handler to its route: the handler's types follow from the route's schemas. */
 export const endpoint = <S extends RouteSpec>(spec: S, handler: Handler<S>): Endpoint => ({ spec, handler });
+
+/** Binds a load step and a handler to their route: the handler gets what the step read, by name. */
+export const loadingEndpoint = <S extends RouteSpec, F extends Load<S, Reads>>(
+  spec: S,
+  load: F,
+  handler: Handler<S, F>,
+): Endpoint => ({ spec, load, handler });

@@ -10,6 +10,7 @@ import type { AppEnv } from "../env";
 import { type ApiError, DatabaseUnavailableError, WriteConflict } from "../errors";
 import { enqueueEvents, enqueueIfStored } from "../events/enqueue";
 import { filled, insertEvents, type EventDraft } from "../events/outbox";
+import { batchNamed } from "../db/client";
 import { database } from "../http/database";
 import { replyText, type Reply } from "../http/reply";
 
@@ -69,43 +70,35 @@ export async function commit<T>(
   const { ids, inserts: events } =
     drafts.length > 0 ? insertEvents(orm, customerOf(c), drafts) : { ids: [], inserts: [] };
 
-  const statements: BatchItem<"sqlite">[] = [...writes, ...events];
+  // The stored response, under a key; or, without one, the body's filled-in values read back.
+  const response: BatchItem<"sqlite">[] = [];
   if (claim) {
     const now = new Date();
-    if (claim.replacesExpired) statements.push(deleteExpiredKey(orm, claim.principal, claim.key, now.toISOString()));
+    if (claim.replacesExpired) response.push(deleteExpiredKey(orm, claim.principal, claim.key, now.toISOString()));
     const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString();
-    statements.push(
-      storeResponse(
-        orm,
-        {
-          principal: claim.principal,
-          key: claim.key,
-          requestHash: claim.requestHash,
-          status: outcome.status,
-          expiresAt,
-        },
-        body,
-      ),
-    );
+    const { principal, key, requestHash } = claim;
+    response.push(storeResponse(orm, { principal, key, requestHash, status: outcome.status, expiresAt }, body));
   } else if (outcome.fill) {
     // A select rather than orm.all(): drizzle's D1 batch cannot bind parameters of raw SQL.
-    statements.push(orm.select({ body: sql<string>`${body}` }).from(sql`(SELECT 1)`));
+    response.push(orm.select({ body: sql<string>`${body}` }).from(sql`(SELECT 1)`));
   }
 
   // A concurrent request with the same key that got there first makes this batch fail as a write
   // conflict (409); the Idempotency-Key check then answers with that request's response.
-  let results: unknown[];
+  let results: Record<"writes" | "events" | "response", unknown[]>;
   try {
-    results = await orm.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+    results = await batchNamed(orm, { writes, events, response });
   } catch (error) {
     if (error instanceof DatabaseUnavailableError) c.executionCtx.waitUntil(enqueueIfStored(c.env, ids));
     if (error instanceof WriteConflict) throw (await refused[error.guard]?.()) ?? error;
     throw error;
   }
 
-  const stored = results.slice(writes.length, writes.length + events.length).map((rows) => (rows as EventRow[])[0]!);
+  const stored = (results.events as EventRow[][]).map((rows) => rows[0]!);
   if (stored.length > 0) c.executionCtx.waitUntil(enqueueEvents(c.env.EVENTS, stored));
 
   if (outcome.status === 204) return replyText<T>(c, 204, null);
-  return replyText<T>(c, outcome.status, outcome.fill ? (results.at(-1) as { body: string }[])[0]!.body : text);
+  // The body the batch filled in: the stored response's (it returns its body), or the select's.
+  const [filledBody] = (results.response.at(-1) ?? []) as { body: string }[];
+  return replyText<T>(c, outcome.status, outcome.fill ? filledBody!.body : text);
 }

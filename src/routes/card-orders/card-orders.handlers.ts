@@ -1,9 +1,10 @@
 import type { Context } from "hono";
 import { customerOf } from "../../auth/principal";
-import { findCardOrder, insertCardOrder, listCardOrders as queryCardOrders } from "../../db/card-orders";
+import { profileRead } from "../../db/billing-profiles";
+import { findCardOrder, insertCardOrder, orderRead, listCardOrders as queryCardOrders } from "../../db/card-orders";
 import type { Database } from "../../db/client";
-import { findOrderAndVoucherInvoice, setInvoiceOrderState } from "../../db/invoices";
-import { findOrderAndProfile } from "../../db/billing-profiles";
+import type { Read } from "../../db/compiled";
+import { setInvoiceOrderState, voucherInvoiceRead } from "../../db/invoices";
 import { cardOrders, type BillingProfileRow, type CardOrderRow, type InvoiceRow } from "../../db/schema";
 import {
   assertBillable,
@@ -26,55 +27,66 @@ import { cancelInvoice, issueInvoice } from "../../writes/invoices";
 import { applyTransition, type TransitionEffects } from "../../writes/transition";
 import type * as routes from "./card-orders.routes";
 
-interface FoundOrder {
-  order?: CardOrderRow;
+/** What a transition reads: the order, and its voucher invoice or the customer's billing profile. */
+type TransitionReads = {
+  order: Read<CardOrderRow | undefined>;
+  invoice?: Read<InvoiceRow | undefined>;
+  profile?: Read<BillingProfileRow | undefined>;
+};
+
+/**
+ * What a transition of the customer's card order reads, in one round trip: a cancel the order's voucher
+ * invoice (it cancels an open one, and a paid one forbids it); every other transition the customer's
+ * billing profile (a submit checks it, production and delivery issue an invoice to it).
+ */
+export const loadTransition =
+  (action: CardOrderAction) =>
+  (c: Context<AppEnv>, { params }: { params: { id: string } }): TransitionReads => {
+    const customerId = customerOf(c);
+    const order = orderRead(customerId, params.id);
+    return action === "cancel"
+      ? { order, invoice: voucherInvoiceRead(customerId, params.id) }
+      : { order, profile: profileRead(customerId) };
+  };
+
+interface Found {
+  order: CardOrderRow;
   invoice?: InvoiceRow;
   profile?: BillingProfileRow;
 }
 
-/**
- * The customer's card order `id` (undefined: none such), with what `action` looks at besides, in the
- * same round trip: a cancel its voucher invoice; every other transition the customer's billing profile
- * (a submit checks it, production and delivery issue an invoice to it).
- */
-const findOrder = (c: Context<AppEnv>, id: string, action: CardOrderAction): Promise<FoundOrder> =>
-  action === "cancel"
-    ? findOrderAndVoucherInvoice(database(c), customerOf(c), id)
-    : findOrderAndProfile(database(c), customerOf(c), id);
-
 const existing = (order: CardOrderRow | undefined): CardOrderRow => found(order, "card order");
 
-export const createCardOrder: Handler<typeof routes.createCardOrder> = (c, { body, withKey }) =>
-  withKey(() => {
-    const now = new Date().toISOString();
-    const row: CardOrderRow = {
-      id: newId(),
-      customerId: customerOf(c),
-      state: cardOrderLifecycle.initial,
-      createdAt: now,
-      updatedAt: now,
-      submittedAt: null,
-      productionStartedAt: null,
-      deliveredAt: null,
-      description: body.description ?? null,
-      invoiceReference: body.invoice_reference ?? null,
-      costCenter: body.cost_center ?? null,
-      paymentMethod: body.payment_method,
-      voucherCategory: body.voucher_category,
-      invoiceId: null,
-      invoiceNumber: null,
-      productionInvoiceId: null,
-      productionInvoiceNumber: null,
-      shippingInvoiceId: null,
-      shippingInvoiceNumber: null,
-      entriesCount: 0,
-      entriesAmount: 0,
-    };
-    return commit(c, [insertCardOrder(database(c).orm, row)], {
-      status: 201,
-      body: singlePageEnvelope(c, [toCardOrder(row)]),
-    });
+export const createCardOrder: Handler<typeof routes.createCardOrder> = (c, { body }) => {
+  const now = new Date().toISOString();
+  const row: CardOrderRow = {
+    id: newId(),
+    customerId: customerOf(c),
+    state: cardOrderLifecycle.initial,
+    createdAt: now,
+    updatedAt: now,
+    submittedAt: null,
+    productionStartedAt: null,
+    deliveredAt: null,
+    description: body.description ?? null,
+    invoiceReference: body.invoice_reference ?? null,
+    costCenter: body.cost_center ?? null,
+    paymentMethod: body.payment_method,
+    voucherCategory: body.voucher_category,
+    invoiceId: null,
+    invoiceNumber: null,
+    productionInvoiceId: null,
+    productionInvoiceNumber: null,
+    shippingInvoiceId: null,
+    shippingInvoiceNumber: null,
+    entriesCount: 0,
+    entriesAmount: 0,
+  };
+  return commit(c, [insertCardOrder(database(c).orm, row)], {
+    status: 201,
+    body: singlePageEnvelope(c, [toCardOrder(row)]),
   });
+};
 
 export const listCardOrders: Handler<typeof routes.listCardOrders> = async (c, { query }) => {
   const request = await pageRequest(c, query);
@@ -95,7 +107,7 @@ function effectsOf(
   c: Context<AppEnv>,
   action: CardOrderAction,
   order: CardOrderRow,
-  { invoice: voucherInvoice, profile }: FoundOrder,
+  { invoice: voucherInvoice, profile }: Found,
 ) {
   return (orm: Database, at: string, to: CardOrderState): Effects => {
     const follow = setInvoiceOrderState(orm, order.id, to);
@@ -141,22 +153,18 @@ function effectsOf(
 }
 
 export const transitionCardOrder =
-  (action: CardOrderAction): Handler<ReturnType<typeof routes.transitionCardOrder>> =>
-  (c, { params, withKey }) =>
-    // A cancel looks at the voucher invoice (it cancels an open one, and a paid one forbids it), a
-    // submit at the billing profile (every invoice needs one).
-    withKey(
-      () => findOrder(c, params.id, action),
-      (found) => {
-        const row = existing(found.order);
-        return applyTransition(c, {
-          lifecycle: cardOrderLifecycle,
-          action,
-          table: cardOrders,
-          row,
-          show: toCardOrder,
-          event: CARD_ORDER_EVENTS[action],
-          effects: effectsOf(c, action, row, found),
-        });
-      },
-    );
+  (
+    action: CardOrderAction,
+  ): Handler<ReturnType<typeof routes.transitionCardOrder>, ReturnType<typeof loadTransition>> =>
+  (c, { loaded }) => {
+    const row = existing(loaded.order);
+    return applyTransition(c, {
+      lifecycle: cardOrderLifecycle,
+      action,
+      table: cardOrders,
+      row,
+      show: toCardOrder,
+      event: CARD_ORDER_EVENTS[action],
+      effects: effectsOf(c, action, row, { ...loaded, order: row }),
+    });
+  };

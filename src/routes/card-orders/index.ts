@@ -1,5 +1,5 @@
 import { cardOrderLifecycle, type CardOrderAction } from "../../domain/card-orders";
-import { endpoint } from "../../http/route";
+import { endpoint, loadingEndpoint } from "../../http/route";
 import * as handlers from "./card-orders.handlers";
 import * as routes from "./card-orders.routes";
 
@@ -8,6 +8,10 @@ export const cardOrderEndpoints = [
   endpoint(routes.listCardOrders, handlers.listCardOrders),
   endpoint(routes.getCardOrder, handlers.getCardOrder),
   ...(Object.keys(cardOrderLifecycle.transitions) as CardOrderAction[]).map((action) =>
-    endpoint(routes.transitionCardOrder(action), handlers.transitionCardOrder(action)),
+    loadingEndpoint(
+      routes.transitionCardOrder(action),
+      handlers.loadTransition(action),
+      handlers.transitionCardOrder(action),
+    ),
   ),
 ];

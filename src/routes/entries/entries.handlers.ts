@@ -1,9 +1,9 @@
 import type { Context } from "hono";
 import { customerOf } from "../../auth/principal";
-import { findCardOrder } from "../../db/card-orders";
+import { orderRead } from "../../db/card-orders";
 import {
   deleteEntry as deleteEntryRow,
-  findOrderAndEntry,
+  entryRead,
   insertEntry,
   listEntries as queryEntries,
   touchDraft,
@@ -22,50 +22,41 @@ import { toEntry } from "../../schemas/entry";
 import { commit } from "../../writes/commit";
 import type * as routes from "./entries.routes";
 
-const findOrder = (c: Context<AppEnv>, id: string) => findCardOrder(database(c), customerOf(c), id);
-
 const existing = (order: CardOrderRow | undefined): CardOrderRow => found(order, "card order");
 
-const loadOrder = async (c: Context<AppEnv>, id: string) => existing(await findOrder(c, id));
+/** The customer's card order (and, with `entry_id`, that entry of it), in one round trip. */
+export const loadOrder = (c: Context<AppEnv>, { params }: { params: { id: string } }) => ({
+  order: orderRead(customerOf(c), params.id),
+});
+export const loadOrderAndEntry = (c: Context<AppEnv>, { params }: { params: { id: string; entry_id: string } }) => ({
+  order: orderRead(customerOf(c), params.id),
+  entry: entryRead(params.id, params.entry_id),
+});
 
-async function loadOrderAndEntry(
-  c: Context<AppEnv>,
-  { id, entry_id }: { id: string; entry_id: string },
-): Promise<{ order: CardOrderRow; entry: CardOrderEntryRow }> {
-  const { order, entry } = await findOrderAndEntry(database(c), customerOf(c), id, entry_id);
-  if (!order) throw notFound("card order");
-  if (!entry) throw notFound("entry of this card order");
-  return { order, entry };
-}
-
-export const createEntry: Handler<typeof routes.createEntry> = (c, { body, params, withKey }) =>
-  withKey(
-    () => findOrder(c, params.id),
-    (found) => {
-      const order = existing(found);
-      assertEntriesChangeable(order, true);
-      const now = new Date().toISOString();
-      const row: CardOrderEntryRow = {
-        id: newId(),
-        orderId: order.id,
-        voucherOwnerId: body.voucher_owner_id,
-        cardHolderName: body.card_holder_name,
-        amount: body.amount,
-        createdAt: now,
-        updatedAt: now,
-      };
-      const { orm } = database(c);
-      return commit(
-        c,
-        [touchDraft(orm, order.id, now, { room: MAX_ENTRIES_PER_ORDER }), insertEntry(orm, row)],
-        { status: 201, body: singlePageEnvelope(c, [toEntry(row)]) },
-        {
-          entries_room: orderFull,
-          order_draft: async () => assertEntriesChangeable(await loadOrder(c, params.id), true),
-        },
-      );
+export const createEntry: Handler<typeof routes.createEntry, typeof loadOrder> = (c, { body, loaded, reload }) => {
+  const order = existing(loaded.order);
+  assertEntriesChangeable(order, true);
+  const now = new Date().toISOString();
+  const row: CardOrderEntryRow = {
+    id: newId(),
+    orderId: order.id,
+    voucherOwnerId: body.voucher_owner_id,
+    cardHolderName: body.card_holder_name,
+    amount: body.amount,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const { orm } = database(c);
+  return commit(
+    c,
+    [touchDraft(orm, order.id, now, { room: MAX_ENTRIES_PER_ORDER }), insertEntry(orm, row)],
+    { status: 201, body: singlePageEnvelope(c, [toEntry(row)]) },
+    {
+      entries_room: orderFull,
+      order_draft: async () => assertEntriesChangeable(existing((await reload()).order), true),
     },
   );
+};
 
 export const listEntries: Handler<typeof routes.listEntries> = async (c, { query, params }) => {
   const request = await pageRequest(c, query);
@@ -74,8 +65,9 @@ export const listEntries: Handler<typeof routes.listEntries> = async (c, { query
   return reply(c, 200, await pageEnvelope(c, request, rows.map(toEntry), total, edges));
 };
 
-export const deleteEntry: Handler<typeof routes.deleteEntry> = async (c, { params }) => {
-  const { order, entry } = await loadOrderAndEntry(c, params);
+export const deleteEntry: Handler<typeof routes.deleteEntry, typeof loadOrderAndEntry> = (c, { loaded, reload }) => {
+  const order = existing(loaded.order);
+  const entry = found(loaded.entry, "entry of this card order");
   assertEntriesChangeable(order, false);
   const { orm } = database(c);
   return commit(
@@ -87,7 +79,7 @@ export const deleteEntry: Handler<typeof routes.deleteEntry> = async (c, { param
     { status: 204, body: undefined },
     {
       entry_exists: () => notFound("entry of this card order"),
-      order_draft: async () => assertEntriesChangeable((await loadOrderAndEntry(c, params)).order, false),
+      order_draft: async () => assertEntriesChangeable(existing((await reload()).order), false),
     },
   );
 };

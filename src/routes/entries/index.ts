@@ -1,9 +1,9 @@
-import { endpoint } from "../../http/route";
+import { endpoint, loadingEndpoint } from "../../http/route";
 import * as handlers from "./entries.handlers";
 import * as routes from "./entries.routes";
 
 export const entryEndpoints = [
-  endpoint(routes.createEntry, handlers.createEntry),
+  loadingEndpoint(routes.createEntry, handlers.loadOrder, handlers.createEntry),
   endpoint(routes.listEntries, handlers.listEntries),
-  endpoint(routes.deleteEntry, handlers.deleteEntry),
+  loadingEndpoint(routes.deleteEntry, handlers.loadOrderAndEntry, handlers.deleteEntry),
 ];

@@ -1,14 +1,14 @@
 import { invoiceLifecycle, type InvoiceAction } from "../../domain/invoices";
-import { endpoint } from "../../http/route";
+import { endpoint, loadingEndpoint } from "../../http/route";
 import * as handlers from "./invoices.handlers";
 import * as routes from "./invoices.routes";
 
 export const invoiceEndpoints = [
-  endpoint(routes.createInvoice, handlers.createInvoice),
+  loadingEndpoint(routes.createInvoice, handlers.loadCreateInvoice, handlers.createInvoice),
   endpoint(routes.listInvoices, handlers.listInvoices),
   endpoint(routes.getInvoice, handlers.getInvoice),
   endpoint(routes.listInvoiceLines, handlers.listInvoiceLines),
   ...(Object.keys(invoiceLifecycle.transitions) as InvoiceAction[]).map((action) =>
-    endpoint(routes.transitionInvoice(action), handlers.transitionInvoice(action)),
+    loadingEndpoint(routes.transitionInvoice(action), handlers.loadInvoice, handlers.transitionInvoice(action)),
   ),
 ];

@@ -2,7 +2,9 @@ import type { Context } from "hono";
 import { customerOf } from "../../auth/principal";
 import { updateIfUnchanged } from "../../db/client";
 import { listLines as queryLines } from "../../db/invoice-lines";
-import { findInvoice, findOrderInvoiceAndProfile, listInvoices as queryInvoices } from "../../db/invoices";
+import { profileRead } from "../../db/billing-profiles";
+import { orderRead } from "../../db/card-orders";
+import { findInvoice, invoiceRead, listInvoices as queryInvoices, voucherInvoiceRead } from "../../db/invoices";
 import { assertBillable } from "../../domain/card-orders";
 import { cardOrders, invoices, type InvoiceRow } from "../../db/schema";
 import { INVOICE_EVENTS } from "../../domain/events";
@@ -30,47 +32,57 @@ const existing = (row: InvoiceRow | undefined): InvoiceRow => found(row, "invoic
 const noSuchOrder = () =>
   ApiError.of("validation_failed", "order_id names no card order of this customer.", { pointer: "/order_id" });
 
-export const createInvoice: Handler<typeof routes.createInvoice> = (c, { body, withKey }) => {
+/** The card order to invoice, its voucher invoice and the billing profile it is issued to (one round trip). */
+export const loadCreateInvoice = (c: Context<AppEnv>, { body }: { body: { order_id: string } }) => {
+  // An order_id that is not an id names no order: refused unread.
   if (!isId(body.order_id)) throw noSuchOrder();
-  const db = database(c);
   const customerId = customerOf(c);
-  const findOrder = () => findOrderInvoiceAndProfile(db, customerId, body.order_id);
-  return withKey(findOrder, ({ order, invoice: current, profile }) => {
-    if (!order) throw noSuchOrder();
-    assertInvoiceable(order, current);
+  return {
+    order: orderRead(customerId, body.order_id),
+    invoice: voucherInvoiceRead(customerId, body.order_id),
+    profile: profileRead(customerId),
+  };
+};
 
-    const at = nextTimestamp(order.updatedAt);
-    const context = { orm: db.orm, vars: c.env, at };
-    const invoice = issueInvoice(context, order, profile, "voucher", body.reference ?? null);
-    // Number, invoice and link in one batch: a number is taken only if the invoice is stored, so the
-    // sequence stays gapless; the order's guard makes a concurrent second invoice roll back.
-    const writes = [
-      ...invoice.writes,
-      updateIfUnchanged(db.orm, cardOrders, order, {
-        invoiceId: invoice.row.id,
-        invoiceNumber: invoice.number,
-        updatedAt: at,
-      }),
-    ];
-    // What changed the order or the profile, or which invoice got there first, is read again to say so.
-    const reread = async () => {
-      const fresh = await findOrder();
-      if (!fresh.order) return;
-      assertInvoiceable(fresh.order, fresh.invoice);
-      assertBillable(fresh.order, fresh.profile);
-    };
-    return commit(
-      c,
-      writes,
-      {
-        status: 201,
-        body: singlePageEnvelope(c, [toInvoice(invoice.row)]),
-        fill: { "$.data[0].number": invoice.number },
-        events: [invoice.event],
-      },
-      { unchanged: reread, order_invoice: reread, profile_unchanged: reread },
-    );
-  });
+export const createInvoice: Handler<typeof routes.createInvoice, typeof loadCreateInvoice> = (
+  c,
+  { body, loaded: { order, invoice: current, profile }, reload },
+) => {
+  if (!order) throw noSuchOrder();
+  assertInvoiceable(order, current);
+
+  const db = database(c);
+  const at = nextTimestamp(order.updatedAt);
+  const context = { orm: db.orm, vars: c.env, at };
+  const invoice = issueInvoice(context, order, profile, "voucher", body.reference ?? null);
+  // Number, invoice and link in one batch: a number is taken only if the invoice is stored, so the
+  // sequence stays gapless; the order's guard makes a concurrent second invoice roll back.
+  const writes = [
+    ...invoice.writes,
+    updateIfUnchanged(db.orm, cardOrders, order, {
+      invoiceId: invoice.row.id,
+      invoiceNumber: invoice.number,
+      updatedAt: at,
+    }),
+  ];
+  // What changed the order or the profile, or which invoice got there first, is read again to say so.
+  const reread = async () => {
+    const fresh = await reload();
+    if (!fresh.order) return;
+    assertInvoiceable(fresh.order, fresh.invoice);
+    assertBillable(fresh.order, fresh.profile);
+  };
+  return commit(
+    c,
+    writes,
+    {
+      status: 201,
+      body: singlePageEnvelope(c, [toInvoice(invoice.row)]),
+      fill: { "$.data[0].number": invoice.number },
+      events: [invoice.event],
+    },
+    { unchanged: reread, order_invoice: reread, profile_unchanged: reread },
+  );
 };
 
 export const listInvoices: Handler<typeof routes.listInvoices> = async (c, { query }) => {
@@ -94,29 +106,29 @@ export const listInvoiceLines: Handler<typeof routes.listInvoiceLines> = async (
 export const getInvoice: Handler<typeof routes.getInvoice> = async (c, { params }) =>
   reply(c, 200, { data: toInvoice(existing(await findOne(c, params.id))) });
 
+export const loadInvoice = (c: Context<AppEnv>, { params }: { params: { id: string } }) => ({
+  invoice: invoiceRead(customerOf(c), params.id),
+});
+
 export const transitionInvoice =
-  (action: InvoiceAction): Handler<ReturnType<typeof routes.transitionInvoice>> =>
-  (c, { params, withKey }) =>
-    withKey(
-      () => findOne(c, params.id),
-      (row) =>
-        applyTransition(c, {
-          lifecycle: invoiceLifecycle,
-          action,
-          table: invoices,
-          row: existing(row),
-          show: toInvoice,
-          event: INVOICE_EVENTS[action],
-          effects:
-            action === "cancel"
-              ? (orm, at) => {
-                  const { number, cancelledOn, take } = cancellation(orm, c.env, at);
-                  return {
-                    writes: [take],
-                    changes: { cancellationNumber: number, cancelledOn },
-                    fill: { "$.cancellation_number": number },
-                  };
-                }
-              : undefined,
-        }),
-    );
+  (action: InvoiceAction): Handler<ReturnType<typeof routes.transitionInvoice>, typeof loadInvoice> =>
+  (c, { loaded }) =>
+    applyTransition(c, {
+      lifecycle: invoiceLifecycle,
+      action,
+      table: invoices,
+      row: existing(loaded.invoice),
+      show: toInvoice,
+      event: INVOICE_EVENTS[action],
+      effects:
+        action === "cancel"
+          ? (orm, at) => {
+              const { number, cancelledOn, take } = cancellation(orm, c.env, at);
+              return {
+                writes: [take],
+                changes: { cancellationNumber: number, cancelledOn },
+                fill: { "$.cancellation_number": number },
+              };
+            }
+          : undefined,
+    });

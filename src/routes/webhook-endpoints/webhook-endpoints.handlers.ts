@@ -25,33 +25,31 @@ const full = () =>
     `The customer has ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints, the most it can have; delete one first.`,
   );
 
-export const createWebhookEndpoint: Handler<typeof routes.createWebhookEndpoint> = (c, { body, withKey }) => {
+export const createWebhookEndpoint: Handler<typeof routes.createWebhookEndpoint> = async (c, { body }) => {
   const problem = webhookUrlProblem(body.url, c.env.ALLOW_LOCAL_WEBHOOKS === "true");
   if (problem) throw ApiError.of("validation_failed", `url ${problem}.`, { pointer: "/url" });
-  return withKey(async () => {
-    const customerId = customerOf(c);
-    const secret = newWebhookSecret();
-    const id = newId();
-    const row = {
-      id,
-      customerId,
-      url: body.url,
-      eventTypes: JSON.stringify(body.event_types),
-      encryptedSecret: await seal(c.env, "webhook-secrets", id, secret),
-      createdAt: new Date().toISOString(),
-    };
-    // The limit holds in the insert itself (a concurrent 11th rolls back), which says so by its guard.
-    return commit(
-      c,
-      [insertWebhookEndpoint(database(c).orm, row, MAX_WEBHOOK_ENDPOINTS)],
-      {
-        status: 201,
-        body: singlePageEnvelope(c, [withSecret(toWebhookEndpoint(row), secret)]),
-        secret: true,
-      },
-      { webhook_endpoints_room: full },
-    );
-  });
+  const customerId = customerOf(c);
+  const secret = newWebhookSecret();
+  const id = newId();
+  const row = {
+    id,
+    customerId,
+    url: body.url,
+    eventTypes: JSON.stringify(body.event_types),
+    encryptedSecret: await seal(c.env, "webhook-secrets", id, secret),
+    createdAt: new Date().toISOString(),
+  };
+  // The limit holds in the insert itself (a concurrent 11th rolls back), which says so by its guard.
+  return commit(
+    c,
+    [insertWebhookEndpoint(database(c).orm, row, MAX_WEBHOOK_ENDPOINTS)],
+    {
+      status: 201,
+      body: singlePageEnvelope(c, [withSecret(toWebhookEndpoint(row), secret)]),
+      secret: true,
+    },
+    { webhook_endpoints_room: full },
+  );
 };
 
 export const listWebhookEndpoints: Handler<typeof routes.listWebhookEndpoints> = async (c, { query }) => {
