@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
-import type { BillingProfileRow } from "../db/schema";
+import { sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { isCountryCode, isEuMember, isSepaCountry, needsBic } from "../domain/countries";
-import { DOCUMENT_LANGUAGES } from "../domain/einvoice";
+import { DOCUMENT_LANGUAGES, type DocumentLanguage } from "../domain/einvoice";
 import { isIban } from "../domain/iban";
 import {
   isBic,
@@ -14,7 +14,8 @@ import {
 } from "../domain/identifiers";
 import { dayIn, isDay } from "../domain/time";
 import { date, dateTime, oneOf, optionalPrintableText, printableText, requestBody } from "./formats";
-import { named, namedResponse } from "./registry";
+import { named } from "./registry";
+import { resource } from "./resource";
 
 // docs/api.md parts 13 and 14: the customer's invoicing data, copied onto every invoice when it is issued.
 
@@ -97,59 +98,62 @@ export const UpdateBillingProfile = named(
   ),
 );
 
-export const BillingProfile = namedResponse(
+/** A customer's invoicing data (docs/api.md part 13), copied onto each invoice when it is issued. */
+export const billingProfiles = sqliteTable("billing_profiles", {
+  customerId: text("customer_id").primaryKey(),
+  legalName: text("legal_name").notNull(),
+  street: text("street").notNull(),
+  postcode: text("postcode").notNull(),
+  city: text("city").notNull(),
+  countryCode: text("country_code").notNull(),
+  vatId: text("vat_id"),
+  buyerReference: text("buyer_reference"),
+  leitwegId: text("leitweg_id"),
+  // Required since docs/api.md part 14; NULL only on a profile stored before it (submit refuses that one).
+  email: text("email"),
+  directDebitIban: text("direct_debit_iban"),
+  directDebitBic: text("direct_debit_bic"),
+  directDebitMandateReference: text("direct_debit_mandate_reference"),
+  directDebitMandateSignedOn: text("direct_debit_mandate_signed_on"),
+  documentLanguage: text("document_language").$type<DocumentLanguage>().notNull().default("de"),
+  updatedAt: text("updated_at").notNull(),
+});
+
+export type BillingProfileRow = typeof billingProfiles.$inferSelect;
+
+const nullableText = (description?: string) => () =>
+  z.nullable(description ? z.string().register(z.globalRegistry, { description }) : z.string());
+
+const profile = resource<BillingProfileRow>()(
   "BillingProfile",
-  () =>
-    z.strictObject({
-      type: z.literal("billing_profile"),
-      customer: z.string(),
-      legal_name: z.string(),
-      street: z.string(),
-      postcode: z.string(),
-      city: z.string(),
-      country_code: z.string(),
-      vat_id: z.nullable(z.string()),
-      buyer_reference: z.nullable(
-        z.string().register(z.globalRegistry, {
-          description: "BT-10 of every invoice without a Leitweg-ID: whatever reference the buyer wants.",
-        }),
-      ),
-      leitweg_id: z.nullable(
-        z.string().register(z.globalRegistry, {
-          description: "A public-sector buyer's Leitweg-ID: BT-10, and BT-49 with scheme 0204.",
-        }),
-      ),
-      email: z.nullable(
-        z.string().register(z.globalRegistry, {
-          description: "The buyer's electronic address (BT-49). Null only on a profile stored before it was required.",
-        }),
-      ),
-      direct_debit_iban: z.nullable(z.string()),
-      direct_debit_bic: z.nullable(z.string()),
-      direct_debit_mandate_reference: z.nullable(z.string()),
-      direct_debit_mandate_signed_on: z.nullable(date()),
-      document_language: z.enum(DOCUMENT_LANGUAGES),
-      updated_at: dateTime(),
-    }),
+  (f) => ({
+    type: f.from(
+      () => z.literal("billing_profile"),
+      () => "billing_profile" as const,
+    ),
+    customer: f.from(z.string, (row) => row.customerId),
+    legal_name: f.column(z.string),
+    street: f.column(z.string),
+    postcode: f.column(z.string),
+    city: f.column(z.string),
+    country_code: f.column(z.string),
+    vat_id: f.column(nullableText()),
+    buyer_reference: f.column(
+      nullableText("BT-10 of every invoice without a Leitweg-ID: whatever reference the buyer wants."),
+    ),
+    leitweg_id: f.column(nullableText("A public-sector buyer's Leitweg-ID: BT-10, and BT-49 with scheme 0204.")),
+    email: f.column(
+      nullableText("The buyer's electronic address (BT-49). Null only on a profile stored before it was required."),
+    ),
+    direct_debit_iban: f.column(nullableText()),
+    direct_debit_bic: f.column(nullableText()),
+    direct_debit_mandate_reference: f.column(nullableText()),
+    direct_debit_mandate_signed_on: f.column(() => z.nullable(date())),
+    document_language: f.column(() => z.enum(DOCUMENT_LANGUAGES)),
+    updated_at: f.column(dateTime),
+  }),
   "The customer's invoicing data: the buyer of every invoice issued after it was written.",
 );
 
-export const toBillingProfile = (row: BillingProfileRow): z.input<typeof BillingProfile> => ({
-  type: "billing_profile",
-  customer: row.customerId,
-  legal_name: row.legalName,
-  street: row.street,
-  postcode: row.postcode,
-  city: row.city,
-  country_code: row.countryCode,
-  vat_id: row.vatId,
-  buyer_reference: row.buyerReference,
-  leitweg_id: row.leitwegId,
-  email: row.email,
-  direct_debit_iban: row.directDebitIban,
-  direct_debit_bic: row.directDebitBic,
-  direct_debit_mandate_reference: row.directDebitMandateReference,
-  direct_debit_mandate_signed_on: row.directDebitMandateSignedOn,
-  document_language: row.documentLanguage,
-  updated_at: row.updatedAt,
-});
+export const BillingProfile = profile.schema;
+export const toBillingProfile = profile.show;

@@ -1,33 +1,61 @@
 import * as z from "zod/mini";
-import type { EventRow } from "../db/schema";
-import { EVENT_TYPES } from "../domain/events";
+import { sql } from "drizzle-orm";
+import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { EVENT_TYPES, type EventType } from "../domain/events";
 import { BillingProfile } from "./billing-profile";
 import { CardOrder } from "./card-order";
 import { dateTime } from "./formats";
 import { Invoice } from "./invoice";
-import { namedResponse } from "./registry";
+import { resource } from "./resource";
 
-/** An event on the wire (GET /events, and the body of each webhook): docs/api.md part 11's fields in its order. */
-export const Event = namedResponse(
+/**
+ * The outbox: every change a client may react to, written in the batch of the change (docs/api.md
+ * part 11). `data` is the resource after the change as GET shows it, as JSON text. `dispatched_at`
+ * is set when the queue's consumer has the event; until then the Cron Trigger sends it again.
+ */
+export const events = sqliteTable(
+  "events",
+  {
+    id: text("id").primaryKey(),
+    customerId: text("customer_id").notNull(),
+    type: text("type").$type<EventType>().notNull(),
+    createdAt: text("created_at").notNull(),
+    data: text("data").notNull(),
+    dispatchedAt: text("dispatched_at"),
+  },
+  (t) => [
+    index("events_customer_created").on(t.customerId, t.createdAt, t.id),
+    index("events_customer_type_created").on(t.customerId, t.type, t.createdAt, t.id),
+    // The retention sweep (30 days), and the Cron Trigger's search for what was never handed over.
+    index("events_created").on(t.createdAt),
+    index("events_undispatched").on(t.createdAt).where(sql`${t.dispatchedAt} IS NULL`),
+  ],
+);
+
+export type EventRow = typeof events.$inferSelect;
+
+const event = resource<EventRow>()(
   "Event",
-  () =>
-    z.strictObject({
-      id: z.string().register(z.globalRegistry, { description: "Unique; also the webhook-id a receiver dedupes on." }),
-      type: z.enum(EVENT_TYPES),
-      created_at: dateTime(),
-      data: z
-        .union([CardOrder, Invoice, BillingProfile])
-        .register(z.globalRegistry, { description: "The resource after the change, exactly as GET showed it then." }),
-    }),
+  (f) => ({
+    id: f.column(() =>
+      z.string().register(z.globalRegistry, { description: "Unique; also the webhook-id a receiver dedupes on." }),
+    ),
+    type: f.column(() => z.enum(EVENT_TYPES)),
+    created_at: f.column(dateTime),
+    // Stored as the serialized resource.
+    data: f.from(
+      () =>
+        z
+          .union([CardOrder, Invoice, BillingProfile])
+          .register(z.globalRegistry, { description: "The resource after the change, exactly as GET showed it then." }),
+      (row) =>
+        JSON.parse(row.data) as z.input<typeof CardOrder> | z.input<typeof Invoice> | z.input<typeof BillingProfile>,
+    ),
+  }),
   "A change a client may react to.",
 );
 
+/** An event on the wire (GET /events, and the body of each webhook): docs/api.md part 11's fields in its order. */
+export const Event = event.schema;
 export type EventBody = z.input<typeof Event>;
-
-/** The stored event as the wire shows it; `data` was stored as the serialized resource. */
-export const toEvent = (row: EventRow): EventBody => ({
-  id: row.id,
-  type: row.type,
-  created_at: row.createdAt,
-  data: JSON.parse(row.data) as EventBody["data"],
-});
+export const toEvent = event.show;

@@ -1,43 +1,127 @@
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import * as z from "zod/mini";
-import type { InvoiceRow } from "../db/schema";
-import { cardOrderLifecycle, PAYMENT_METHODS } from "../domain/card-orders";
-import { invoiceLifecycle } from "../domain/invoices";
+import { cardOrderLifecycle, PAYMENT_METHODS, type CardOrderState, type PaymentMethod } from "../domain/card-orders";
+import { invoiceLifecycle, type InvoiceKind, type InvoiceState } from "../domain/invoices";
 import { formatCents } from "../domain/money";
+import { cardOrders } from "./card-order";
 import { date, dateTime, money, optionalText, requestBody } from "./formats";
-import { named, namedResponse } from "./registry";
+import { named } from "./registry";
+import { resource } from "./resource";
+
+// An invoice (docs/api.md parts 1, 6, 10, 13 and 14): its table, its wire shape in the interface's
+// order, and the body that creates a voucher invoice.
+
+export const invoices = sqliteTable(
+  "invoices",
+  {
+    id: text("id").primaryKey(),
+    customerId: text("customer_id").notNull(),
+    number: text("number").notNull(),
+    state: text("state").$type<InvoiceState>().notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    bookedOn: text("booked_on").notNull(),
+    creditor: text("creditor").notNull(),
+    dueOn: text("due_on").notNull(),
+    paidAt: text("paid_at"),
+    cancellationNumber: text("cancellation_number"),
+    cancelledAt: text("cancelled_at"),
+    // The business day of the cancellation (docs/api.md part 14), the credit note's issue date; NULL on
+    // invoices cancelled before that part, whose credit note keeps the UTC day of cancelled_at.
+    cancelledOn: text("cancelled_on"),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => cardOrders.id),
+    // The card order's current state (`orders[].state`), moved by the order's transitions in the
+    // same batch: read with the invoice instead of looked up once per listed invoice.
+    orderState: text("order_state").$type<CardOrderState>().notNull(),
+    reference: text("reference"),
+    costCenter: text("cost_center"),
+    paymentMethod: text("payment_method").$type<PaymentMethod>().notNull(),
+    kind: text("kind").$type<InvoiceKind>().notNull().default("voucher"),
+    // Cents; fixed when the invoice is made (docs/api.md part 10).
+    netAmount: integer("net_amount"),
+    grossAmount: integer("gross_amount"),
+    recipient: text("recipient"),
+    servicePeriodStart: text("service_period_start"),
+    servicePeriodEnd: text("service_period_end"),
+    // What the invoice's documents show of the two parties, as they were in the batch that issued it
+    // (JSON text, src/documents/model.ts): the CREDITOR_* variables and the customer's billing profile.
+    // NULL on invoices issued before e-invoices existed, whose documents answer 409.
+    seller: text("seller"),
+    buyer: text("buyer"),
+    // The number of its lines (`total_entries` of GET /invoices/{id}/lines), fixed with them.
+    linesCount: integer("lines_count").notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex("invoices_number").on(t.number),
+    uniqueIndex("invoices_cancellation_number").on(t.cancellationNumber),
+    index("invoices_order_created").on(t.orderId, t.createdAt, t.id),
+    // At most one live voucher invoice per card order, and one production and one shipping invoice:
+    // the constraints that make a concurrent second invoice of the same kind fail.
+    uniqueIndex("invoices_live_voucher").on(t.orderId).where(sql`${t.kind} = 'voucher' AND ${t.state} <> 'cancelled'`),
+    uniqueIndex("invoices_order_service").on(t.orderId, t.kind).where(sql`${t.kind} <> 'voucher'`),
+    index("invoices_customer_created").on(t.customerId, t.createdAt, t.id),
+    index("invoices_customer_state_created").on(t.customerId, t.state, t.createdAt, t.id),
+  ],
+);
+
+export type InvoiceRow = typeof invoices.$inferSelect;
+
+const amount = (cents: number | null) => (cents === null ? null : formatCents(cents));
+
+const invoice = resource<InvoiceRow>()("Invoice", (f) => ({
+  id: f.column(() => z.string()),
+  type: f.from(
+    () => z.literal("invoice"),
+    () => "invoice" as const,
+  ),
+  number: f.column(() => z.string().register(z.globalRegistry, { pattern: "^INV-[0-9]{4}-[0-9]{6,}$" })),
+  state: f.column(() => z.enum(invoiceLifecycle.states)),
+  created_at: f.column(dateTime),
+  updated_at: f.column(dateTime),
+  booked_on: f.column(() => z.nullable(date())),
+  service_period_start: f.column(() => z.nullable(date())),
+  service_period_end: f.column(() => z.nullable(date())),
+  creditor: f.column(() => z.string()),
+  due_on: f.column(date),
+  paid_at: f.column(() => z.nullable(dateTime())),
+  cancellation_number: f.from(
+    () =>
+      z.string().register(z.globalRegistry, { description: '"" until the invoice is cancelled, then CN-YYYY-NNNNNN.' }),
+    (row) => row.cancellationNumber ?? "",
+  ),
+  cancelled_at: f.column(() => z.nullable(dateTime())),
+  gross_amount: f.from(
+    () =>
+      z.nullable(
+        money().register(z.globalRegistry, { description: "EUR: net_amount plus VAT, rounded half up once." }),
+      ),
+    (row) => amount(row.grossAmount),
+  ),
+  net_amount: f.from(
+    () => z.nullable(money().register(z.globalRegistry, { description: "EUR." })),
+    (row) => amount(row.netAmount),
+  ),
+  recipient: f.column(() =>
+    z.nullable(z.string().register(z.globalRegistry, { description: "The card order's customer." })),
+  ),
+  orders: f.from(
+    () =>
+      z.array(
+        z.strictObject({ id: z.string(), type: z.literal("card_order"), state: z.enum(cardOrderLifecycle.states) }),
+      ),
+    (row) => [{ id: row.orderId, type: "card_order" as const, state: row.orderState }],
+  ),
+  reference: f.column(() => z.nullable(z.string())),
+  cost_center: f.column(() => z.nullable(z.string())),
+  payment_method: f.column(() => z.enum(PAYMENT_METHODS)),
+}));
 
 /** An invoice on the wire: the fields of docs/api.md part 1, in its order. */
-export const Invoice = namedResponse("Invoice", () =>
-  z.strictObject({
-    id: z.string(),
-    type: z.literal("invoice"),
-    number: z.string().register(z.globalRegistry, { pattern: "^INV-[0-9]{4}-[0-9]{6,}$" }),
-    state: z.enum(invoiceLifecycle.states),
-    created_at: dateTime(),
-    updated_at: dateTime(),
-    booked_on: z.nullable(date()),
-    service_period_start: z.nullable(date()),
-    service_period_end: z.nullable(date()),
-    creditor: z.string(),
-    due_on: date(),
-    paid_at: z.nullable(dateTime()),
-    cancellation_number: z
-      .string()
-      .register(z.globalRegistry, { description: '"" until the invoice is cancelled, then CN-YYYY-NNNNNN.' }),
-    cancelled_at: z.nullable(dateTime()),
-    gross_amount: z.nullable(
-      money().register(z.globalRegistry, { description: "EUR: net_amount plus VAT, rounded half up once." }),
-    ),
-    net_amount: z.nullable(money().register(z.globalRegistry, { description: "EUR." })),
-    recipient: z.nullable(z.string().register(z.globalRegistry, { description: "The card order's customer." })),
-    orders: z.array(
-      z.strictObject({ id: z.string(), type: z.literal("card_order"), state: z.enum(cardOrderLifecycle.states) }),
-    ),
-    reference: z.nullable(z.string()),
-    cost_center: z.nullable(z.string()),
-    payment_method: z.enum(PAYMENT_METHODS),
-  }),
-);
+export const Invoice = invoice.schema;
+export const toInvoice = invoice.show;
 
 /** A new invoice of a card order: its reference at most 255 characters. */
 export const CreateInvoice = named(
@@ -47,29 +131,3 @@ export const CreateInvoice = named(
     reference: optionalText(255),
   }),
 );
-
-export function toInvoice(row: InvoiceRow): z.input<typeof Invoice> {
-  return {
-    id: row.id,
-    type: "invoice",
-    number: row.number,
-    state: row.state,
-    created_at: row.createdAt,
-    updated_at: row.updatedAt,
-    booked_on: row.bookedOn,
-    service_period_start: row.servicePeriodStart,
-    service_period_end: row.servicePeriodEnd,
-    creditor: row.creditor,
-    due_on: row.dueOn,
-    paid_at: row.paidAt,
-    cancellation_number: row.cancellationNumber ?? "",
-    cancelled_at: row.cancelledAt,
-    gross_amount: row.grossAmount === null ? null : formatCents(row.grossAmount),
-    net_amount: row.netAmount === null ? null : formatCents(row.netAmount),
-    recipient: row.recipient,
-    orders: [{ id: row.orderId, type: "card_order", state: row.orderState }],
-    reference: row.reference,
-    cost_center: row.costCenter,
-    payment_method: row.paymentMethod,
-  };
-}

@@ -1,36 +1,72 @@
 import * as z from "zod/mini";
-import type { WebhookEndpointRow } from "../db/schema";
-import { EVENT_TYPES } from "../domain/events";
+import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { EVENT_TYPES, type EventType } from "../domain/events";
 import { webhookUrlProblem } from "../domain/webhooks";
 import { dateTime, oneOf, requestBody } from "./formats";
-import { named, namedResponse } from "./registry";
+import { named } from "./registry";
+import { type Makers, resource } from "./resource";
 
 const MAX_URL_LENGTH = 2048;
 
-const fields = () => ({
-  id: z.string(),
-  type: z.literal("webhook_endpoint"),
-  url: z.string(),
-  event_types: z
-    .array(z.enum(["*", ...EVENT_TYPES]))
-    .register(z.globalRegistry, { description: 'The event types delivered to the endpoint, or ["*"] for all.' }),
+/** Where a customer's events go (Standard Webhooks). The signing secret is stored encrypted. */
+export const webhookEndpoints = sqliteTable(
+  "webhook_endpoints",
+  {
+    id: text("id").primaryKey(),
+    customerId: text("customer_id").notNull(),
+    url: text("url").notNull(),
+    // JSON array of event types, or ["*"].
+    eventTypes: text("event_types").notNull(),
+    // AES-GCM under a key derived from APP_SECRET, sealed for this id: a database read alone does not reveal it.
+    encryptedSecret: text("encrypted_secret").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("webhook_endpoints_customer_created").on(t.customerId, t.createdAt, t.id)],
+);
+
+export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
+
+type EventTypes = ("*" | EventType)[];
+
+/** The fields an endpoint shows before its secret (docs/api.md part 11's order). */
+const head = <Row extends WebhookEndpointRow>(f: Makers<Row>) => ({
+  id: f.column(z.string),
+  type: f.from(
+    () => z.literal("webhook_endpoint"),
+    () => "webhook_endpoint" as const,
+  ),
+  url: f.column(z.string),
+  event_types: f.from(
+    () =>
+      z
+        .array(z.enum(["*", ...EVENT_TYPES]))
+        .register(z.globalRegistry, { description: 'The event types delivered to the endpoint, or ["*"] for all.' }),
+    (row) => JSON.parse(row.eventTypes) as EventTypes,
+  ),
 });
 
-/** A webhook endpoint as listed: docs/api.md part 11's fields in its order, without the secret. */
-export const WebhookEndpoint = namedResponse("WebhookEndpoint", () =>
-  z.strictObject({ ...fields(), created_at: dateTime() }),
-);
+const listed = resource<WebhookEndpointRow>()("WebhookEndpoint", (f) => ({
+  ...head(f),
+  created_at: f.column(dateTime),
+}));
 
-/** A webhook endpoint as created: with its signing secret, shown this once. */
-export const NewWebhookEndpoint = namedResponse("NewWebhookEndpoint", () =>
-  z.strictObject({
-    ...fields(),
-    secret: z.string().register(z.globalRegistry, {
+const created = resource<WebhookEndpointRow & { secret: string }>()("NewWebhookEndpoint", (f) => ({
+  ...head(f),
+  secret: f.column(() =>
+    z.string().register(z.globalRegistry, {
       description: "whsec_ + base64 of 32 random bytes: the Standard Webhooks signing secret. Shown only here.",
     }),
-    created_at: dateTime(),
-  }),
-);
+  ),
+  created_at: f.column(dateTime),
+}));
+
+/** A webhook endpoint as listed: docs/api.md part 11's fields in its order, without the secret. */
+export const WebhookEndpoint = listed.schema;
+export const toWebhookEndpoint = listed.show;
+
+/** A webhook endpoint as created: with its signing secret, shown this once. */
+export const NewWebhookEndpoint = created.schema;
+export const withSecret = (row: WebhookEndpointRow, secret: string) => created.show({ ...row, secret });
 
 const eventTypesProblems = (types: string[], ctx: { issues: z.core.$ZodRawIssue[] }) => {
   types.forEach((type, i) => {
@@ -69,20 +105,3 @@ export const CreateWebhookEndpoint = named(
       .check(z.minLength(1, 'must name at least one event type, or be ["*"]'), z.superRefine(eventTypesProblems)),
   }),
 );
-
-type Listed = z.input<typeof WebhookEndpoint>;
-
-export const toWebhookEndpoint = (row: WebhookEndpointRow): Listed => ({
-  id: row.id,
-  type: "webhook_endpoint",
-  url: row.url,
-  event_types: JSON.parse(row.eventTypes) as Listed["event_types"],
-  created_at: row.createdAt,
-});
-
-/** The endpoint as created, with its secret in its place. */
-export const withSecret = ({ created_at, ...head }: Listed, secret: string): z.input<typeof NewWebhookEndpoint> => ({
-  ...head,
-  secret,
-  created_at,
-});

@@ -45,7 +45,7 @@ export const createWebhookEndpoint: Handler<typeof routes.createWebhookEndpoint>
     [insertWebhookEndpoint(database(c).orm, row, MAX_WEBHOOK_ENDPOINTS)],
     {
       status: 201,
-      body: singlePageEnvelope(c, [withSecret(toWebhookEndpoint(row), secret)]),
+      body: singlePageEnvelope(c, [withSecret(row, secret)]),
       secret: true,
     },
     { webhook_endpoints_room: full },
