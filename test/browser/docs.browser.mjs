@@ -1,5 +1,5 @@
 // `npm run test:browser` (node --test, outside the Workers pool): /docs in a real headless Chromium
-// (Debian's package, /usr/bin/chromium, driven by playwright-core) on a `wrangler dev` this file
+// (chromium.mjs's: @sparticuz/chromium's, or CHROMIUM; driven by playwright-core) on a `wrangler dev` this file
 // starts, with every request to another host refused. The reference must render, with no console
 // error, no failed or refused request and no Content-Security-Policy violation. The screenshot
 // lands in test/browser/docs.png. PORT sets wrangler dev's port (its inspector takes PORT + 1000);
@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { anyFreePort, INSPECTOR_OFFSET } from "../../scripts/ports.mjs";
 import { wranglerSpawn } from "../../scripts/wrangler.mjs";
-import { HOST, launchChromium } from "./chromium.mjs";
+import { HOST, launchChromium, skipWithoutChromium } from "./chromium.mjs";
 
 const SCREENSHOT = new URL("docs.png", import.meta.url).pathname;
 
@@ -21,7 +21,11 @@ let base;
 let output = "";
 const state = mkdtempSync(join(tmpdir(), "docs-browser-"));
 
+/** Outside CI, without a Chromium (chromium.mjs), the tests skip saying why. */
+const skip = skipWithoutChromium();
+
 before(async () => {
+  if (skip) return;
   browser = await launchChromium();
   const port = process.env.PORT ? Number(process.env.PORT) : await anyFreePort();
   const inspectorPort = process.env.PORT ? port + INSPECTOR_OFFSET : await anyFreePort();
@@ -95,7 +99,7 @@ async function watchedPage(options = {}) {
   return { context, page, seen };
 }
 
-test("/docs renders the reference from this origin alone, without an error", { timeout: 120_000 }, async () => {
+test("/docs renders the reference from this origin alone, without an error", { skip, timeout: 120_000 }, async () => {
   const { context, page, seen } = await watchedPage();
   const response = await page.goto(`${base}/docs`);
   assert.equal(response.status(), 200);
@@ -123,7 +127,7 @@ test("/docs renders the reference from this origin alone, without an error", { t
   await context.close();
 });
 
-test("without JavaScript /docs links the document, which the Worker serves with its headers", async () => {
+test("without JavaScript /docs links the document, which the Worker serves with its headers", { skip }, async () => {
   const { context, page, seen } = await watchedPage({ javaScriptEnabled: false });
   await page.goto(`${base}/docs`);
   assert.equal(await page.locator("#docs-fallback a").getAttribute("href"), "/openapi.json");

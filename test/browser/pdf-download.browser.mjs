@@ -13,7 +13,7 @@ import { sign } from "hono/jwt";
 import { readDevVars } from "../../scripts/dev-vars.mjs";
 import { startWorker } from "../../scripts/local-worker.mjs";
 import { anyFreePort } from "../../scripts/ports.mjs";
-import { HOST, launchChromium } from "./chromium.mjs";
+import { HOST, launchChromium, skipWithoutChromium } from "./chromium.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 // The secrets `npm run dev` starts with (never the developer's own .dev.vars).
@@ -25,7 +25,11 @@ let worker;
 let base;
 const errors = [];
 
+/** Outside CI, without a Chromium (chromium.mjs), the tests skip saying why. */
+const skip = skipWithoutChromium();
+
 before(async () => {
+  if (skip) return;
   browser = await launchChromium();
   const [port, inspectorPort] = [await anyFreePort(), await anyFreePort()];
   worker = await startWorker({
@@ -57,6 +61,7 @@ async function api(token, method, path, body, status = 200) {
 }
 
 test("an invoice's PDF downloads in Chromium as application/pdf named after its number", {
+  skip,
   timeout: 120_000,
 }, async () => {
   const now = Math.floor(Date.now() / 1000);
