@@ -1,8 +1,9 @@
 // `npm run db:reset`: a fresh local database for `npm run dev`. Deletes wrangler's local state
 // (.wrangler/state: D1, and the queues', rate limiter's and cache's data with it) and applies the
-// migrations again. Stop `npm run dev` first: a running dev server keeps the old files open.
+// migrations again (one line; wrangler's output only when they fail). Stop `npm run dev` first: a
+// running dev server keeps the old files open.
 import { rmSync } from "node:fs";
-import { wranglerSync } from "./wrangler.mjs";
+import { applyLocalMigrations } from "./wrangler.mjs";
 
 rmSync(".wrangler/state", { recursive: true, force: true });
-wranglerSync(["d1", "migrations", "apply", "DB", "--local"]);
+applyLocalMigrations();

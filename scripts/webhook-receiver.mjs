@@ -7,20 +7,50 @@
 // Register it first: POST /webhook_endpoints {"url": "http://127.0.0.1:8788/", "event_types": ["*"]}
 // (local URLs need ALLOW_LOCAL_WEBHOOKS=true, which .dev.vars.example sets) and take the `secret`
 // from that answer: it is shown only then.
+//
+// Ready: once it listens, a GET answers 200 `ready` (and is not logged), so that a script can wait
+// for it: `curl -s --retry 20 --retry-connrefused --retry-delay 1 http://127.0.0.1:8788/`.
+// Stopping: SIGINT or SIGTERM closes it. Started through npm, it runs under `sh -c`, which npm starts
+// and signals: `kill <npm's pid>` (what `kill $!` does after `npm run ... &`) ends npm and its shell
+// but never reaches this process. So it also ends when its parent is gone, and the port is free
+// within a fraction of a second either way.
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
 import { Webhook } from "standardwebhooks";
 
-const { values } = parseArgs({ options: { port: { type: "string", default: "8788" } } });
+let values;
+try {
+  ({ values } = parseArgs({ options: { port: { type: "string", default: "8788" } } }));
+} catch (error) {
+  console.error(
+    `${error.message.split("\n")[0]}\nusage: WEBHOOK_SECRET=whsec_... npm run webhook:receive [-- --port 8788]`,
+  );
+  process.exit(2);
+}
+const port = Number(values.port);
+if (!/^\d+$/.test(values.port) || port < 1 || port > 65535) {
+  console.error(`--port must be a port from 1 to 65535, not ${JSON.stringify(values.port)}`);
+  process.exit(2);
+}
 const secret = process.env.WEBHOOK_SECRET;
 if (!secret?.startsWith("whsec_")) {
   console.error("Set WEBHOOK_SECRET to the endpoint's secret (whsec_...), as POST /webhook_endpoints answered it.");
   process.exit(2);
 }
-const webhook = new Webhook(secret);
+let webhook;
+try {
+  webhook = new Webhook(secret);
+} catch (error) {
+  console.error(`WEBHOOK_SECRET is not a webhook secret (${error.message}).`);
+  process.exit(2);
+}
 const seen = new Set();
 
 const server = createServer((request, response) => {
+  if (request.method === "GET" || request.method === "HEAD") {
+    response.writeHead(200, { "Content-Type": "text/plain; charset=utf-8" }).end("ready\n");
+    return;
+  }
   const chunks = [];
   request.on("data", (chunk) => chunks.push(chunk));
   request.on("end", () => {
@@ -42,6 +72,22 @@ const server = createServer((request, response) => {
     response.writeHead(204).end();
   });
 });
-server.listen(Number(values.port), "127.0.0.1", () =>
-  console.log(`receiving webhooks on http://127.0.0.1:${values.port}/`),
-);
+server.on("error", (error) => {
+  console.error(
+    error.code === "EADDRINUSE"
+      ? `Port ${port} is in use (another receiver still running?): stop it, or give another with --port.`
+      : `The receiver cannot listen on 127.0.0.1:${port}: ${error.message}`,
+  );
+  process.exit(1);
+});
+server.listen(port, "127.0.0.1", () => console.log(`receiving webhooks on http://127.0.0.1:${port}/`));
+
+function stop() {
+  server.close(() => process.exit(0));
+  server.closeAllConnections();
+  setTimeout(() => process.exit(0), 1000).unref();
+}
+for (const signal of ["SIGINT", "SIGTERM"]) process.once(signal, stop);
+// The parent gone (npm and its shell stopped): this process is an orphan nobody will stop.
+const parent = process.ppid;
+setInterval(() => process.ppid !== parent && stop(), 200).unref();

@@ -2,6 +2,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 // wrangler's exports map hides its files; its package.json is exported and names the bin.
 const manifest = createRequire(import.meta.url).resolve("wrangler/package.json");
@@ -25,6 +26,41 @@ export function wranglerSync(args, options = {}) {
   if (result.status !== 0) throw new Error(`wrangler ${args.join(" ")} exited with ${result.status}`);
 }
 
+/**
+ * Applies the migrations the local D1 database (binding DB) lacks, and prints one line: how many it
+ * applied, or that it was up to date. wrangler's own output (a table of the migrations, twice, and a
+ * block per file: some 150 lines on a fresh database) is printed only when it fails, and then the
+ * process exits with wrangler's code.
+ */
+export function applyLocalMigrations() {
+  const command = ["d1", "migrations", "apply", "DB", "--local"];
+  const result = spawnSync(process.execPath, [bin, ...command], {
+    stdio: ["ignore", "pipe", "pipe"],
+    encoding: "utf8",
+    env: { ...quietEnv, CI: "true" },
+  });
+  if (result.status !== 0) {
+    process.stdout.write(result.stdout ?? "");
+    process.stderr.write(result.stderr ?? "");
+    console.error(`wrangler ${command.join(" ")} failed (${result.error?.message ?? `exit ${result.status}`}): above.`);
+    process.exit(result.status || 1);
+  }
+  if (/No migrations to apply/.test(result.stdout)) {
+    console.log("Local D1 database: up to date, no migration to apply.");
+    return;
+  }
+  const names = [...new Set(result.stdout.match(/\b\d{4}_[\w.-]*?\.sql\b/g) ?? [])];
+  const which = names.length > 1 ? ` (${names[0]} to ${names.at(-1)})` : names.length === 1 ? ` (${names[0]})` : "";
+  console.log(
+    `Local D1 database: applied ${names.length || "the new"} migration${names.length === 1 ? "" : "s"}${which}.`,
+  );
+}
+
+// `wrangler dev` of several Workers writes `[undefined]` for a Worker built by a [build] command: this
+// puts its name back (scripts/wrangler-worker-names.mjs).
+const workerNames = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), "wrangler-worker-names.mjs")).href;
+
 export function wranglerSpawn(args, options = {}) {
-  return spawn(process.execPath, [bin, ...args], { env: quietEnv, ...options });
+  const preload = args[0] === "dev" ? ["--import", workerNames] : [];
+  return spawn(process.execPath, [...preload, bin, ...args], { env: quietEnv, ...options });
 }

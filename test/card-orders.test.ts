@@ -19,25 +19,20 @@ import {
   unique,
   UUID,
 } from "./support/api";
+import { sampleOf } from "./support/shape";
+import { CardOrder } from "../src/schemas/card-order";
 
+// A new order shows null in every nullable field it does not set.
 const draftOrder = (customer: string, fields: Record<string, unknown> = {}) => ({
+  ...sampleOf(CardOrder),
   id: expect.stringMatching(UUID),
   state: "draft",
   state_label: "Draft",
   created_at: expect.stringMatching(ISO_MS),
   updated_at: expect.stringMatching(ISO_MS),
-  submitted_at: null,
-  production_started_at: null,
-  delivered_at: null,
   is_cancellable: true,
   customer,
-  description: null,
-  invoice_reference: null,
-  cost_center: null,
   payment_method: "bank_transfer",
-  invoice: null,
-  production_invoice: null,
-  shipping_invoice: null,
   voucher_category: "mixed",
   entries_count: 0,
   ...fields,
@@ -172,6 +167,33 @@ describe("POST /card_orders", () => {
       { code: "validation_failed", source: { pointer: "/voucher_category" }, detail: "voucher_category is required." },
       { code: "validation_failed", source: { pointer: "/payment_method" }, detail: "payment_method is required." },
     );
+  });
+
+  // docs/api.md part 5: "" in an optional text field (what /docs' Test Request sends for a field left
+  // blank) is refused with its pointer, not stored as a second way to say none; a blank is text.
+  it("refuses an empty optional text field, each with its pointer, and stores nothing", async () => {
+    const auth = await token();
+    const empty = { description: "", invoice_reference: "", cost_center: "" };
+    for (const [field, value] of Object.entries(empty))
+      await expectError(await call("/card_orders", { token: auth, json: { ...newCardOrder, [field]: value } }), 422, {
+        code: "validation_failed",
+        source: { pointer: `/${field}` },
+        detail: `${field} must not be empty; send null or leave it out.`,
+      });
+    await expectError(
+      await call("/card_orders", { token: auth, json: { ...newCardOrder, ...empty } }),
+      422,
+      ...Object.keys(empty).map((field) => ({
+        code: "validation_failed",
+        source: { pointer: `/${field}` },
+        detail: `${field} must not be empty; send null or leave it out.`,
+      })),
+    );
+    const list = await expectJson(await call("/card_orders", { token: auth }), 200, expect.anything());
+    expect(list.data).toStrictEqual([]);
+
+    const kept = await createCardOrder(auth, { ...newCardOrder, description: " ", invoice_reference: null });
+    expect([kept.description, kept.invoice_reference, kept.cost_center]).toStrictEqual([" ", null, null]);
   });
 
   it("refuses text with unpaired surrogates, which could not be stored faithfully", async () => {

@@ -24,7 +24,9 @@ function orderRow(customerId: string, fields: Partial<CardOrderRow> = {}): CardO
   const at = "2026-01-01T00:00:00.000Z";
   const none = { submittedAt: null, productionStartedAt: null, deliveredAt: null, description: null };
   const unlinked = { invoiceId: null, invoiceNumber: null, productionInvoiceId: null, productionInvoiceNumber: null };
-  return {
+  // Checked as a whole first: a field left out is named as missing (spread with `fields`, it would
+  // only be "possibly undefined").
+  const row: CardOrderRow = {
     id: crypto.randomUUID(),
     customerId,
     state: "draft",
@@ -40,8 +42,8 @@ function orderRow(customerId: string, fields: Partial<CardOrderRow> = {}): CardO
     shippingInvoiceNumber: null,
     entriesCount: 0,
     entriesAmount: 0,
-    ...fields,
   };
+  return { ...row, ...fields };
 }
 
 async function storedOrder(fields: Partial<CardOrderRow> = {}): Promise<CardOrderRow> {

@@ -242,6 +242,11 @@ describe("POST /invoices", () => {
     ],
     ["reference a number", { order_id: "ORDER", reference: 7 }, [{ pointer: "/reference" }]],
     [
+      "reference empty",
+      { order_id: "ORDER", reference: "" },
+      [{ pointer: "/reference", detail: "reference must not be empty; send null or leave it out." }],
+    ],
+    [
       "an unknown field",
       { order_id: "ORDER", amount: "10.00" },
       [{ pointer: "/amount", detail: '"amount" is not a known field.' }],

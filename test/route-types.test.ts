@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { reply } from "../src/http/reply";
+import { CardOrder } from "../src/schemas/card-order";
+import { sampleOf } from "./support/shape";
 import { endpoint, type Handler } from "../src/http/route";
 import * as cardOrderRoutes from "../src/routes/card-orders/card-orders.routes";
 import type * as tokenRoutes from "../src/routes/notification-tokens/notification-tokens.routes";
@@ -8,27 +10,8 @@ import type * as tokenRoutes from "../src/routes/notification-tokens/notificatio
 // error, or tsc fails with "Unused '@ts-expect-error' directive". Routing keeps the types of a
 // route's schemas all the way to its handler, in both directions.
 
-const order = {
-  id: "o",
-  state: "draft" as const,
-  state_label: "Draft" as const,
-  created_at: "",
-  updated_at: "",
-  submitted_at: null,
-  production_started_at: null,
-  delivered_at: null,
-  is_cancellable: true,
-  customer: "c",
-  description: null,
-  invoice_reference: null,
-  cost_center: null,
-  payment_method: "bank_transfer" as const,
-  invoice: null,
-  production_invoice: null,
-  shipping_invoice: null,
-  voucher_category: "mixed" as const,
-  entries_count: 0,
-};
+// A card order body: any valid one (the plainest, from the resource's schema).
+const order = sampleOf(CardOrder);
 
 // A handler answering its route's success body compiles.
 const good: Handler<typeof cardOrderRoutes.getCardOrder> = (c) => reply(c, 200, { data: order });

@@ -81,12 +81,31 @@ function globallyReachable(address: bigint, width: number, table: ReturnType<typ
 }
 
 /**
+ * `hostname` without its trailing dots, read again by the URL parser; undefined when nothing is left or
+ * the parser refuses what is. Decision (docs/api.md part 12): a host ending in any number of dots is the
+ * host without them, as a resolver that drops empty labels reads it. The parser reads one trailing dot
+ * itself (`127.0.0.1.` is 127.0.0.1), but a name ending in two or more is left as text to it
+ * (`127.0.0.1..`, `2130706433..`, `0x7f.0.0.1..`), which must not pass for a public name.
+ */
+function withoutTrailingDots(hostname: string): string | undefined {
+  const host = hostname.toLowerCase();
+  const trimmed = host.replace(/\.+$/, "");
+  if (trimmed === "") return undefined;
+  if (trimmed === host) return host;
+  try {
+    return new URL(`http://${trimmed}/`).hostname;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Whether a webhook may reach `hostname` (a URL's `hostname`, IPv6 in brackets) while local webhooks
  * are off: a name other than localhost and *.localhost, or a globally reachable address.
  */
 export function isPublicWebhookHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/\.$/, "");
-  if (host === "localhost" || host.endsWith(".localhost") || host === "") return false;
+  const host = withoutTrailingDots(hostname);
+  if (host === undefined || host === "localhost" || host.endsWith(".localhost")) return false;
   if (host.startsWith("[")) {
     const v6 = host.endsWith("]") ? parseIPv6(host.slice(1, -1)) : undefined;
     return v6 !== undefined && globallyReachable(v6, 128, IPV6);

@@ -6,10 +6,10 @@
 // the receiver's log is compared as a set of lines. Ports: free from DEV_SERVER_PORT (default 8900)
 // + 150 on: the API, the receiver (next port) and the inspector (1000 above).
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { readDevVars, syncDevVars } from "../../scripts/dev-vars.mjs";
@@ -21,6 +21,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const README = readFileSync(join(ROOT, "README.md"), "utf8");
 const README_API = "127.0.0.1:8787";
 const README_HOOK_PORT = "8788";
+/** What the session writes where it works. */
+const SESSION_FILES = ["receiver.log", "invoice.xml", "invoice.pdf"];
 
 /** The first fenced block of `language` after `marker` in the README. */
 function block(marker, language) {
@@ -117,18 +119,24 @@ test("the README's curl session and TypeScript client, against a fresh `wrangler
   const ports = { api, hookPort };
   const paths = Object.fromEntries(Object.entries(tools).map(([name, tool]) => [name, tool.path ?? ""]));
   const bash = shell({ ...process.env, TOKEN: "", ...paths });
-  // The session writes receiver.log, invoice.xml and invoice.pdf in the project folder: a developer's
-  // own are put back afterwards.
-  const written = ["receiver.log", "invoice.xml", "invoice.pdf"].map((name) => {
-    const file = join(ROOT, name);
-    return { file, own: existsSync(file) ? readFileSync(file) : undefined };
-  });
+  // The session writes receiver.log, invoice.xml and invoice.pdf in the folder it works in: the
+  // git-ignored scratch/ (or, as before, the project folder). A developer's own are put back afterwards,
+  // and a scratch/ the session made is removed.
+  const scratch = join(ROOT, "scratch");
+  const scratchExisted = existsSync(scratch);
+  const written = [ROOT, scratch].flatMap((dir) =>
+    SESSION_FILES.map((name) => {
+      const file = join(dir, name);
+      return { file, own: existsSync(file) ? readFileSync(file) : undefined };
+    }),
+  );
   t.after(async () => {
     await bash.stop();
     for (const { file, own } of written) {
       if (own) writeFileSync(file, own);
       else rmSync(file, { force: true });
     }
+    if (!scratchExisted) rmSync(scratch, { recursive: true, force: true });
   });
 
   const session = steps(block("## A session with curl", "console"));
@@ -153,6 +161,17 @@ test("the README's curl session and TypeScript client, against a fresh `wrangler
     if (command.includes("cat receiver.log")) [actual, shown] = [asSet(actual), asSet(shown)];
     assert.equal(actual, shown, `$ ${command}`);
   }
+  // What the session wrote stays out of the repository: its folder is git-ignored (scratch/).
+  const cwd = (await bash.run("pwd")).text.trim();
+  const git = (...args) => spawnSync("git", args, { cwd: ROOT, stdio: "ignore" }).status;
+  if (git("rev-parse", "--is-inside-work-tree") !== 0) t.diagnostic("not a git work tree: ignored files not checked");
+  else
+    for (const name of SESSION_FILES.filter((name) => existsSync(join(cwd, name))))
+      assert.equal(
+        git("check-ignore", "-q", join(cwd, name)),
+        0,
+        `the session leaves ${relative(ROOT, join(cwd, name))} untracked in the repository: work in scratch/`,
+      );
 
   // The client, saved as the README says and run in the same shell, TOKEN exported by the session.
   const client = block("A TypeScript client", "ts").replaceAll(README_API, api);
