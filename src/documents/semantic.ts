@@ -2,6 +2,7 @@
 // model; ubl.ts, cii.ts and pdf/ only place it): the identifiers, the VAT category, the parties'
 // addresses, the payment instructions, and the texts in the document's language.
 import type { Buyer, DocumentLanguage, EInvoice, PostalAddress, VatCategory } from "../domain/einvoice";
+import { paymentReferenceOf } from "../domain/payment-reference";
 import { xmlCarried } from "./xml";
 
 /** BT-24 of the XML documents: XRechnung 3.0 (BR-DE-21). */
@@ -132,7 +133,7 @@ const TEXTS = {
 
 /** BG-16, payment instructions (XRechnung requires them: BR-DE-1). */
 export type Payment =
-  /** SEPA credit transfer to the seller (BG-17); the invoice number as remittance information. */
+  /** SEPA credit transfer to the seller (BG-17); the invoice's RF reference as remittance information. */
   | { code: "58"; remittance: string; iban: string; accountName: string; bic: string | null }
   /** SEPA direct debit (BG-19): mandate (BT-89), creditor id (BT-90), the buyer's debited IBAN (BT-91). */
   | { code: "59"; remittance: string; mandate: string; creditorId: string; debitedIban: string }
@@ -146,6 +147,9 @@ export type Payment =
 // happens (and a bank-transfer buyer has no IBAN on file). The remittance information (BT-83) names
 // the cancelled invoice, the payment terms (BT-20) say it in words: what the buyer's bookkeeping
 // needs to close both items. It also answers BR-CO-25: a credit note has no due date.
+// A credit transfer's BT-83 is the invoice's ISO 11649 RF reference (docs/api.md part 15), which the
+// payer quotes and the bank statement's matching reads first; a direct debit's stays the invoice number
+// until part 16 decides it.
 export function paymentOf(doc: EInvoice): Payment {
   if (doc.typeCode === "381") {
     const invoice = doc.precedingInvoice?.number;
@@ -155,7 +159,7 @@ export function paymentOf(doc: EInvoice): Payment {
   if (doc.paymentMethod === "bank_transfer")
     return {
       code: "58",
-      remittance: doc.number,
+      remittance: paymentReferenceOf(doc.number),
       iban: doc.seller.iban,
       accountName: doc.seller.name,
       bic: doc.seller.bic,

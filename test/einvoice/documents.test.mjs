@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { einvoiceValidator, validatorRequired } from "../../scripts/einvoice-validator.mjs";
 import { importSource } from "../../scripts/import-source.mjs";
-import { DOCUMENTS } from "./fixtures.mjs";
+import { DOCUMENTS, paymentReference } from "./fixtures.mjs";
 import { SELLER_VARS } from "./parties.mjs";
 
 const { renderUbl, renderCii, el, serialize, formatCents } = await importSource(
@@ -54,6 +54,7 @@ const SYNTAXES = {
     buyerEndpoint: /<cac:AccountingCustomerParty>\s*<cac:Party>\s*<cbc:EndpointID schemeID="([^"]+)">([^<]*)</,
     deliverTo: /<cac:Delivery>[\s\S]*?<cbc:CityName>([^<]*)<[\s\S]*?<cbc:IdentificationCode>([^<]*)</,
     terms: "cac:PaymentTerms>\\s*<cbc:Note",
+    remittance: "cac:PaymentMeans>[\\s\\S]*?<cbc:PaymentID",
   },
   cii: {
     render: (doc) => renderCii(doc),
@@ -80,6 +81,7 @@ const SYNTAXES = {
     buyerEndpoint: /<ram:BuyerTradeParty>[\s\S]*?<ram:URIID schemeID="([^"]+)">([^<]*)</,
     deliverTo: /<ram:ShipToTradeParty>[\s\S]*?<ram:CityName>([^<]*)<\/ram:CityName>\s*<ram:CountryID>([^<]*)</,
     terms: "ram:SpecifiedTradePaymentTerms>\\s*<ram:Description",
+    remittance: "ram:ApplicableHeaderTradeSettlement>[\\s\\S]*?<ram:PaymentReference",
   },
 };
 
@@ -222,6 +224,16 @@ test("every document holds what docs/api.md parts 13 and 14 say, and renders det
       if (category === "K" || category === "G")
         assert.deepEqual(deliver?.slice(1), [profile.city, profile.countryCode], `${label}: deliver-to`);
       else assert.equal(deliver, null, `${label}: no deliver-to`);
+
+      // BT-83, the remittance information: a bank transfer's RF reference (docs/api.md part 15), a direct
+      // debit's invoice number (part 16 decides it), a credit note's the number of the invoice it cancels.
+      const remittance =
+        doc.typeCode === "381"
+          ? doc.precedingInvoice.number
+          : doc.paymentMethod === "bank_transfer"
+            ? paymentReference(doc.number)
+            : doc.number;
+      assert.equal(value(xml, s.remittance), remittance, `${label}: BT-83`);
 
       // A credit note's payment terms (BT-20) in the document's language.
       if (doc.typeCode === "381")

@@ -4,7 +4,8 @@
 // that a rule of the service is checked as the service applies it. Every combination docs/api.md part 14
 // names: the three kinds (and a voucher at a VAT rate), fees as goods and as services, both payments,
 // German, Leitweg-ID, French, Austrian, Swiss and Greek buyers (in German or English), and the credit
-// note of each. documents.test.mjs renders them as XML, pdf.test.mjs (a subset) as PDF.
+// note of each; and two sellers for part 15's EPC QR code (a name over 70 characters, no BIC).
+// documents.test.mjs renders them as XML, pdf.test.mjs (a subset) as PDF.
 import { importSource } from "../../scripts/import-source.mjs";
 import { PROFILES, SELLER_VARS } from "./parties.mjs";
 
@@ -27,9 +28,13 @@ const ORDER = { id: "0193a1f2-7c4e-4b1a-9d2e-5f6a7b8c9d0e", entriesCount: 7, ent
 
 /**
  * An invoice of `kind` to `profile`, issued on 2026-03-02 (and cancelled on 2026-03-05 for its credit
- * note), as the stored rows would hold it. `vars` are the billing variables beyond the seller's.
+ * note), as the stored rows would hold it. `vars` are the billing variables beyond the seller's;
+ * `sellerVars` change the seller's (SELLER_VARS).
  */
-export function issued(number, { kind, profile, method, vars = {}, reference = null, costCenter = null, cards }) {
+export function issued(
+  number,
+  { kind, profile, method, vars = {}, sellerVars = {}, reference = null, costCenter = null, cards },
+) {
   const buyer = buyerOf(profile);
   const order = cards
     ? { ...ORDER, entriesCount: cards.length, entriesAmount: cards.reduce((sum, [, cents]) => sum + cents, 0) }
@@ -78,7 +83,7 @@ export function issued(number, { kind, profile, method, vars = {}, reference = n
     recipient: profile.customerId,
     servicePeriodStart: kind === "voucher" ? null : "2026-03-02",
     servicePeriodEnd: kind === "voucher" ? null : "2026-03-02",
-    seller: JSON.stringify(sellerOf(SELLER_VARS, method)),
+    seller: JSON.stringify(sellerOf({ ...SELLER_VARS, ...sellerVars }, method)),
     buyer: JSON.stringify(buyer),
     linesCount: lines.length,
   };
@@ -115,10 +120,38 @@ for (const [buyerName, profile] of Object.entries(PROFILES)) {
   }
 }
 
+// Two sellers the EPC QR code of a bank-transfer invoice (docs/api.md part 15) must cope with: a name
+// longer than the code's 70 characters (cut there in the code only), and no BIC (the code's line 5
+// empty). Each with its credit note, like the rest.
+for (const [variant, sellerVars] of [
+  [
+    "long-name",
+    { CREDITOR_NAME: "Gutscheinwerk Süd Vertriebs- und Produktionsgesellschaft für Gutscheinkarten mbH & Co. KG" },
+  ],
+  ["no-bic", { CREDITOR_BIC: "" }],
+]) {
+  const number = `INV-2026-${String(++serial).padStart(6, "0")}`;
+  const about = { profile: PROFILES.DE, kind: "voucher", variant: "0" };
+  const { invoice, creditNote } = issued(number, { ...about, method: "bank_transfer", sellerVars });
+  DOCUMENTS.push([`DE-voucher-0-transfer-${variant}.380`, invoice, about]);
+  DOCUMENTS.push([`DE-voucher-0-transfer-${variant}.381`, creditNote, about]);
+}
+
+/**
+ * An invoice's ISO 11649 payment reference (docs/api.md part 15), computed here again rather than
+ * imported: "RF", the check digits (98 minus the remainder mod 97 of the body followed by "RF00",
+ * letters counted as 10 to 35), the invoice number without hyphens.
+ */
+export function paymentReference(invoiceNumber) {
+  const body = invoiceNumber.replaceAll("-", "");
+  const digits = [...`${body}RF00`].map((c) => Number.parseInt(c, 36)).join("");
+  return `RF${String(98n - (BigInt(digits) % 97n)).padStart(2, "0")}${body}`;
+}
+
 /**
  * The PDFs' share of them, each with its credit note: every VAT category (O of a voucher and of a
  * service abroad, S, K, AE, G), both languages, both payments, e-mail and Leitweg-ID buyers, Greek
- * script; check-pdf takes seconds a file, so not all 144.
+ * script, the two sellers of the QR code; check-pdf takes seconds a file, so not all 148.
  */
 export const PDF_DOCUMENTS = DOCUMENTS.filter(([name]) =>
   [
@@ -129,6 +162,8 @@ export const PDF_DOCUMENTS = DOCUMENTS.filter(([name]) =>
     "CH-production-goods-debit",
     "CH-shipping-services-transfer",
     "GR-voucher-7-debit",
+    "DE-voucher-0-transfer-long-name",
+    "DE-voucher-0-transfer-no-bic",
   ].includes(name.slice(0, -4)),
 );
 

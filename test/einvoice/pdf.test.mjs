@@ -3,9 +3,11 @@
 // notes), a 500-line and an odd invoice pass `check-pdf` (PDF/A-3 and Factur-X XMP, fonts embedded, the
 // embedded factur-x.xml valid under the rules its BT-24 names and agreeing with the XMP's profile); the
 // embedded XML is renderCii's declaring EN 16931; and what poppler's pdftotext reads off the pages is
-// what the invoice shows, in its language, for the fixtures and for random line sets.
-// check-pdf is named by EINVOICE_CHECK_PDF, poppler is found on PATH: each is skipped when absent,
-// saying so, except under CI=true, where both are required (scripts/einvoice-validator.mjs).
+// what the invoice shows, in its language, for the fixtures and for random line sets; a bank-transfer
+// invoice's EPC QR code is what `read-qr` (a banking app's camera: page 1 at 200 dpi, zbar) reads.
+// check-pdf is named by EINVOICE_CHECK_PDF, read-qr by EINVOICE_READ_QR, poppler is found on PATH: each
+// is skipped when absent, saying so, except under CI=true, where all are required
+// (scripts/einvoice-validator.mjs).
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -13,15 +15,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import fc from "fast-check";
-import { command, pdfChecker, validatorRequired } from "../../scripts/einvoice-validator.mjs";
+import { command, pdfChecker, qrReader, readQr, validatorRequired } from "../../scripts/einvoice-validator.mjs";
 import { importSource } from "../../scripts/import-source.mjs";
-import { PDF_DOCUMENTS as DOCUMENTS, voucherInvoiceOf } from "./fixtures.mjs";
+import { PDF_DOCUMENTS as DOCUMENTS, paymentReference, voucherInvoiceOf } from "./fixtures.mjs";
 
-const { renderPdf, renderCii, parsePercent, vatCents } = await importSource(
+const { renderPdf, renderCii, parsePercent, vatCents, formatCents } = await importSource(
   [
     'export { renderPdf } from "./src/documents/pdf";',
     'export { renderCii } from "./src/documents/cii";',
-    'export { parsePercent, vatCents } from "./src/domain/money";',
+    'export { formatCents, parsePercent, vatCents } from "./src/domain/money";',
   ].join("\n"),
 );
 
@@ -71,6 +73,8 @@ const amount = (cents, language = "de", negative = false) => {
   return negative && cents > 0 ? `-${text}` : text;
 };
 const literally = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** An IBAN or RF reference as printed: in groups of four. */
+const groupsOfFour = (text) => text.replace(/(.{4})(?=.)/g, "$1 ");
 
 /** The words each language prints (docs/api.md part 14), as a reader expects them. */
 const WORDS = {
@@ -99,6 +103,8 @@ const WORDS = {
     header: /Pos\. +Beschreibung +Menge +Einzelpreis € +USt\. +Betrag €/,
     transfer: (gross) => `Bitte überweisen Sie ${gross} €`,
     debit: "SEPA-Lastschrift",
+    remittance: "Verwendungszweck",
+    scan: "Mit der Banking-App scannen",
     nothingDue: "keine Zahlung fällig",
     categories: {
       S: "S – Normalsatz",
@@ -133,6 +139,8 @@ const WORDS = {
     header: /No\. +Description +Qty +Unit price € +VAT +Amount €/,
     transfer: (gross) => `Please transfer ${gross} €`,
     debit: "SEPA direct debit",
+    remittance: "Reference",
+    scan: "Scan with your banking app",
     nothingDue: "no payment is due",
     categories: {
       S: "S – standard rate",
@@ -278,8 +286,9 @@ test("the pages show what the invoice shows, in its language", async (t) => {
     labelled(words.salesOrder, doc.salesOrderReference);
     // The parties: names with umlauts, ß and "&"; the seller's contact, bank, tax ids, register and
     // managing directors, on every page.
-    for (const value of [doc.seller.name, doc.seller.street, doc.seller.contactName, doc.seller.contactPhone])
-      has(value);
+    for (const value of [doc.seller.street, doc.seller.contactName, doc.seller.contactPhone]) has(value);
+    // (A name too long for the letterhead's line wraps there.)
+    assert.ok(unspaced(text).includes(unspaced(doc.seller.name)), `${name}: ${doc.seller.name}`);
     for (const page of pages) {
       for (const value of [
         doc.seller.contactEmail,
@@ -289,7 +298,7 @@ test("the pages show what the invoice shows, in its language", async (t) => {
       ])
         assert.ok(page.includes(value), `${name}: ${value} on every page`);
     }
-    has(doc.seller.iban.replace(/(.{4})(?=.)/g, "$1 "));
+    has(groupsOfFour(doc.seller.iban));
     if (doc.seller.bic) has(`BIC ${doc.seller.bic}`);
     if (doc.seller.taxNumber) has(`${words.taxNumber} ${doc.seller.taxNumber}`);
     has(doc.buyer.legalName);
@@ -315,14 +324,60 @@ test("the pages show what the invoice shows, in its language", async (t) => {
     assert.match(text, new RegExp(cells), `${name}: VAT breakdown`);
     // The exemption reason of every exempt category, with its code; none for S.
     has(`${words.exemption} (VATEX-EU-`, category !== "S");
+    // The payment: a transfer quotes the RF reference (docs/api.md part 15), in groups of four, beside
+    // the QR code's label; a direct debit the invoice number (part 16 decides it); a credit note nothing.
+    const transfer = !creditNote && doc.paymentMethod === "bank_transfer";
     if (creditNote) has(words.nothingDue);
-    else if (doc.paymentMethod === "bank_transfer") has(words.transfer(amount(doc.grossCents, language)));
-    else {
+    else if (transfer) {
+      has(words.transfer(amount(doc.grossCents, language)));
+      labelled(words.remittance, groupsOfFour(paymentReference(doc.number)));
+    } else {
       has(words.debit);
       has(doc.buyer.directDebitMandateReference);
       has(doc.seller.sepaCreditorId);
+      labelled(words.remittance, doc.number);
     }
+    has(words.remittance, !creditNote);
+    has(words.scan, transfer);
     assert.match(pages.at(-1), new RegExp(`${doc.number} · ${words.page(pages.length, pages.length)}`), name);
+  }
+});
+
+/**
+ * The lines of a bank-transfer invoice's EPC QR code (EPC069-12 version 002, docs/api.md part 15): BCD,
+ * 002, 1 (UTF-8), SCT, the seller's BIC (empty without one), its name cut to 70 characters, its IBAN,
+ * the gross amount as EUR<amount>, no purpose, the RF reference as structured remittance, and nothing
+ * after it (no unstructured text).
+ */
+const epcLines = (doc) => [
+  "BCD",
+  "002",
+  "1",
+  "SCT",
+  doc.seller.bic ?? "",
+  [...doc.seller.name].slice(0, 70).join("").trimEnd(),
+  doc.seller.iban,
+  `EUR${formatCents(doc.grossCents)}`,
+  "",
+  paymentReference(doc.number),
+];
+
+test("a bank-transfer invoice's EPC QR code reads back from page 1; credit notes and direct debits have none", async (t) => {
+  const reader = tool(t, qrReader());
+  if (!reader) return;
+  // The fixtures include a seller whose name is longer than the code's 70 characters (the pages print it
+  // whole: the test above), and one without BIC.
+  const longName = DOCUMENTS.find(([name]) => name === "DE-voucher-0-transfer-long-name.380")[1];
+  assert.ok([...longName.seller.name].length > 70, longName.seller.name);
+  assert.equal(DOCUMENTS.find(([name]) => name === "DE-voucher-0-transfer-no-bic.380")[1].seller.bic, null);
+  for (const [name, doc] of DOCUMENTS) {
+    const file = await write(`qr-${name}`, doc);
+    const read = readQr(reader, file);
+    if (read.absent && !tool(t, read)) return;
+    const transfer = doc.typeCode === "380" && doc.paymentMethod === "bank_transfer";
+    assert.deepEqual(read.codes, transfer ? [epcLines(doc)] : [], `${name}: the QR codes on page 1`);
+    // Drawn in the page's content, not an image.
+    assert.doesNotMatch(readFileSync(file, "latin1"), /\/Subtype ?\/Image/, name);
   }
 });
 

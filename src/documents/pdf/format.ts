@@ -44,6 +44,3 @@ export function formatsOf(language: DocumentLanguage): Formats {
     },
   };
 }
-
-/** An IBAN in groups of four, as printed. */
-export const groupsOfFour = (value: string) => value.replace(/(.{4})(?=.)/g, "$1 ");

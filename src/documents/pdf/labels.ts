@@ -36,6 +36,8 @@ interface Labels {
   mandate: string;
   creditorId: string;
   remittance: string;
+  /** Under the EPC QR code of a credit transfer. */
+  scan: string;
   phone: string;
   taxNumber: string;
   page: (page: number, pages: number) => string;
@@ -111,6 +113,7 @@ export const LABELS: Record<DocumentLanguage, Labels> = {
     mandate: "Mandatsreferenz",
     creditorId: "Gläubiger-ID",
     remittance: "Verwendungszweck",
+    scan: "Mit der Banking-App scannen",
     phone: "Tel.",
     taxNumber: "Steuernummer",
     page: (page, pages) => `Seite ${page} von ${pages}`,
@@ -164,6 +167,7 @@ export const LABELS: Record<DocumentLanguage, Labels> = {
     mandate: "Mandate reference",
     creditorId: "Creditor ID",
     remittance: "Reference",
+    scan: "Scan with your banking app",
     phone: "Phone",
     taxNumber: "Tax number",
     page: (page, pages) => `Page ${page} of ${pages}`,

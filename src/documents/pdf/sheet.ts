@@ -16,7 +16,8 @@ interface Style {
   bold?: boolean;
   size?: number;
   grey?: boolean;
-  align?: "left" | "right";
+  /** Where `x` is: the text's left edge (default), its right edge, or its middle. */
+  align?: "left" | "right" | "center";
   /** The widest the text may be: a longer one (a word that does not fit its column) is set smaller, never cut. */
   fit?: number;
 }
@@ -56,7 +57,7 @@ export class Sheet {
       size = (size * style.fit) / width;
       width = style.fit;
     }
-    const left = style.align === "right" ? x - width : x;
+    const left = style.align === "right" ? x - width : style.align === "center" ? x - width / 2 : x;
     let ops = `${style.grey ? "0.33 g" : "0 g"} BT 1 0 0 1 ${n(left)} ${n(y)} Tm`;
     for (const run of runs) {
       const font = fontName(weight, run.face);
@@ -73,6 +74,11 @@ export class Sheet {
       this.text(x, this.y, line, { ...style, fit: width });
       this.y -= BODY.leading;
     }
+  }
+
+  /** PDF operators of a drawing (qr.ts's code), as they are: they keep the graphics state as they found it. */
+  graphic(ops: string) {
+    this.current.push(ops);
   }
 
   /** A horizontal hairline at `y`, from `from` to the right margin. */
