@@ -2,15 +2,22 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { configDefaults, defineConfig } from "vitest/config";
 import { unstable_readConfig } from "wrangler";
 import { buildAssets } from "./scripts/build-assets.mjs";
-import { buildDocumentsWorker, DOCUMENTS_WORKER } from "./scripts/build-documents-worker.mjs";
+import { buildCompanionWorker } from "./scripts/build-companion-worker.mjs";
 
 // The pool reads wrangler.toml but runs no [build] command: the generated assets (the OpenAPI
-// document, Scalar's bundle), fresh, before the tests reach them through env.ASSETS. The documents
-// Worker, which the API Worker's RENDERER binding calls, runs beside it from its bundle.
+// document, Scalar's bundle), fresh, before the tests reach them through env.ASSETS.
 await buildAssets();
-const documentsWorker = await buildDocumentsWorker();
-// The jobs Worker's queues (wrangler.jobs.toml), consumed by the test pool's main module, which is the
-// API Worker and the jobs Worker as one (test/support/worker.ts).
+// The Workers the service bindings name: the documents Worker (the jobs Worker's RENDERER), from its
+// bundle, and the jobs Worker (the API Worker's JOBS), whose fetch and queue consumer the tests reach
+// in the main module instead (test/support/worker.ts), where they share its D1 and can drive it.
+const companions = await Promise.all(["wrangler.documents.toml", "wrangler.jobs.toml"].map(buildCompanionWorker));
+// The jobs Worker's own bindings (wrangler.jobs.toml), given to the test pool's main module, which is
+// the API Worker and the jobs Worker as one: its queues, consumed there, its R2 buckets and RENDERER.
+interface JobsConfig {
+  queues: Queues;
+  r2_buckets: { binding: string; bucket_name: string }[];
+  services: { binding: string; service: string; entrypoint?: string }[];
+}
 interface Queues {
   producers?: { binding: string; queue: string }[];
   consumers?: {
@@ -22,7 +29,8 @@ interface Queues {
     dead_letter_queue?: string;
   }[];
 }
-const { queues } = unstable_readConfig({ config: "./wrangler.jobs.toml" }) as { queues: Queues };
+const jobs = unstable_readConfig({ config: "./wrangler.jobs.toml" }) as unknown as JobsConfig;
+const { queues } = jobs;
 
 // workerd's own log lines reach this process through the pool. Three kinds are expected, not
 // failures, and hidden: the runner's WebSocket closing as each test file ends, the warning about a
@@ -59,14 +67,16 @@ export default defineConfig(async () => ({
             },
           ]),
         ),
-        workers: [
-          {
-            name: DOCUMENTS_WORKER.name,
-            modules: true,
-            scriptPath: documentsWorker,
-            compatibilityDate: DOCUMENTS_WORKER.compatibilityDate,
-          },
-        ],
+        r2Buckets: Object.fromEntries(jobs.r2_buckets.map(({ binding, bucket_name }) => [binding, bucket_name])),
+        serviceBindings: Object.fromEntries(
+          jobs.services.map(({ binding, service, entrypoint }) => [binding, { name: service, entrypoint }]),
+        ),
+        workers: companions.map(({ name, scriptPath, compatibilityDate }) => ({
+          name,
+          modules: true,
+          scriptPath,
+          compatibilityDate,
+        })),
         bindings: {
           TEST_MIGRATIONS: await readD1Migrations("./drizzle"),
           JWT_SECRET: "test-secret",
@@ -80,8 +90,8 @@ export default defineConfig(async () => ({
   test: {
     setupFiles: ["./test/apply-migrations.ts"],
     // Node tests, not for workerd: against a real `wrangler dev` (npm run test:dev), and the e-invoice
-    // validator run (npm run test:einvoice).
-    exclude: [...configDefaults.exclude, "test/build/**", "test/dev-server/**", "test/einvoice/**"],
+    // and ISO 20022 validator runs (npm run test:einvoice, test:payments).
+    exclude: [...configDefaults.exclude, "test/build/**", "test/dev-server/**", "test/einvoice/**", "test/payments/**"],
     // Each request logs a line; show them only for failing tests.
     silent: "passed-only" as const,
   },

@@ -1,2 +1,9 @@
-export declare const DOCUMENTS_WORKER: { name: string; main: string; compatibilityDate: string };
-export declare function buildDocumentsWorker(): Promise<string>;
+/** A companion Worker bundled for the tests (build-companion-worker.mjs). */
+export interface CompanionWorker {
+  name: string;
+  main: string;
+  compatibilityDate: string;
+  scriptPath: string;
+}
+
+export function buildCompanionWorker(configFile: string): Promise<CompanionWorker>;

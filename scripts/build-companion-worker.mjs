@@ -1,6 +1,7 @@
-// Bundles the documents Worker (wrangler.documents.toml) for the tests, which run it beside the API
-// Worker as the target of its RENDERER binding (vitest.config.ts). wrangler builds it itself for
-// `npm run dev` and deploys.
+// Bundles a companion Worker (the documents Worker, wrangler.documents.toml; the jobs Worker,
+// wrangler.jobs.toml) for the tests, which run it beside the API Worker as the target of its service
+// bindings (vitest.config.ts: RENDERER, STATEMENT_READER). wrangler builds them itself for `npm run dev`
+// and deploys.
 import { build } from "esbuild";
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -8,20 +9,16 @@ import { fileURLToPath } from "node:url";
 import { BINARY_ASSETS } from "./import-source.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const config = readFileSync(join(ROOT, "wrangler.documents.toml"), "utf8");
-const setting = (name) => new RegExp(`^${name} = "([^"]+)"`, "m").exec(config)?.[1];
 
-export const DOCUMENTS_WORKER = {
-  name: setting("name"),
-  main: setting("main"),
-  compatibilityDate: setting("compatibility_date"),
-};
-
-/** Writes the bundle under .wrangler/ (git-ignored) and returns its path. */
-export async function buildDocumentsWorker() {
-  const outfile = join(ROOT, ".wrangler/documents-worker/index.mjs");
+/** The name, entry and compatibility date of the Worker of `configFile`, and its bundle's path once built. */
+export async function buildCompanionWorker(configFile) {
+  const config = readFileSync(join(ROOT, configFile), "utf8");
+  const setting = (name) => new RegExp(`^${name} = "([^"]+)"`, "m").exec(config)?.[1];
+  const worker = { name: setting("name"), main: setting("main"), compatibilityDate: setting("compatibility_date") };
+  // Written under .wrangler/ (git-ignored).
+  const outfile = join(ROOT, `.wrangler/companions/${worker.name}.mjs`);
   await build({
-    entryPoints: [join(ROOT, DOCUMENTS_WORKER.main)],
+    entryPoints: [join(ROOT, worker.main)],
     outfile,
     bundle: true,
     format: "esm",
@@ -33,5 +30,5 @@ export async function buildDocumentsWorker() {
     target: "es2022", // binary assets decoded by a helper, not Uint8Array.fromBase64 (Node 24 lacks it)
     logLevel: "error",
   });
-  return outfile;
+  return { ...worker, scriptPath: outfile };
 }

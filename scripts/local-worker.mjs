@@ -1,52 +1,32 @@
 // Starts a Worker under `wrangler dev` on loopback with its own migrated local D1, for the load and
 // bench scripts (never on the developer's `.wrangler/state`). Returns { url, stop, ... }.
 import { spawn } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, rmSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { createInterface } from "node:readline";
+import { apiVars, derivedConfig } from "./derived-config.mjs";
 import { INSPECTOR_OFFSET } from "./ports.mjs";
 import { quietEnv, wranglerSpawn } from "./wrangler.mjs";
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
 
 /**
- * A copy of a wrangler config with absolute paths (it is written elsewhere) and, optionally, a
- * different rate limit (load generators speak for many clients through few tokens), another entry
- * point (bench/wrapped-d1: the same Worker on a slow or failing D1), or `vars` of its own (a
- * companion's: `wrangler dev --var` reaches the first Worker only).
- */
-function derivedConfig(config, name, { rateLimit, main: entry, vars }) {
-  const source = resolve(ROOT, config);
-  let toml = readFileSync(source, "utf8")
-    .replace(
-      /^main = "(.+)"$/m,
-      (_, main) => `main = "${entry ? resolve(ROOT, entry) : resolve(dirname(source), main)}"`,
-    )
-    .replace(/^migrations_dir = "(.+)"$/m, (_, dir) => `migrations_dir = "${resolve(dirname(source), dir)}"`)
-    .replace(/^(directory|watch_dir) = "(.+)"$/gm, (_, key, dir) => `${key} = "${resolve(dirname(source), dir)}"`);
-  if (rateLimit)
-    toml = toml.replace(/simple = \{ limit = \d+, period = (\d+) \}/, `simple = { limit = ${rateLimit}, period = $1 }`);
-  if (vars && Object.keys(vars).length > 0) {
-    if (/^\[vars\]$/m.test(toml)) throw new Error(`${config} has [vars] of its own: give its vars with --var`);
-    toml += `\n[vars]\n${Object.entries(vars)
-      .map(([key, value]) => `${key} = ${JSON.stringify(value)}`)
-      .join("\n")}\n`;
-  }
-  const dir = resolve(ROOT, ".wrangler/generated");
-  mkdirSync(dir, { recursive: true });
-  const path = resolve(dir, `${name}.toml`);
-  writeFileSync(path, toml);
-  return path;
-}
-
-/**
- * The Workers that run beside a config's Worker in the same session: the documents Worker its
- * [[services]] call, and the jobs Worker that consumes the queues it produces to (with the same vars:
- * APP_SECRET opens the webhook secrets there).
+ * The Workers that run beside a config's Worker in the same session: the jobs Worker that consumes the
+ * queues it produces to and answers what it passes on (with its vars, wrangler.toml's and the session's:
+ * APP_SECRET opens the webhook secrets there, JWT_SECRET checks the tokens), and the documents Worker the
+ * jobs Worker's RENDERER calls.
  */
 const COMPANIONS = [
-  { config: "wrangler.documents.toml", needed: (toml) => toml.includes('service = "voucher-billing-documents"') },
-  { config: "wrangler.jobs.toml", needed: (toml) => toml.includes('queue = "voucher-billing-events"'), vars: true },
+  {
+    config: "wrangler.documents.toml",
+    needed: (toml) => /service = "voucher-billing-(documents|jobs)"/.test(toml),
+  },
+  {
+    config: "wrangler.jobs.toml",
+    needed: (toml) =>
+      toml.includes('queue = "voucher-billing-events"') || toml.includes('service = "voucher-billing-jobs"'),
+    vars: true,
+  },
 ];
 
 async function waitUntilReady(url, child, timeoutMs) {
@@ -190,7 +170,7 @@ export async function startWorker({
       "--config",
       derivedConfig(companion.config, `${name}-${companion.config}`, {
         main: companionMains[companion.config],
-        vars: companion.vars ? vars : undefined,
+        vars: companion.vars ? { ...apiVars(), ...vars } : undefined,
       }),
     ],
   );

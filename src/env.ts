@@ -5,6 +5,7 @@ import type { QueueMessage } from "./events/messages";
 import type { Renderer } from "./documents/worker";
 import type { BillingVariables } from "./domain/billing";
 import type { SellerVariables } from "./domain/seller";
+import type { StatementMessage } from "./payments/messages";
 
 export interface Bindings extends SellerVariables, BillingVariables {
   DB: D1Database;
@@ -13,6 +14,12 @@ export interface Bindings extends SellerVariables, BillingVariables {
   EVENTS: Queue<QueueMessage>;
   /** The slow lane (wrangler.jobs.toml): deliveries to webhook endpoints that answer slowly or not at all. */
   SLOW_DELIVERIES: Queue<QueueMessage>;
+  /** Bank statements to read and match (docs/api.md part 15): the jobs Worker produces and consumes; the API's cron resends. */
+  STATEMENTS: Queue<StatementMessage>;
+  /** Bank statement files as received (docs/api.md part 15). */
+  STATEMENT_FILES: R2Bucket;
+  /** The jobs Worker, which answers the requests the API Worker passes on (http/pass-on.ts). */
+  JOBS: Fetcher;
   /** E-invoices as first rendered (docs/api.md part 13): served from here for ever after. */
   DOCUMENTS: R2Bucket;
   /** The documents Worker (wrangler.documents.toml), which renders them. */

@@ -1,34 +1,28 @@
 import type { GuardName } from "./db/guards";
 
-// Every error the API can answer, its status and when: docs/api.md part 3. The OpenAPI document is
-// built from this table too.
+// Every error the API can answer and its status: docs/api.md part 3. When each is answered is told
+// by the OpenAPI document (src/openapi/errors.ts), whose text the Worker does not carry.
 export const ERRORS = {
-  invalid_json: [400, "The body is not valid UTF-8 JSON, not a JSON object, or nested too deeply."],
-  invalid_parameter: [400, "A query parameter or header has a value that is not allowed."],
-  unauthorized: [401, "The bearer token is missing, malformed, expired or badly signed."],
-  forbidden: [403, "The token lacks the scope, or the customer_id, that the route needs."],
-  not_found: [404, "No such route, or no such resource for this customer."],
-  method_not_allowed: [405, "The path exists but not with this method; see the Allow header."],
-  invalid_state: [409, "The transition is not allowed from the resource's current state."],
-  conflict: [409, "The request conflicts with the current state, e.g. the order already has an invoice."],
-  payload_too_large: [413, "The body is larger than the request body limit."],
-  unsupported_media_type: [415, "The body is not sent as application/json."],
-  validation_failed: [
-    422,
-    "A body field is missing, of the wrong type, not allowed or too long; one error per field, at most 20.",
-  ],
-  idempotency_key_reused: [422, "The Idempotency-Key was used before for a different request."],
-  rate_limited: [429, "Too many requests for this principal; see Retry-After."],
-  internal_error: [500, "Something unexpected failed; nothing internal is disclosed."],
-  unavailable: [
-    503,
-    "The database or the token key set could not be reached; nothing was half-written. " +
-      "Retry after Retry-After seconds.",
-  ],
-} as const satisfies Record<string, readonly [number, string]>;
+  invalid_json: 400,
+  invalid_parameter: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  invalid_state: 409,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  validation_failed: 422,
+  idempotency_key_reused: 422,
+  invalid_document: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  unavailable: 503,
+} as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERRORS;
-type ErrorStatus = (typeof ERRORS)[ErrorCode][0];
+type ErrorStatus = (typeof ERRORS)[ErrorCode];
 
 type ErrorSource = { pointer: string } | { parameter: string } | { header: string } | Record<string, never>;
 
@@ -48,7 +42,7 @@ export class ApiError extends Error {
   ) {
     super(errors[0].detail);
     this.name = "ApiError";
-    this.status = ERRORS[errors[0].code][0];
+    this.status = ERRORS[errors[0].code];
   }
 
   static of(code: ErrorCode, detail: string, source: ErrorSource = {}, headers?: Record<string, string>): ApiError {

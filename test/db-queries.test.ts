@@ -32,7 +32,9 @@ const page = (n: number, size: number) => ({ list: "", page: n, pageSize: size, 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
 
 function orderRow(customerId: string, fields: Partial<CardOrderRow> = {}): CardOrderRow {
-  return {
+  // Checked as a whole first: a field left out is named as missing (spread with `fields`, it would
+  // only be "possibly undefined").
+  const row: CardOrderRow = {
     id: crypto.randomUUID(),
     customerId,
     state: "draft",
@@ -54,8 +56,8 @@ function orderRow(customerId: string, fields: Partial<CardOrderRow> = {}): CardO
     shippingInvoiceNumber: null,
     entriesCount: 0,
     entriesAmount: 0,
-    ...fields,
   };
+  return { ...row, ...fields };
 }
 
 async function insertOrders(orm: Database, rows: CardOrderRow[]): Promise<CardOrderRow[]> {
@@ -128,6 +130,7 @@ async function invoiceOrder(
       seller: null,
       buyer: sql`NULL`,
       linesCount: 0,
+      allocatedAmount: 0,
     }),
     updateIfUnchanged(orm, cardOrders, order, { invoiceId: id, invoiceNumber: number, updatedAt: at(1000) }),
   ]);

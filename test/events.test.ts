@@ -79,6 +79,8 @@ describe("the outbox: each change writes its event, the resource as GET then sho
     expect(production.number).toMatch(/^INV-\d{4}-\d{6}$/); // filled in by the batch, in the event too
 
     const paid = ((await (await post(`/invoices/${invoice.id}/pay`, auth)).json()) as any).data;
+    // pay records a manual payment (docs/api.md part 15): its event comes before the invoice's.
+    const [payment] = ((await (await call(`/invoices/${invoice.id}/payments`, { token: auth })).json()) as any).data;
     const delivered = ((await (await post(`/card_orders/${order.id}/deliver`, auth)).json()) as any).data;
     const shipping = await data(`/invoices/${delivered.shipping_invoice.id}`, auth);
     const cancelled = ((await (await post(`/invoices/${shipping.id}/cancel`, auth)).json()) as any).data;
@@ -99,13 +101,14 @@ describe("the outbox: each change writes its event, the resource as GET then sho
       ],
       ["card_order.delivered", delivered],
       ["invoice.paid", { ...paid, orders: [{ ...paid.orders[0], state: "in_production" }] }],
+      ["payment.received", { ...payment, method: "manual", bank_transaction_id: null, amount: invoice.gross_amount }],
       ["invoice.created", production],
       ["card_order.production_started", producing],
       ["invoice.created", invoice],
       ["card_order.submitted", submitted.data],
     ]);
     expect(cancelled.cancellation_number).toMatch(/^CN-\d{4}-\d{6}$/);
-    expect((await storedEvents(customer)).map((event) => event.type)).toHaveLength(8);
+    expect((await storedEvents(customer)).map((event) => event.type)).toHaveLength(9);
   });
 
   it("an order's cancel writes card_order.cancelled, then invoice.cancelled for its open invoice", async () => {

@@ -9,7 +9,12 @@ import { InvoiceLine } from "../src/schemas/invoice-line";
 import { Event } from "../src/schemas/event";
 import { NotificationDevice } from "../src/schemas/notification-device";
 import { NewWebhookEndpoint, WebhookEndpoint } from "../src/schemas/webhook-endpoint";
+import { BankStatement } from "../src/schemas/bank-statement";
+import { BankTransaction } from "../src/schemas/bank-transaction";
+import { InvoiceBalance, Payment } from "../src/schemas/payment";
 import { call, newBillingProfile, newCardOrder, newEntry, token, unique, type CallOptions } from "./support/api";
+import { credit, statementFile } from "./support/payments";
+import { drainStatements } from "./support/queue";
 import { INTERFACE_FIELDS } from "./interface-fields";
 import { defOf, fieldsOf, routeOf } from "./support/shape";
 
@@ -27,6 +32,10 @@ describe("the response schemas have the interface's fields, in its order", () =>
     ["webhook_endpoint", NewWebhookEndpoint],
     ["billing_profile", BillingProfile],
     ["invoice_line", InvoiceLine],
+    ["bank_statement", BankStatement],
+    ["bank_transaction", BankTransaction],
+    ["payment", Payment],
+    ["invoice_balance", InvoiceBalance],
   ] as const)("%s", (name, schema) => {
     expect(fieldsOf(schema)).toStrictEqual(INTERFACE_FIELDS[name]);
   });
@@ -42,6 +51,9 @@ const RESOURCES = new Map<z.ZodMiniType, string>([
   [NewWebhookEndpoint, "new webhook endpoint"],
   [BillingProfile, "billing profile"],
   [InvoiceLine, "invoice line"],
+  [BankStatement, "bank statement"],
+  [BankTransaction, "bank transaction"],
+  [InvoiceBalance, "invoice balance"],
 ]);
 
 // Nullable in the interface document, but this service always sets them (README, decisions): the
@@ -89,6 +101,18 @@ async function story() {
   const owner = await token({ sub: unique("owner") });
   const post = (path: string, json?: unknown) => request(path, { token: auth, method: "POST", json });
   const order = async (fields: object) => (await post("/card_orders", { ...newCardOrder, ...fields })).data[0];
+  /** An open invoice of a fresh order of one entry. */
+  const payable = async () => {
+    const { id } = await order({});
+    await post(`/card_orders/${id}/entries`, newEntry);
+    await post(`/card_orders/${id}/submit`);
+    return (await post("/invoices", { order_id: id })).data[0];
+  };
+  /** A money string plus `extra` cents. */
+  const cents = (amount: string, extra: number) => {
+    const total = Math.round(Number(amount) * 100) + extra;
+    return `${Math.floor(total / 100)}.${String(total % 100).padStart(2, "0")}`;
+  };
   const profile = "/customers/me/billing_profile";
   // The required fields alone (the others null), then every field.
   const { legal_name, street, postcode, city, country_code, email } = newBillingProfile;
@@ -124,7 +148,7 @@ async function story() {
   const producing = (await post(`/card_orders/${full.id}/start_production`)).data;
   await post(`/invoices/${voucher.id}/pay`);
   await post(`/invoices/${producing.production_invoice.id}/cancel`);
-  await post(`/card_orders/${full.id}/deliver`);
+  const shipping = (await post(`/card_orders/${full.id}/deliver`)).data.shipping_invoice.id;
   await request(`/card_orders/${full.id}`, { token: auth });
   await request(`/card_orders/${bare.id}`, { token: auth });
   await request("/invoices", { token: auth });
@@ -140,6 +164,49 @@ async function story() {
   await request("/webhook_endpoints", { token: auth });
   await request(`/webhook_endpoints/${hook.id}`, { token: auth, method: "DELETE" });
   await request("/events", { token: auth });
+
+  // Getting paid (docs/api.md part 15): the back office uploads statements, the jobs Worker reads and
+  // matches them; each transaction state (overpaid, unmatched, ignored, matched), one allocated by hand,
+  // a statement that fails, dates and references both present and not.
+  const office = await token({ customer_id: undefined, scope: "payments:read payments:write" });
+  const [x, y] = [await payable(), await payable()];
+  const { payment_reference } = (await request(`/invoices/${x.id}/balance`, { token: auth })).data;
+  const upload = async (file: string) =>
+    (
+      await request("/bank_statements", {
+        token: office,
+        method: "POST",
+        body: file,
+        headers: { "Content-Type": "application/xml" },
+      })
+    ).data[0];
+  const statement = await upload(
+    statementFile([
+      credit(cents(x.gross_amount, 500), {
+        structuredReference: payment_reference,
+        debtorName: "Müller & Söhne",
+        debtorIban: "DE89370400440532013000",
+      }),
+      credit("3.00", { unstructured: ["thanks"] }),
+      { ...credit("1.50"), creditDebit: "debit" },
+      { amount: "4.00", creditDebit: "credit", status: "PDNG", details: [{}] },
+      credit(y.gross_amount, { endToEndId: y.number }),
+    ]),
+  );
+  const failing = await upload(statementFile([credit("1.005")], "camt.053.001.02", null));
+  await drainStatements();
+  await request(`/bank_statements/${statement.id}`, { token: office });
+  await request(`/bank_statements/${failing.id}`, { token: office });
+  await request("/bank_statements", { token: office });
+  const transactions = (await request(`/bank_transactions?bank_statement_id=${statement.id}`, { token: office })).data;
+  await request("/bank_transactions?state=unmatched", { token: office });
+  const unmatched = transactions.find((t: { state: string }) => t.state === "unmatched");
+  await request(`/bank_transactions/${unmatched.id}`, { token: office });
+  await post(`/bank_transactions/${unmatched.id}/allocations`, { invoice_id: shipping, amount: "3.00" });
+  await request(`/bank_transactions/${unmatched.id}`, { token: office });
+  await request(`/invoices/${x.id}/payments`, { token: auth });
+  await request(`/invoices/${voucher.id}/payments`, { token: auth });
+  await request(`/invoices/${x.id}/balance`, { token: auth });
 
   const tokens = "/voucher_owners/me/notification_tokens";
   await request(tokens, { token: owner, method: "PUT", json: { value: unique("v"), device_identifier: "phone" } });

@@ -1,9 +1,11 @@
 // The jobs Worker with its D1 binding wrapped (worker.ts beside), for the load run: its queue consumer
-// meets the same slow or failing D1 as the API Worker (scripts/local-worker.mjs, `companionMains`).
+// and the requests the API Worker passes on meet the same slow or failing D1 as the API Worker
+// (scripts/local-worker.mjs, `companionMains`).
 import jobs from "../../src/jobs/index";
 import type { QueueMessage } from "../../src/events/messages";
-import { wrapped, type WrappedBindings } from "./worker";
+import { counted, wrapped, type WrappedBindings } from "./worker";
 
 export default {
+  fetch: counted(jobs.fetch),
   queue: (batch, env, ctx) => jobs.queue(batch, wrapped(env), ctx),
 } satisfies ExportedHandler<WrappedBindings, QueueMessage>;

@@ -33,14 +33,30 @@ export function wrapped(env: WrappedBindings, counter?: CallCounter): Bindings {
   };
 }
 
-export default {
-  async fetch(request: Request, env: WrappedBindings, ctx: ExecutionContext) {
+type Fetch = (
+  request: Request<unknown, IncomingRequestCfProperties>,
+  env: Bindings,
+  ctx: ExecutionContext,
+) => Response | Promise<Response>;
+
+/** A Worker's fetch on the wrapped binding, its response carrying the D1 calls it made (jobs.ts uses it too). */
+export function counted(fetch: Fetch) {
+  return async (
+    request: Request<unknown, IncomingRequestCfProperties>,
+    env: WrappedBindings,
+    ctx: ExecutionContext,
+  ) => {
     const counter = { count: 0 };
-    const response = await service.fetch(request, wrapped(env, counter), ctx);
+    const response = await fetch(request, wrapped(env, counter), ctx);
     // A copy, whose headers are always mutable (those of a response that came from a fetch are not).
-    const counted = new Response(response.body, response);
-    counted.headers.set("x-d1-round-trips", String(counter.count));
-    return counted;
-  },
+    const copy = new Response(response.body, response);
+    // A request the API Worker passed on carries the jobs Worker's count.
+    if (!copy.headers.has("x-d1-round-trips")) copy.headers.set("x-d1-round-trips", String(counter.count));
+    return copy;
+  };
+}
+
+export default {
+  fetch: counted(service.fetch),
   scheduled: (controller, env, ctx) => service.scheduled(controller, wrapped(env), ctx),
 } satisfies ExportedHandler<WrappedBindings>;

@@ -8,6 +8,8 @@ export const SCOPES = [
   "fulfilment",
   "webhooks:write",
   "events:read",
+  "payments:read",
+  "payments:write",
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

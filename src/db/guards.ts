@@ -31,13 +31,21 @@ type CheckedGuard =
   /** Adding a webhook endpoint (db/webhook-endpoints.ts): the customer has room for one more. */
   | "webhook_endpoints_room"
   /** Issuing an invoice (db/billing-profiles.ts): the billing profile is as its checks read it. */
-  | "profile_unchanged";
+  | "profile_unchanged"
+  /** Allocating money to an invoice (writes/payments.ts): it is open, with the allocated amount read. */
+  | "invoice_allocation"
+  /** Allocating a bank transaction's money (writes/payments.ts): it has the allocated amount read. */
+  | "transaction_allocation"
+  /** A statement's transaction (src/payments): the statement has handled the transactions before it. */
+  | "statement_position";
 
 /** UNIQUE indexes a concurrent write breaks: the columns SQLite names when one fails (db/schema.ts) → guard. */
 const UNIQUE = {
   /** One live invoice of each kind per card order (invoices_live_voucher, invoices_order_service). */
   "invoices.order_id": "order_invoice",
   "invoices.order_id, invoices.kind": "order_invoice",
+  /** A bank transaction already known (the same file twice, overlapping statements). */
+  "bank_transactions.dedupe_key": "transaction_known",
   /** One stored response per principal's Idempotency-Key. */
   "idempotency_keys.principal, idempotency_keys.key": "idempotency_key",
 } as const;

@@ -45,6 +45,19 @@ const voucherInvoiceOfOrder = lazily(() =>
   ),
 );
 
+const anyById = lazily(() =>
+  compile<InvoiceRow>(
+    qb
+      .select()
+      .from(invoices)
+      .where(eq(invoices.id, param("id"))),
+    columnsOf(invoices),
+  ),
+);
+
+/** Invoice `id`, whoever's: for the back office (payments), which works across customers. */
+export const anyInvoiceRead = (id: string) => one(anyById(), { id });
+
 /** The customer's invoice `id`, for a route's load step. */
 export const invoiceRead = (customerId: string, id: string) => one(byId(), { id, customer: customerId });
 

@@ -6,6 +6,8 @@ import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlit
 // (`Date.toISOString()`): it sorts correctly as text and needs no conversion on the way out. Dates
 // are `YYYY-MM-DD`.
 
+export { bankStatements, type BankStatementRow } from "../schemas/bank-statement";
+export { bankTransactions, type BankTransactionRow } from "../schemas/bank-transaction";
 export { billingProfiles, type BillingProfileRow } from "../schemas/billing-profile";
 export { cardOrders, type CardOrderRow } from "../schemas/card-order";
 export { cardOrderEntries, type CardOrderEntryRow } from "../schemas/entry";
@@ -13,6 +15,7 @@ export { events, type EventRow } from "../schemas/event";
 export { invoices, type InvoiceRow } from "../schemas/invoice";
 export { invoiceLines, type InvoiceLineRow } from "../schemas/invoice-line";
 export { notificationTokens, type NotificationTokenRow } from "../schemas/notification-device";
+export { payments, type PaymentRow } from "../schemas/payment";
 export { webhookEndpoints, type WebhookEndpointRow } from "../schemas/webhook-endpoint";
 
 /**
@@ -24,7 +27,17 @@ export { webhookEndpoints, type WebhookEndpointRow } from "../schemas/webhook-en
  * counted on the order itself (entries_count).
  */
 /** The lists whose totals the triggers of drizzle/0006_list_counts.sql keep, by the names they use. */
-export type CountedList = "card_orders" | "invoices" | "order_invoices" | "events" | "devices" | "webhook_endpoints";
+export type CountedList =
+  | "card_orders"
+  | "invoices"
+  | "order_invoices"
+  | "events"
+  | "devices"
+  | "webhook_endpoints"
+  | "bank_statements"
+  | "bank_transactions"
+  | "statement_transactions"
+  | "invoice_payments";
 
 export const listCounts = sqliteTable(
   "list_counts",

@@ -1,4 +1,5 @@
-// docs/api.md part 11: every change a client may react to, by type. Each belongs to the order's customer.
+// docs/api.md parts 11, 13, 15 and 16: every change a client may react to, by type. Each belongs to a
+// customer: the order's, the invoice's, the profile's.
 export const EVENT_TYPES = [
   "card_order.submitted",
   "card_order.production_started",
@@ -8,6 +9,7 @@ export const EVENT_TYPES = [
   "invoice.paid",
   "invoice.cancelled",
   "billing_profile.updated",
+  "payment.received",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -1,6 +1,7 @@
 import { ApiError } from "../errors";
 import type { CardOrderState } from "./card-orders";
 import { defineLifecycle } from "./lifecycle";
+import { formatCents } from "./money";
 
 export const invoiceLifecycle = defineLifecycle({
   noun: "invoice",
@@ -48,3 +49,16 @@ export function assertInvoiceable(
 }
 
 const INVOICEABLE: readonly CardOrderState[] = ["submitted", "in_production", "delivered"];
+
+/**
+ * An open invoice with money allocated to it is not cancelled (docs/api.md part 15): what was paid
+ * would be owed back, which a credit note cannot say. Its payments must be settled otherwise first.
+ */
+export function assertCancellable(invoice: { number: string; allocatedAmount: number }): void {
+  if (invoice.allocatedAmount > 0)
+    throw ApiError.of(
+      "conflict",
+      `Invoice ${invoice.number} has payments of ${formatCents(invoice.allocatedAmount)} allocated to it; ` +
+        "an invoice that is partly paid cannot be cancelled.",
+    );
+}

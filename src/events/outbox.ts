@@ -8,6 +8,8 @@ import { newId } from "../domain/ids";
 export interface EventDraft {
   type: EventType;
   data: unknown;
+  /** Whose event it is, when not the request's customer (a payment's is its invoice's customer). */
+  customerId?: string;
   /** Values only the write's batch knows (a number it takes): JSON path in `data` → SQL. */
   fill?: Record<string, SQL>;
 }
@@ -25,14 +27,14 @@ export function filled(text: string, fill: Record<string, SQL> = {}): SQL {
  * part 12), and each insert returns the stored row, for the queue. `ids`: to find them again when
  * the batch's answer is lost.
  */
-export function insertEvents(orm: Database, customerId: string, drafts: EventDraft[], now = Date.now()) {
+export function insertEvents(orm: Database, customerId: string | null, drafts: EventDraft[], now = Date.now()) {
   const ids = drafts.map(() => newId());
   const inserts = drafts.map((draft, i) =>
     orm
       .insert(events)
       .values({
         id: ids[i]!,
-        customerId,
+        customerId: draft.customerId ?? customerId!,
         type: draft.type,
         createdAt: new Date(now + i).toISOString(),
         data: filled(JSON.stringify(draft.data), draft.fill),

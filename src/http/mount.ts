@@ -6,7 +6,7 @@ import { ApiError, notFound, type ErrorCode } from "../errors";
 import { database } from "./database";
 import { lookUp, underIdempotencyKey, type PendingKey } from "./idempotency-key";
 import { rateLimit } from "./rate-limit";
-import { NO_BODY, readJsonBody } from "./request-body";
+import { NO_BODY, readJsonBody, readUpload } from "./request-body";
 import { readQuery } from "./request-query";
 import type { Endpoint, RouteSpec } from "./route";
 
@@ -62,6 +62,15 @@ const STEPS: Step[] = [
       return next();
     },
     errors: ["invalid_json", "payload_too_large", "unsupported_media_type", "validation_failed"],
+  },
+  // A file as the body: its bytes for the handler, its digest for the Idempotency-Key's fingerprint.
+  {
+    applies: (spec) => spec.upload !== undefined,
+    run: async (c, { spec }, input, next) => {
+      ({ bytes: input.body, digest: input.json } = await readUpload(c, spec.upload!));
+      return next();
+    },
+    errors: ["payload_too_large", "unsupported_media_type"],
   },
   // Query parameters; authenticated GETs also read the x-d1-bookmark header (http/database.ts).
   {

@@ -5,6 +5,7 @@ import type { Loaded, Reads } from "../db/compiled";
 import type { AppEnv } from "../env";
 import type { ErrorCode } from "../errors";
 import type { Reply } from "./reply";
+import type { Upload } from "./request-body";
 import type { QuerySchema } from "./request-query";
 
 type HttpMethod = "get" | "post" | "put" | "delete";
@@ -25,8 +26,10 @@ export interface RouteSpec {
   tag: string;
   /** Absent: a public route. */
   access?: AccessRequirement;
-  /** NO_BODY (http/request-body.ts) when the route takes none. */
+  /** NO_BODY (http/request-body.ts) when the route takes none, or a file (`upload`). */
   body: z.ZodMiniType;
+  /** A file as the body instead of JSON (a bank statement): the handler's body is its bytes. */
+  upload?: Upload;
   /** NO_QUERY (http/request-query.ts) when the route reads no query parameters. */
   query: QuerySchema;
   /** One field per parameter of `path` (absent: it has none); a value it refuses answers 404. */
@@ -35,7 +38,7 @@ export interface RouteSpec {
   errors?: ErrorCode[];
   /** `headers`: fixed values its handler sets beyond those of every response (the document shows them). */
   success: {
-    status: 200 | 201 | 204;
+    status: 200 | 201 | 202 | 204;
     schema: z.ZodMiniType;
     mediaType?: string;
     /** Other media types the success may be, with their JSON Schema (plain data: no schema to build at start-up). */
@@ -59,7 +62,7 @@ export interface RouteDocs {
 
 /** What a route's steps gather from the request: its body, query and path parameters, validated. */
 interface Request<S extends RouteSpec> {
-  body: z.output<S["body"]>;
+  body: S extends { upload: Upload } ? Uint8Array : z.output<S["body"]>;
   query: z.output<S["query"]>;
   params: S extends { params: z.ZodMiniType } ? z.output<S["params"]> : undefined;
 }

@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import { SCOPES } from "../auth/principal";
 import { EVENT_RETENTION_DAYS } from "../domain/events";
 import { ERRORS, type ErrorCode } from "../errors";
+import { ERROR_TEXTS } from "./errors";
 import { BOOKMARK_HEADER } from "../http/d1-bookmark";
 import { errorsOf, keyed } from "../http/mount";
 import { BODY_LIMIT_BYTES, NO_BODY } from "../http/request-body";
@@ -52,6 +53,9 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
     "Where the customer's events are POSTed, signed as Standard Webhooks specifies; the secret is shown once, when " +
     "the endpoint is created.",
   Service: "Public, without a token: liveness, this document and its interactive reference.",
+  Payments:
+    "Back office: the seller's bank statements (camt.053), read and matched to invoices off the request; their " +
+    "transactions, and a person's allocation of what was not matched.",
   "Billing profile":
     "Who the customer is on its invoices: name, address, VAT id, buyer reference, direct-debit mandate. " +
     "Every invoice keeps the profile as it was when it was issued.",
@@ -146,10 +150,10 @@ function operation(spec: RouteSpec, docs: RouteDocs) {
       headers: { ...responseHeaders(spec, 304), ETag: DOCUMENT_HEADERS.ETag },
     };
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of errorsOf(spec)) byStatus.set(ERRORS[code][0], [...(byStatus.get(ERRORS[code][0]) ?? []), code]);
+  for (const code of errorsOf(spec)) byStatus.set(ERRORS[code], [...(byStatus.get(ERRORS[code]) ?? []), code]);
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     responses[status] = {
-      description: codes.map((code) => `\`${code}\`: ${ERRORS[code][1]}`).join(" "),
+      description: codes.map((code) => `\`${code}\`: ${ERROR_TEXTS[code]}`).join(" "),
       headers: responseHeaders(spec, status),
       content: { "application/json": { schema: schemaRef(ErrorEnvelope) } },
     };
@@ -163,6 +167,17 @@ function operation(spec: RouteSpec, docs: RouteDocs) {
     security: spec.access ? [{ bearerAuth: [spec.access.scope] }] : [],
     ...(spec.access ? { "x-required-scope": spec.access.scope, "x-requires-customer": spec.access.tenant } : {}),
     parameters,
+    ...(spec.upload
+      ? {
+          requestBody: {
+            required: true,
+            description: `The file itself, at most ${spec.upload.limit / 1024 / 1024} MiB.`,
+            content: Object.fromEntries(
+              spec.upload.mediaTypes.map((type) => [type, { schema: { type: "string", format: "binary" } }]),
+            ),
+          },
+        }
+      : {}),
     ...(spec.body !== NO_BODY
       ? {
           requestBody: {

@@ -52,6 +52,11 @@ export const HEADERS = {
     schema: text,
   },
   RetryAfter: { description: "Seconds to wait before retrying.", required: true, schema: seconds },
+  Location: {
+    description: "The absolute URL of what was accepted (of the first, when it was several).",
+    required: true,
+    schema: { type: "string", format: "uri" },
+  },
 };
 
 const ref = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
@@ -60,6 +65,7 @@ const ref = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${nam
 const AFTER_DATABASE = new Set([404, 409, 422, 500, 503]);
 
 const BY_STATUS: Partial<Record<number, Record<string, { $ref: string }>>> = {
+  202: { Location: ref("Location") },
   401: { "WWW-Authenticate": ref("Challenge") },
   403: { "WWW-Authenticate": ref("ScopeChallenge") },
   429: { "Retry-After": ref("RetryAfter") },

@@ -1,9 +1,12 @@
 import type { RouteDocs } from "../http/route";
+import { bankStatementDocs } from "../routes/bank-statements/bank-statements.docs";
+import { bankTransactionDocs } from "../routes/bank-transactions/bank-transactions.docs";
 import { billingProfileDocs } from "../routes/billing-profile/billing-profile.docs";
 import { cardOrderDocs } from "../routes/card-orders/card-orders.docs";
 import { entryDocs } from "../routes/entries/entries.docs";
 import { eventDocs } from "../routes/events/events.docs";
 import { invoiceDocumentDocs } from "../routes/invoice-documents/invoice-documents.docs";
+import { invoicePaymentDocs } from "../routes/invoice-payments/invoice-payments.docs";
 import { invoiceDocs } from "../routes/invoices/invoices.docs";
 import { metaDocs } from "../routes/meta/meta.docs";
 import { notificationTokenDocs } from "../routes/notification-tokens/notification-tokens.docs";
@@ -24,6 +27,9 @@ for (const docs of [
   notificationTokenDocs,
   eventDocs,
   webhookEndpointDocs,
+  invoicePaymentDocs,
+  bankStatementDocs,
+  bankTransactionDocs,
   metaDocs,
 ]) {
   for (const [operationId, texts] of Object.entries(docs)) {

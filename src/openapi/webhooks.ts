@@ -26,7 +26,12 @@ const HEADERS = {
   },
 };
 
-const RESOURCE = { card_order: "CardOrder", invoice: "Invoice", billing_profile: "BillingProfile" } as const;
+const RESOURCE = {
+  card_order: "CardOrder",
+  invoice: "Invoice",
+  billing_profile: "BillingProfile",
+  payment: "Payment",
+} as const;
 
 const operationId = (type: string) => type.replace(/[._](\w)/g, (_, c: string) => c.toUpperCase());
 

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { isCountryCode, isEuMember, isSepaCountry, needsBic } from "../domain/countries";
 import { DOCUMENT_LANGUAGES, type DocumentLanguage } from "../domain/einvoice";
 import { isIban } from "../domain/iban";
@@ -99,25 +99,32 @@ export const UpdateBillingProfile = named(
 );
 
 /** A customer's invoicing data (docs/api.md part 13), copied onto each invoice when it is issued. */
-export const billingProfiles = sqliteTable("billing_profiles", {
-  customerId: text("customer_id").primaryKey(),
-  legalName: text("legal_name").notNull(),
-  street: text("street").notNull(),
-  postcode: text("postcode").notNull(),
-  city: text("city").notNull(),
-  countryCode: text("country_code").notNull(),
-  vatId: text("vat_id"),
-  buyerReference: text("buyer_reference"),
-  leitwegId: text("leitweg_id"),
-  // Required since docs/api.md part 14; NULL only on a profile stored before it (submit refuses that one).
-  email: text("email"),
-  directDebitIban: text("direct_debit_iban"),
-  directDebitBic: text("direct_debit_bic"),
-  directDebitMandateReference: text("direct_debit_mandate_reference"),
-  directDebitMandateSignedOn: text("direct_debit_mandate_signed_on"),
-  documentLanguage: text("document_language").$type<DocumentLanguage>().notNull().default("de"),
-  updatedAt: text("updated_at").notNull(),
-});
+export const billingProfiles = sqliteTable(
+  "billing_profiles",
+  {
+    customerId: text("customer_id").primaryKey(),
+    legalName: text("legal_name").notNull(),
+    street: text("street").notNull(),
+    postcode: text("postcode").notNull(),
+    city: text("city").notNull(),
+    countryCode: text("country_code").notNull(),
+    vatId: text("vat_id"),
+    buyerReference: text("buyer_reference"),
+    leitwegId: text("leitweg_id"),
+    // Required since docs/api.md part 14; NULL only on a profile stored before it (submit refuses that one).
+    email: text("email"),
+    directDebitIban: text("direct_debit_iban"),
+    directDebitBic: text("direct_debit_bic"),
+    directDebitMandateReference: text("direct_debit_mandate_reference"),
+    directDebitMandateSignedOn: text("direct_debit_mandate_signed_on"),
+    documentLanguage: text("document_language").$type<DocumentLanguage>().notNull().default("de"),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    // Rule 3 of the matching (docs/api.md part 15): whose is a payer's IBAN.
+    index("billing_profiles_direct_debit_iban").on(t.directDebitIban),
+  ],
+);
 
 export type BillingProfileRow = typeof billingProfiles.$inferSelect;
 

@@ -6,6 +6,7 @@ import { BillingProfile } from "./billing-profile";
 import { CardOrder } from "./card-order";
 import { dateTime } from "./formats";
 import { Invoice } from "./invoice";
+import { Payment } from "./payment";
 import { resource } from "./resource";
 
 /**
@@ -46,7 +47,7 @@ const event = resource<EventRow>()(
     data: f.from(
       () =>
         z
-          .union([CardOrder, Invoice, BillingProfile])
+          .union([CardOrder, Invoice, BillingProfile, Payment])
           .register(z.globalRegistry, { description: "The resource after the change, exactly as GET showed it then." }),
       (row) =>
         JSON.parse(row.data) as z.input<typeof CardOrder> | z.input<typeof Invoice> | z.input<typeof BillingProfile>,

@@ -56,9 +56,23 @@ export const pathSegmentText = (max: number) =>
     z.refine((s) => s !== "." && s !== "..", 'must not be "." or "..", which no URL path can name'),
   );
 
-/** An optional string of at most `max` characters that can reach an e-invoice; `null` means none. */
+/**
+ * An optional string of 1 to `max` characters that can reach an e-invoice; `null` or an absent field
+ * means none. Decision (docs/api.md part 5): "" is refused, not stored, so that none has one spelling;
+ * a form, or /docs' "Test Request", sends "" for a field left blank.
+ */
 export const optionalText = (max: number) =>
-  z.optional(z.nullable(text("a string or null", false, max, xmlCarriable())));
+  z.optional(
+    z.nullable(
+      text(
+        "a string or null",
+        false,
+        max,
+        z.refine((s) => s.length > 0, "must not be empty; send null or leave it out"),
+        xmlCarriable(),
+      ).register(z.globalRegistry, { minLength: 1, maxLength: max }),
+    ),
+  );
 
 // What a name printed on a card and shown in a push may not hold (docs/api.md part 12): control (Cc),
 // format (Cf: bidirectional overrides, zero-width characters, the byte-order mark), line and
@@ -90,33 +104,38 @@ export const optionalPrintableText = (max: number, ...extra: z.core.$ZodCheck<st
   z.optional(z.nullable(printable("a string or null", max, extra)));
 
 // An amount as it is written, in a request or a fee variable (docs/api.md part 12): no leading zeros,
-// two decimals, from 0.00 to MAX_AMOUNT_CENTS.
-const AMOUNT = /^(0|[1-9][0-9]{0,4})\.[0-9]{2}$/;
+// two decimals, from 0.00 to MAX_AMOUNT_CENTS (an entry's, a fee's), or to a larger most (a payment's).
+const AMOUNT = /^(0|[1-9][0-9]{0,10})\.[0-9]{2}$/;
 export const MAX_AMOUNT_CENTS = 1_000_000;
+/** The most a payment can be: more than any invoice (500 cards of 10,000.00 and their fees). */
+export const MAX_PAYMENT_CENTS = 100_000_000_000;
 
-/** Cents of an amount as written, such as "1234.50", or undefined when it is not one (or above the most). */
-export function parseAmount(text: string): number | undefined {
+/** Cents of an amount as written, such as "1234.50", or undefined when it is not one (or above `max`). */
+export function parseAmount(text: string, max = MAX_AMOUNT_CENTS): number | undefined {
   const cents = AMOUNT.test(text) ? Number(text.replace(".", "")) : Number.NaN;
-  return cents <= MAX_AMOUNT_CENTS ? cents : undefined;
+  return cents <= max ? cents : undefined;
 }
 
 /**
- * An amount in a request: from `min` to the most, never a JSON number (docs/api.md part 12); the
- * handler gets cents.
+ * An amount in a request: from `min` to `max`, never a JSON number (docs/api.md part 12); the handler
+ * gets cents.
  */
-export const amountInput = (minCents: number) =>
+export const amountInput = (minCents: number, maxCents = MAX_AMOUNT_CENTS) =>
   z.pipe(
     z
       .string({ error: 'must be a decimal string such as "25.00", not a number' })
       .check(
         z.refine(
-          (s) => (parseAmount(s) ?? -1) >= minCents,
-          `must be a decimal string from "${formatCents(minCents)}" to "${formatCents(MAX_AMOUNT_CENTS)}" ` +
+          (s) => (parseAmount(s, maxCents) ?? -1) >= minCents,
+          `must be a decimal string from "${formatCents(minCents)}" to "${formatCents(maxCents)}" ` +
             'with two places, e.g. "25.00"',
         ),
       )
-      .register(z.globalRegistry, { pattern: AMOUNT.source, examples: ["25.00"] }),
-    z.transform((s: string) => parseAmount(s)!),
+      .register(z.globalRegistry, {
+        pattern: `^(0|[1-9][0-9]{0,${String(maxCents).length - 3}})\\.[0-9]{2}$`,
+        examples: ["25.00"],
+      }),
+    z.transform((s: string) => parseAmount(s, maxCents)!),
   );
 
 /**

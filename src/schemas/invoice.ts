@@ -53,6 +53,8 @@ export const invoices = sqliteTable(
     buyer: text("buyer"),
     // The number of its lines (`total_entries` of GET /invoices/{id}/lines), fixed with them.
     linesCount: integer("lines_count").notNull().default(0),
+    // Cents of its payments not returned (docs/api.md part 15): its open amount is gross minus this.
+    allocatedAmount: integer("allocated_amount").notNull().default(0),
   },
   (t) => [
     uniqueIndex("invoices_number").on(t.number),

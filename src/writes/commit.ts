@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
-import { customerOf } from "../auth/principal";
+import { principalOf } from "../auth/principal";
 import { seal } from "../crypto/secret-box";
 import type { GuardName } from "../db/guards";
 import { deleteExpiredKey, sealedFor, storeResponse } from "../db/idempotency-keys";
@@ -18,7 +18,7 @@ import { replyText, type Reply } from "../http/reply";
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 type WriteOutcome<T> = {
-  status: 200 | 201 | 204;
+  status: 200 | 201 | 202 | 204;
   /** The response body; none for 204. */
   body: T;
   /** The events of the change (docs/api.md part 11), in the order they happen; all of the caller's customer. */
@@ -68,7 +68,7 @@ export async function commit<T>(
       : filled(text, outcome.fill);
   const drafts = outcome.events ?? [];
   const { ids, inserts: events } =
-    drafts.length > 0 ? insertEvents(orm, customerOf(c), drafts) : { ids: [], inserts: [] };
+    drafts.length > 0 ? insertEvents(orm, principalOf(c).customerId, drafts) : { ids: [], inserts: [] };
 
   // The stored response, under a key; or, without one, the body's filled-in values read back.
   const response: BatchItem<"sqlite">[] = [];

@@ -86,6 +86,7 @@ export function issueInvoice(
     seller,
     buyer: null,
     linesCount: terms.feeLine ? 1 : order.entriesCount,
+    allocatedAmount: 0,
   };
   const number = numberOf(NUMBER_SERIES.invoice, year);
   const vat = { category: terms.vatCategory, percent: terms.vatPercent };

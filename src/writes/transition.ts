@@ -27,6 +27,8 @@ export interface TransitionEffects<Row> {
   fill?: Record<string, SQL>;
   /** Events of other resources the transition changes, after the resource's own (docs/api.md part 12). */
   events?: EventDraft[];
+  /** Events of other resources that come before the resource's own (a payment before its invoice's). */
+  precedingEvents?: EventDraft[];
 }
 
 interface TransitionRequest<
@@ -77,6 +79,6 @@ export async function applyTransition<
     fill:
       extra.fill &&
       Object.fromEntries(Object.entries(extra.fill).map(([path, value]) => [path.replace(/^\$/, "$.data"), value])),
-    events: [{ type: event, data, fill: extra.fill }, ...(extra.events ?? [])],
+    events: [...(extra.precedingEvents ?? []), { type: event, data, fill: extra.fill }, ...(extra.events ?? [])],
   });
 }

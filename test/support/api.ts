@@ -3,10 +3,10 @@ import { env } from "cloudflare:workers";
 import { sign } from "hono/jwt";
 import { expect } from "vitest";
 import { SCOPES } from "../../src/auth/principal";
-import worker from "../../src/index";
+import worker from "./worker";
 import { CardOrder } from "../../src/schemas/card-order";
 import { Invoice } from "../../src/schemas/invoice";
-import { queued } from "./queue";
+import { queued, statementsQueued } from "./queue";
 import { checkSuccess, fieldsOf } from "./shape";
 
 export const BASE = "https://api.test";
@@ -59,8 +59,9 @@ interface Entry {
 }
 
 /**
- * The one way tests call the Worker: its default export's fetch with the test bindings, then every
- * task it left with ctx.waitUntil, then its success body held against its route's schema.
+ * The one way tests call the Worker: the service's fetch (test/support/worker.ts: the API Worker, which
+ * passes some requests on to the jobs Worker) with the test bindings, then every task it left with
+ * ctx.waitUntil, then its success body held against its route's schema.
  *
  * It calls the default export directly rather than through `exports.default.fetch`: each call runs
  * with the test's bindings (the recording queue, a test's own variables or a faulty D1), which the
@@ -71,7 +72,11 @@ interface Entry {
  */
 export async function send(request: Request, bindings: Bindings = {}, target: Entry = worker): Promise<Response> {
   const ctx = createExecutionContext();
-  const response = await target.fetch(request, { ...env, EVENTS: queued.binding, ...bindings }, ctx);
+  const response = await target.fetch(
+    request,
+    { ...env, EVENTS: queued.binding, STATEMENTS: statementsQueued.binding, ...bindings },
+    ctx,
+  );
   await waitOnExecutionContext(ctx);
   await checkSuccess(request, response);
   return response;

@@ -1,8 +1,8 @@
 import { endpoints } from "../../src/app";
 import type { RouteSpec } from "../../src/http/route";
 
-// The route table (src/app.ts) as the tests that must cover all of it read it: a test keeps its
-// cases by route name and fails when the table has a route it lacks.
+// The route table (src/app.ts) as the tests that must cover all of it read it. Their cases follow
+// from it: a route's spec (its method, scope, body) and its example (test/support/examples.ts).
 
 /** A route's name in test cases: its method and OpenAPI path, e.g. `POST /card_orders/{id}/submit`. */
 export const routeName = (spec: Pick<RouteSpec, "method" | "path">): string =>
@@ -12,6 +12,12 @@ export const ROUTES: readonly RouteSpec[] = endpoints.map(({ spec }) => spec);
 
 /** The routes that change something: every method but GET. */
 export const WRITE_ROUTES = ROUTES.filter((spec) => spec.method !== "get");
+
+/** Public routes (no access requirement): served without a token and without the database (src/http/mount.ts). */
+export const PUBLIC_ROUTES = ROUTES.filter((spec) => spec.access === undefined);
+
+/** The routes that use the database: every authenticated one. */
+export const DATABASE_ROUTES = ROUTES.filter((spec) => spec.access !== undefined);
 
 const matchers = ROUTES.map((spec) => ({
   spec,

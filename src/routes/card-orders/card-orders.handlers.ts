@@ -13,6 +13,7 @@ import {
   type CardOrderState,
 } from "../../domain/card-orders";
 import { CARD_ORDER_EVENTS } from "../../domain/events";
+import { assertCancellable } from "../../domain/invoices";
 import { newId } from "../../domain/ids";
 import type { AppEnv } from "../../env";
 import { ApiError, found } from "../../errors";
@@ -141,6 +142,7 @@ function effectsOf(
             `The card order's invoice ${voucherInvoice.number} is paid; a paid order cannot be cancelled.`,
           );
         if (voucherInvoice?.state !== "open") return { writes: [follow] };
+        assertCancellable(voucherInvoice);
         const cancelled = cancelInvoice(orm, c.env, voucherInvoice, at);
         return { writes: [...cancelled.writes, follow], events: [cancelled.event] };
       }

@@ -9,7 +9,10 @@ import { assertBillable } from "../../domain/card-orders";
 import { cardOrders, invoices, type InvoiceRow } from "../../db/schema";
 import { INVOICE_EVENTS } from "../../domain/events";
 import { isId } from "../../domain/ids";
-import { assertInvoiceable, invoiceLifecycle, type InvoiceAction } from "../../domain/invoices";
+import { assertCancellable, assertInvoiceable, invoiceLifecycle, type InvoiceAction } from "../../domain/invoices";
+import { businessTimeZone } from "../../domain/billing";
+import { dayIn } from "../../domain/time";
+import { openAmountOf, recordPayment } from "../../writes/payments";
 import { nextTimestamp } from "../../domain/time";
 import type { AppEnv } from "../../env";
 import { ApiError, found, notFound } from "../../errors";
@@ -112,23 +115,41 @@ export const loadInvoice = (c: Context<AppEnv>, { params }: { params: { id: stri
 
 export const transitionInvoice =
   (action: InvoiceAction): Handler<ReturnType<typeof routes.transitionInvoice>, typeof loadInvoice> =>
-  (c, { loaded }) =>
-    applyTransition(c, {
+  (c, { loaded }) => {
+    const invoice = existing(loaded.invoice);
+    return applyTransition(c, {
       lifecycle: invoiceLifecycle,
       action,
       table: invoices,
-      row: existing(loaded.invoice),
+      row: invoice,
       show: toInvoice,
       event: INVOICE_EVENTS[action],
-      effects:
-        action === "cancel"
-          ? (orm, at) => {
-              const { number, cancelledOn, take } = cancellation(orm, c.env, at);
-              return {
-                writes: [take],
-                changes: { cancellationNumber: number, cancelledOn },
-                fill: { "$.cancellation_number": number },
-              };
-            }
-          : undefined,
+      effects: (orm, at) => {
+        if (action === "pay") {
+          // docs/api.md part 15: `pay` records a manual payment of what is open, before the invoice's event.
+          const today = dayIn(new Date(at), businessTimeZone(c.env));
+          const amount = openAmountOf(invoice);
+          const payment = recordPayment(orm, {
+            invoice,
+            amount,
+            method: "manual",
+            bankTransactionId: null,
+            bookedOn: today,
+            at,
+          });
+          return {
+            writes: [payment.insert],
+            changes: { allocatedAmount: invoice.allocatedAmount + amount },
+            precedingEvents: [payment.event],
+          };
+        }
+        assertCancellable(invoice);
+        const { number, cancelledOn, take } = cancellation(orm, c.env, at);
+        return {
+          writes: [take],
+          changes: { cancellationNumber: number, cancelledOn },
+          fill: { "$.cancellation_number": number },
+        };
+      },
     });
+  };

@@ -1,0 +1,45 @@
+// Wrangler configs derived from the repository's, written under .wrangler/generated (git-ignored): for
+// the scripts that start Workers (npm run dev, the bench and the tests' dev servers) and for npm run
+// deploy. The jobs Worker answers requests the API Worker passes on (src/http/pass-on.ts), so it needs
+// the API Worker's [vars]; wrangler.toml keeps them once, and the jobs Worker gets them from here.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { unstable_readConfig } from "wrangler";
+
+const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
+
+/** wrangler.toml's [vars], as strings. */
+export function apiVars() {
+  const { vars } = unstable_readConfig({ config: resolve(ROOT, "wrangler.toml") });
+  return Object.fromEntries(Object.entries(vars ?? {}).map(([key, value]) => [key, String(value)]));
+}
+
+/**
+ * A copy of a wrangler config with absolute paths (it is written elsewhere) and, optionally, a
+ * different rate limit (load generators speak for many clients through few tokens), another entry
+ * point (bench/wrapped-d1: the same Worker on a slow or failing D1), or `vars` of its own (a
+ * companion's: `wrangler dev --var` reaches the first Worker only).
+ */
+export function derivedConfig(config, name, { rateLimit, main: entry, vars }) {
+  const source = resolve(ROOT, config);
+  let toml = readFileSync(source, "utf8")
+    .replace(
+      /^main = "(.+)"$/m,
+      (_, main) => `main = "${entry ? resolve(ROOT, entry) : resolve(dirname(source), main)}"`,
+    )
+    .replace(/^migrations_dir = "(.+)"$/m, (_, dir) => `migrations_dir = "${resolve(dirname(source), dir)}"`)
+    .replace(/^(directory|watch_dir) = "(.+)"$/gm, (_, key, dir) => `${key} = "${resolve(dirname(source), dir)}"`);
+  if (rateLimit)
+    toml = toml.replace(/simple = \{ limit = \d+, period = (\d+) \}/, `simple = { limit = ${rateLimit}, period = $1 }`);
+  if (vars && Object.keys(vars).length > 0) {
+    if (/^\[vars\]$/m.test(toml)) throw new Error(`${config} has [vars] of its own: give its vars with --var`);
+    toml += `\n[vars]\n${Object.entries(vars)
+      .map(([key, value]) => `${key} = ${JSON.stringify(value)}`)
+      .join("\n")}\n`;
+  }
+  const dir = resolve(ROOT, ".wrangler/generated");
+  mkdirSync(dir, { recursive: true });
+  const path = resolve(dir, `${name}.toml`);
+  writeFileSync(path, toml);
+  return path;
+}

@@ -1,0 +1,29 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { PageRequest } from "../pagination/query";
+import type { RequestDatabase } from "./client";
+import { keptTotal, pageReads, readPage } from "./keyset";
+import { invoices, payments, type PaymentRow } from "./schema";
+import { param } from "./compiled";
+import { lazily } from "./compiled";
+
+// docs/api.md part 15: an invoice's payments, oldest first, for the invoice's customer only.
+
+// By page number joined through the invoice, the customer's or nothing; a cursor was signed for this
+// customer's list, so its pages need no join. The total is counted per invoice, when it is theirs.
+const listReads = lazily(() =>
+  pageReads<PaymentRow>({
+    table: payments,
+    from: sql`${invoices} INNER JOIN ${payments} ON ${payments.invoiceId} = ${invoices.id}`,
+    where: and(eq(invoices.id, param("invoice")), eq(invoices.customerId, param("customer")))!,
+    seek: { where: eq(payments.invoiceId, param("invoice")) },
+    total: sql`CASE WHEN EXISTS (SELECT 1 FROM ${invoices} WHERE ${invoices.id} = ${param("invoice")} AND ${
+      invoices.customerId
+    } = ${param("customer")}) THEN ${keptTotal("invoice_payments", param("invoice"))} ELSE NULL END`,
+    key: [payments.createdAt, payments.id],
+    ascending: true,
+  }),
+);
+
+/** One page of the customer's invoice's payments, oldest first; undefined total: no such invoice. */
+export const listPayments = (db: RequestDatabase, customerId: string, invoiceId: string, page: PageRequest) =>
+  readPage(db, listReads(), { customer: customerId, invoice: invoiceId }, page);

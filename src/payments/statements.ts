@@ -1,0 +1,118 @@
+import { and, eq, sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import { RequestDatabase } from "../db/client";
+import { bankStatements, type BankStatementRow } from "../db/schema";
+import type { Bindings } from "../env";
+import { WriteConflict } from "../errors";
+import { enqueueEvents } from "../events/enqueue";
+import { nextTimestamp } from "../domain/time";
+import { CamtError, readStatement, type StatementTransaction } from "./camt053";
+import { dedupeKeys } from "./dedupe";
+import type { StatementMessage } from "./messages";
+import { handleTransaction, type Progress } from "./transaction";
+
+// docs/api.md part 15: a statement's transactions, read and matched off the request by the jobs Worker,
+// top to bottom. A run reads the file kept in R2, then handles its transactions one by one from where
+// the statement stands (`handled`), each in its own batch, until the statement is done or the run has
+// used its time: then a message of its own carries on. A crash resumes where the last batch left it;
+// the statement's position guard and the dedupe key make sure nothing is handled twice.
+
+/** A run's wall time: well inside a queue consumer's limits, whatever one transaction takes. */
+const RUN_MS = 20_000;
+
+/** Marks the statement failed (nothing of it is matched: it is failed before its first transaction). */
+async function fail(db: RequestDatabase, statement: BankStatementRow, error: string) {
+  const at = new Date().toISOString();
+  await db.orm
+    .update(bankStatements)
+    .set({ state: "failed", error, processedAt: at, progressedAt: at })
+    .where(and(eq(bankStatements.id, statement.id), eq(bankStatements.state, "processing")));
+}
+
+/** One run over a statement: "more" when a next run must carry on, "done" otherwise. */
+async function processStatement(env: Bindings, id: string): Promise<"done" | "more"> {
+  const started = Date.now();
+  const db = new RequestDatabase(env.DB, "first-primary");
+  const [statement] = await db.orm.select().from(bankStatements).where(eq(bankStatements.id, id));
+  if (statement?.state !== "processing") return "done";
+  const file = await env.STATEMENT_FILES.get(statement.fileKey);
+  if (!file) {
+    await fail(db, statement, "The statement's file is missing from storage.");
+    return "done";
+  }
+  let transactions: StatementTransaction[];
+  try {
+    transactions = readStatement(new Uint8Array(await file.arrayBuffer()), statement.fileIndex);
+  } catch (error) {
+    if (!(error instanceof CamtError)) throw error;
+    await fail(db, statement, error.message);
+    return "done";
+  }
+  if (transactions.length === 0) {
+    const at = nextTimestamp(statement.progressedAt);
+    await db.orm
+      .update(bankStatements)
+      .set({ state: "processed", processedAt: at, progressedAt: at })
+      .where(eq(bankStatements.id, statement.id));
+    return "done";
+  }
+  const keys = await dedupeKeys(statement.accountIban, transactions);
+  const progress: Progress = { statement, lastAt: statement.progressedAt };
+  for (let position = statement.handled; position < transactions.length; position++) {
+    if (Date.now() - started > RUN_MS) return "more";
+    const at = nextTimestamp(progress.lastAt);
+    try {
+      const { events } = await handleTransaction(
+        db.orm,
+        progress,
+        transactions[position]!,
+        position,
+        keys[position]!,
+        at,
+      );
+      // After its batch; what this misses, the per-minute cron sends (events/redispatch.ts).
+      if (events.length > 0) await enqueueEvents(env.EVENTS, events);
+    } catch (error) {
+      // Another run got there first (a message delivered twice): it carries on.
+      if (error instanceof WriteConflict && error.guard === "statement_position") return "done";
+      throw error;
+    }
+    progress.lastAt = at;
+  }
+  return "done";
+}
+
+/**
+ * The statements queue's consumer: each message carries a statement on; a run that did not finish
+ * sends the next. What reaches the dead-letter queue failed every attempt: the statement is marked
+ * failed (an operator looks at the log), rather than retried by the cron for ever.
+ */
+export async function consumeStatements(batch: MessageBatch<StatementMessage>, env: Bindings): Promise<void> {
+  for (const message of batch.messages) {
+    const { statementId } = message.body;
+    if (batch.queue.endsWith("-dlq")) {
+      console.error(JSON.stringify({ level: "error", job: "statement_dead_letter", statement_id: statementId }));
+      await drizzle(env.DB)
+        .update(bankStatements)
+        .set({
+          state: "failed",
+          error: sql`'Processing failed repeatedly after ' || ${bankStatements.handled} || ' of ' || ${
+            bankStatements.transactionsCount
+          } || ' transactions; an operator has the log.'`,
+          processedAt: new Date().toISOString(),
+        })
+        .where(and(eq(bankStatements.id, statementId), eq(bankStatements.state, "processing")));
+      message.ack();
+      continue;
+    }
+    try {
+      if ((await processStatement(env, statementId)) === "more") await env.STATEMENTS.send(message.body);
+      message.ack();
+    } catch (error) {
+      console.error(
+        JSON.stringify({ level: "error", job: "statement", statement_id: statementId, error: String(error) }),
+      );
+      message.retry({ delaySeconds: Math.min(300, 5 * 2 ** message.attempts) });
+    }
+  }
+}

@@ -1,0 +1,204 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { batchNamed, type Database } from "../db/client";
+import { guarded } from "../db/guards";
+import {
+  bankStatements,
+  bankTransactions,
+  billingProfiles,
+  invoices,
+  type BankStatementRow,
+  type BankTransactionRow,
+  type EventRow,
+  type InvoiceRow,
+} from "../db/schema";
+import { referencesOf, share, type NamedInvoice } from "../domain/matching";
+import { transactionStateOf, type TransactionState } from "../domain/payments";
+import { newId } from "../domain/ids";
+import { WriteConflict } from "../errors";
+import { insertEvents, type EventDraft } from "../events/outbox";
+import { allocate, openAmountOf } from "../writes/payments";
+import type { StatementTransaction } from "./camt053";
+
+// docs/api.md part 15: one transaction of a statement, read and matched, top to bottom. Its reads (is it
+// known, which invoices it names, whose is its payer's IBAN), then one atomic batch with everything it
+// changes: the transaction row, its allocations (payments, invoices, `invoice.paid`), their events, and
+// the statement's counts and position, which the batch holds to: a transaction is handled once, also
+// when its statement's processing resumes after a crash or runs twice.
+
+type Outcome = "matched" | "unmatched" | "ignored" | "duplicate";
+
+/** Where a statement's processing stands: the statement as last written, and the last created_at. */
+export interface Progress {
+  statement: BankStatementRow;
+  /** The next transaction's created_at is after this (one strictly increasing time per statement). */
+  lastAt: string;
+}
+
+/** A booked credit in EUR, not reversed: what the matching looks at. Anything else is ignored. */
+const matchable = (tx: StatementTransaction) =>
+  tx.status === "BOOK" && tx.currency === "EUR" && tx.creditDebit === "credit" && !tx.reversal;
+
+const asNamed = (invoice: InvoiceRow): NamedInvoice => ({
+  id: invoice.id,
+  number: invoice.number,
+  customerId: invoice.customerId,
+  open: openAmountOf(invoice),
+  state: invoice.state,
+});
+
+/**
+ * Rule 3: without a reference, the one open invoice whose open amount is the transaction's, of the one
+ * customer whose IBAN paid: a profile's direct-debit IBAN, or the payer of a transaction matched before.
+ */
+function byPayer(orm: Database, iban: string, amount: number) {
+  // The customers the IBAN names: its profiles', and the lowest and highest of the transactions matched
+  // before (two seeks of bank_transactions_counterparty, however many there were). One customer when
+  // all of them are the same; none (NULL) when they differ or there is none.
+  const payers = (end: "min" | "max") =>
+    sql`SELECT (SELECT ${sql.raw(end)}(${bankTransactions.customerId}) FROM ${bankTransactions} WHERE ${
+      bankTransactions.counterpartyIban
+    } = ${iban} AND ${bankTransactions.customerId} IS NOT NULL)`;
+  const customers = sql`SELECT ${billingProfiles.customerId} AS customer FROM ${billingProfiles} WHERE ${
+    billingProfiles.directDebitIban
+  } = ${iban} UNION ALL ${payers("min")} UNION ALL ${payers("max")}`;
+  const onlyCustomer = sql`(SELECT CASE WHEN min(customer) = max(customer) THEN min(customer) END FROM (${customers}))`;
+  return orm
+    .select()
+    .from(invoices)
+    .where(
+      and(
+        eq(invoices.customerId, onlyCustomer),
+        eq(invoices.state, "open"),
+        sql`${invoices.grossAmount} - ${invoices.allocatedAmount} = ${amount}`,
+      ),
+    )
+    .limit(2);
+}
+
+/** Which open invoices get what of a matchable transaction (rules 1 to 3), and whose credit it is. */
+async function allocationsOf(orm: Database, tx: StatementTransaction) {
+  const references = referencesOf(tx);
+  if (references.length > 0) {
+    const rows = await orm.select().from(invoices).where(inArray(invoices.number, references));
+    // In the order named; unknown references are skipped.
+    const named = references.flatMap((number) => rows.filter((row) => row.number === number));
+    if (named.length > 0) {
+      const { allocations, customerId } = share(tx.amountCents, named.map(asNamed));
+      return { rows: named, allocations, customerId };
+    }
+  }
+  if (tx.counterpartyIban === null) return { rows: [], allocations: [], customerId: null };
+  const candidates = await byPayer(orm, tx.counterpartyIban, tx.amountCents);
+  if (candidates.length !== 1) return { rows: [], allocations: [], customerId: null };
+  const [only] = candidates.map(asNamed);
+  return {
+    rows: candidates,
+    allocations: [{ invoice: only!, amount: tx.amountCents }],
+    customerId: only!.customerId,
+  };
+}
+
+/** The statement's counts and position after one more transaction, guarded on its position. */
+function advance(orm: Database, progress: Progress, position: number, outcome: Outcome, at: string) {
+  const { statement } = progress;
+  const last = position + 1 === statement.transactionsCount;
+  const count = (column: SQLiteColumn, when: boolean) => (when ? sql`${column} + 1` : sql`${column}`);
+  return orm
+    .update(bankStatements)
+    .set({
+      handled: guarded(sql`${bankStatements.handled} = ${position}`, position + 1, "statement_position"),
+      matchedCount: count(bankStatements.matchedCount, outcome === "matched"),
+      unmatchedCount: count(bankStatements.unmatchedCount, outcome === "unmatched"),
+      duplicateCount: count(bankStatements.duplicateCount, outcome === "duplicate"),
+      progressedAt: at,
+      ...(last ? { state: "processed" as const, processedAt: at } : {}),
+    })
+    .where(eq(bankStatements.id, statement.id));
+}
+
+/**
+ * Handles the statement's transaction at `position`: stores and matches it, or counts it as a
+ * duplicate, in one batch; answers what it was and the events the batch stored (for the queue).
+ * A concurrent change of a named invoice (a person's allocation) is read again, up to three times.
+ */
+export async function handleTransaction(
+  orm: Database,
+  progress: Progress,
+  tx: StatementTransaction,
+  position: number,
+  dedupeKey: string,
+  at: string,
+): Promise<{ outcome: Outcome; events: EventRow[] }> {
+  for (let attempt = 1; ; attempt++) {
+    const [known] = await orm
+      .select({ id: bankTransactions.id })
+      .from(bankTransactions)
+      .where(eq(bankTransactions.dedupeKey, dedupeKey));
+    if (known) return countOnly(orm, progress, position, at);
+
+    const { rows, allocations, customerId } = matchable(tx)
+      ? await allocationsOf(orm, tx)
+      : { rows: [], allocations: [], customerId: null };
+    const allocated = allocations.reduce((sum, a) => sum + a.amount, 0);
+    const state: TransactionState = matchable(tx) ? transactionStateOf(tx.amountCents, allocated) : "ignored";
+    const outcome: Outcome = state === "ignored" ? "ignored" : state === "unmatched" ? "unmatched" : "matched";
+    const row: BankTransactionRow = {
+      id: newId(),
+      bankStatementId: progress.statement.id,
+      bookedOn: tx.bookedOn,
+      valueDate: tx.valueDate,
+      creditDebit: tx.creditDebit,
+      amount: tx.amountCents,
+      currency: tx.currency,
+      counterpartyName: tx.counterpartyName,
+      counterpartyIban: tx.counterpartyIban,
+      endToEndId: tx.endToEndId,
+      creditorReference: tx.creditorReference,
+      remittanceInformation: tx.remittanceInformation,
+      state,
+      allocatedAmount: allocated,
+      customerId,
+      createdAt: at,
+      dedupeKey,
+      position,
+      returnReason: tx.returnReason,
+    };
+    const invoicesById = new Map(rows.map((invoice) => [invoice.id, invoice]));
+    const writes = [];
+    const drafts: EventDraft[] = [];
+    for (const { invoice, amount } of allocations) {
+      const { writes: w, events } = allocate(orm, {
+        invoice: invoicesById.get(invoice.id)!,
+        amount,
+        method: "bank_transfer",
+        bankTransactionId: row.id,
+        bookedOn: tx.bookedOn ?? at.slice(0, 10),
+        at,
+      });
+      writes.push(...w);
+      drafts.push(...events);
+    }
+    const events = insertEvents(orm, null, drafts, Date.parse(at));
+    try {
+      const results = await batchNamed(orm, {
+        transaction: [orm.insert(bankTransactions).values(row)],
+        allocations: writes,
+        events: events.inserts,
+        statement: [advance(orm, progress, position, outcome, at)],
+      });
+      return { outcome, events: (results.events as EventRow[][]).map((rows) => rows[0]!) };
+    } catch (error) {
+      if (!(error instanceof WriteConflict)) throw error;
+      if (error.guard === "transaction_known") return countOnly(orm, progress, position, at);
+      if (error.guard === "invoice_allocation" && attempt < 3) continue;
+      throw error;
+    }
+  }
+}
+
+/** A transaction already stored (by an earlier statement, or this one's earlier run): counted, not matched. */
+async function countOnly(orm: Database, progress: Progress, position: number, at: string) {
+  await orm.batch([advance(orm, progress, position, "duplicate", at)]);
+  return { outcome: "duplicate" as const, events: [] };
+}

@@ -1,0 +1,36 @@
+import * as z from "zod/mini";
+import { invoiceLifecycle } from "../../domain/invoices";
+import { NO_BODY } from "../../http/request-body";
+import { NO_QUERY } from "../../http/request-query";
+import type { RouteSpec } from "../../http/route";
+import { listQuery } from "../../pagination/query";
+import { dataOf, listOf } from "../../schemas/envelopes";
+import { pathId } from "../../schemas/formats";
+import { InvoiceBalance, Payment } from "../../schemas/payment";
+
+const TAG = "Invoices";
+const params = z.object({ id: pathId(invoiceLifecycle.noun) });
+
+export const listInvoicePayments = {
+  method: "get",
+  path: "/invoices/{id}/payments",
+  operationId: "listInvoicePayments",
+  tag: TAG,
+  access: { scope: "invoices:read", tenant: true },
+  body: NO_BODY,
+  query: listQuery({}),
+  params,
+  success: { status: 200, schema: listOf("InvoicePaymentList", Payment) },
+} satisfies RouteSpec;
+
+export const getInvoiceBalance = {
+  method: "get",
+  path: "/invoices/{id}/balance",
+  operationId: "getInvoiceBalance",
+  tag: TAG,
+  access: { scope: "invoices:read", tenant: true },
+  body: NO_BODY,
+  query: NO_QUERY,
+  params,
+  success: { status: 200, schema: dataOf("InvoiceBalanceData", InvoiceBalance) },
+} satisfies RouteSpec;

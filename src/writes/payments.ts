@@ -1,0 +1,81 @@
+import { eq, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Database } from "../db/client";
+import { guarded } from "../db/guards";
+import { invoices, payments, type InvoiceRow, type PaymentRow } from "../db/schema";
+import { newId } from "../domain/ids";
+import type { SettlementMethod } from "../domain/payments";
+import { nextTimestamp } from "../domain/time";
+import type { EventDraft } from "../events/outbox";
+import { toInvoice } from "../schemas/invoice";
+import { toPayment } from "../schemas/payment";
+
+// docs/api.md part 15: money allocated to an invoice, the one way every payment is written (a matched
+// bank transaction, a person's allocation, `pay`, a collected direct debit). Each allocation is a
+// payment row, the invoice's allocated amount moved (guarded: it holds only on the amount read, so
+// two allocations that race cannot take more than the invoice's open amount), and its events: the
+// payment's, then, when the open amount reaches zero, the invoice's `invoice.paid` (rule 4).
+
+interface Allocation {
+  /** The invoice as read before the write. */
+  invoice: InvoiceRow;
+  amount: number;
+  method: SettlementMethod;
+  bankTransactionId: string | null;
+  /** The bank's booking date (a manual payment's: the day of the call). */
+  bookedOn: string;
+  /** When the allocation is made: the payment's created_at, and paid_at when it settles the invoice. */
+  at: string;
+}
+
+/** The open amount of an invoice: gross minus what is allocated of it, never below zero. */
+export const openAmountOf = (invoice: Pick<InvoiceRow, "state" | "grossAmount" | "allocatedAmount">): number =>
+  invoice.state === "open" ? Math.max(0, (invoice.grossAmount ?? 0) - invoice.allocatedAmount) : 0;
+
+/** A payment of `amount` to `invoice`: its row's insert and its `payment.received` event. */
+export function recordPayment(orm: Database, a: Allocation) {
+  const row: PaymentRow = {
+    id: newId(),
+    invoiceId: a.invoice.id,
+    invoiceNumber: a.invoice.number,
+    customerId: a.invoice.customerId,
+    amount: a.amount,
+    method: a.method,
+    bankTransactionId: a.bankTransactionId,
+    bookedOn: a.bookedOn,
+    returnedAt: null,
+    returnReason: null,
+    createdAt: a.at,
+  };
+  const event: EventDraft = { type: "payment.received", data: toPayment(row), customerId: a.invoice.customerId };
+  return { row, insert: orm.insert(payments).values(row), event };
+}
+
+/** The writes and events of one allocation: the payment, the invoice's allocated amount, and its settling. */
+export function allocate(
+  orm: Database,
+  a: Allocation,
+): { payment: PaymentRow; writes: BatchItem<"sqlite">[]; events: EventDraft[] } {
+  const { invoice } = a;
+  const payment = recordPayment(orm, a);
+  const allocated = invoice.allocatedAmount + a.amount;
+  // Held only on what was read: an invoice changed meanwhile (another allocation, a cancel) rolls the
+  // batch back (guard `invoice_allocation`).
+  const holds = sql`${invoices.allocatedAmount} = ${invoice.allocatedAmount} AND ${invoices.state} = 'open'`;
+  const paidAt = allocated >= (invoice.grossAmount ?? 0) ? nextTimestamp(invoice.updatedAt, new Date(a.at)) : null;
+  const settled = paidAt ? ({ state: "paid", paidAt, updatedAt: paidAt } as const) : {};
+  const events = [payment.event];
+  if (paidAt)
+    events.push({ type: "invoice.paid", data: toInvoice({ ...invoice, ...settled }), customerId: invoice.customerId });
+  return {
+    payment: payment.row,
+    writes: [
+      payment.insert,
+      orm
+        .update(invoices)
+        .set({ allocatedAmount: guarded(holds, allocated, "invoice_allocation"), ...settled })
+        .where(eq(invoices.id, invoice.id)),
+    ],
+    events,
+  };
+}
