@@ -1,5 +1,6 @@
-// `npm test` runs this first: no import cycle among the TypeScript files of src/ and test/, and no
-// export of src/ that no other file imports (dead, or an internal that should not be exported).
+// `npm test` runs this first: no import cycle among the TypeScript files of src/ and test/, no
+// export of src/ that no other file imports (dead, or an internal that should not be exported), and
+// no file of src/ longer than a reader takes in whole (300 lines, 120 characters a line).
 // Type-only imports count: a cycle through types still ties the files together. And one
 // compatibility date for every wrangler config (wrangler.toml's): the bench's baselines must run on
 // the same runtime behaviour as the service, and both workerd binaries (wrangler's and the vitest
@@ -150,7 +151,21 @@ const miscounted =
     ? retries.filter(([, , n]) => Number(n) + 1 !== maxAttempts)
     : [["", "wrangler.jobs.toml's delivery queues", "?"]];
 
+// Files a reader takes in whole: at most 300 lines in src/, none longer than 120 characters.
+const MAX_LINES = 300;
+const MAX_WIDTH = 120;
+const oversized = [];
+for (const file of files.filter((f) => rel(f).startsWith("src/"))) {
+  const lines = readFileSync(file, "utf8").split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  if (lines.length > MAX_LINES) oversized.push(`${rel(file)}: ${lines.length} lines, over ${MAX_LINES}`);
+  lines.forEach((line, i) => {
+    if ([...line].length > MAX_WIDTH) oversized.push(`${rel(file)}:${i + 1}: over ${MAX_WIDTH} characters`);
+  });
+}
+
 for (const cycle of cycles) console.error(`import cycle: ${cycle.map(rel).sort().join(" -> ")}`);
+for (const line of oversized) console.error(line);
 for (const line of unused) console.error(`exported but imported nowhere else: ${line}`);
 for (const file of misdated)
   console.error(
@@ -159,8 +174,9 @@ for (const file of misdated)
   );
 for (const [, queue, n] of miscounted)
   console.error(`${queue}: max_retries ${n} + 1 is not MAX_ATTEMPTS (${maxAttempts}) of src/events/retry.ts`);
-if (cycles.length || unused.length || misdated.length || miscounted.length) process.exit(1);
+if (cycles.length || unused.length || misdated.length || miscounted.length || oversized.length) process.exit(1);
 console.log(
   `house: ${files.length} files, no import cycle, every export of src/ imported elsewhere, ` +
+    `no file of src/ over ${MAX_LINES} lines or ${MAX_WIDTH} characters a line, ` +
     `${configs.length + 1} wrangler configs on ${compatibilityDate(join(ROOT, "wrangler.toml"))}`,
 );

@@ -34,7 +34,10 @@ export function whyNoDocument(invoice: InvoiceRow): string | null {
     return "it was issued without the seller's and buyer's data (before e-invoices existed)";
   const buyer = JSON.parse(invoice.buyer) as Partial<Buyer>;
   if (!buyer.email && !buyer.leitwegId)
-    return "it was issued for a billing profile without an e-mail address, the buyer's electronic address an e-invoice needs";
+    return (
+      "it was issued for a billing profile without an e-mail address, " +
+      "the buyer's electronic address an e-invoice needs"
+    );
   return null;
 }
 

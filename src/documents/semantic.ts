@@ -16,7 +16,10 @@ export const CURRENCY = "EUR";
 /** UN/ECE Rec 20 "one": cards, a production run per card, a shipment. */
 export const UNIT_CODE = "C62";
 
-/** An optional text worth a document element: null, empty and blank ones (once XML has dropped what it cannot carry) are left out. */
+/**
+ * An optional text worth a document element: null, empty and blank ones (once XML has dropped what it
+ * cannot carry) are left out.
+ */
 export function present(text: string | null | undefined): text is string {
   return text != null && xmlCarried(text).trim() !== "";
 }

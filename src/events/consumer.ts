@@ -12,10 +12,10 @@ const isKind =
     message.body.kind === kind;
 
 /**
- * The queue consumer of the jobs Worker (wrangler.jobs.toml). The dead-letter queue's name ends in `-dlq`: what reaches it
- * failed every attempt and is logged, one line each, for an operator to look at. The slow lane's
- * ends in `-slow`: deliveries to endpoints that did not answer within the fast lane's time
- * (webhook-delivery.ts), tried there with the full 10 s.
+ * The queue consumer of the jobs Worker (wrangler.jobs.toml). The dead-letter queue's name ends in
+ * `-dlq`: what reaches it failed every attempt and is logged, one line each, for an operator to look
+ * at. The slow lane's ends in `-slow`: deliveries to endpoints that did not answer within the fast
+ * lane's time (webhook-delivery.ts), tried there with the full 10 s.
  */
 export async function consume(batch: MessageBatch<QueueMessage>, env: Bindings): Promise<void> {
   if (batch.queue.endsWith("-dlq")) {
