@@ -14,7 +14,7 @@ export interface Bindings extends SellerVariables, BillingVariables {
   EVENTS: Queue<QueueMessage>;
   /** The slow lane (wrangler.jobs.toml): deliveries to webhook endpoints that answer slowly or not at all. */
   SLOW_DELIVERIES: Queue<QueueMessage>;
-  /** Bank statements to read and match (docs/api.md part 15): the jobs Worker produces and consumes; the API's cron resends. */
+  /** Bank statements to read and match (docs/api.md part 15): the jobs Worker's; the API's cron resends. */
   STATEMENTS: Queue<StatementMessage>;
   /** Bank statement files as received (docs/api.md part 15). */
   STATEMENT_FILES: R2Bucket;

@@ -131,6 +131,7 @@ async function invoiceOrder(
       buyer: sql`NULL`,
       linesCount: 0,
       allocatedAmount: 0,
+      pendingCollection: null,
     }),
     updateIfUnchanged(orm, cardOrders, order, { invoiceId: id, invoiceNumber: number, updatedAt: at(1000) }),
   ]);

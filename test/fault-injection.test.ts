@@ -108,8 +108,9 @@ function effects(before: Snapshot, after: Snapshot): unknown[] {
 function normalize(value: unknown): string {
   const text = typeof value === "string" ? value : JSON.stringify(value);
   return text
-    .replace(/\b(user|customer|fcm|key|MSG|STMT|ACSR)-[0-9a-z]+-[0-9a-z]+\b/g, "<$1>")
+    .replace(/\b(user|customer|fcm|key|MSG|STMT|ACSR|MNDT)-[0-9a-z]+-[0-9a-z]+\b/g, "<$1>")
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<id>")
+    .replace(/\bDD[0-9A-F]{26}\b/g, "<message-id>")
     .replace(/\b[0-9a-f]{64}\b/g, "<hash>")
     .replace(/\bwhsec_[\w+/=]+/g, "<secret>")
     .replace(/\bv2\.[\w+/=]+\.[\w+/=]+/g, "<sealed>")

@@ -12,9 +12,11 @@ import { NewWebhookEndpoint, WebhookEndpoint } from "../src/schemas/webhook-endp
 import { BankStatement } from "../src/schemas/bank-statement";
 import { BankTransaction } from "../src/schemas/bank-transaction";
 import { InvoiceBalance, Payment } from "../src/schemas/payment";
+import { DirectDebitCollection } from "../src/schemas/direct-debit-collection";
 import { call, newBillingProfile, newCardOrder, newEntry, token, unique, type CallOptions } from "./support/api";
-import { credit, statementFile } from "./support/payments";
+import { collectableInvoice, credit, earliestDate, statementFile } from "./support/payments";
 import { drainStatements } from "./support/queue";
+import type { Camt053Entry } from "./support/camt053-builder";
 import { INTERFACE_FIELDS } from "./interface-fields";
 import { defOf, fieldsOf, routeOf } from "./support/shape";
 
@@ -54,9 +56,11 @@ const RESOURCES = new Map<z.ZodMiniType, string>([
   [BankStatement, "bank statement"],
   [BankTransaction, "bank transaction"],
   [InvoiceBalance, "invoice balance"],
+  [Payment, "payment"],
+  [DirectDebitCollection, "direct debit collection"],
 ]);
 
-// Nullable in the interface document, but this service always sets them (README, decisions): the
+// Nullable in the interface document, but this service always sets them (docs/api.md part 1): the
 // order's customer and payment method are required at creation; every invoice is booked with its
 // amounts and recipient when it is made. For these, "never null" is what must hold.
 // A billing profile's email is required since docs/api.md part 14 (null only on one stored before).
@@ -207,6 +211,29 @@ async function story() {
   await request(`/invoices/${x.id}/payments`, { token: auth });
   await request(`/invoices/${voucher.id}/payments`, { token: auth });
   await request(`/invoices/${x.id}/balance`, { token: auth });
+
+  // Direct debit (docs/api.md part 16): a collection made, its file fetched, settled by a statement, the
+  // debit returned (the payment then shows its return).
+  const debited = await collectableInvoice(auth);
+  const made = (
+    await request("/direct_debit_collections", {
+      token: office,
+      method: "POST",
+      json: { collection_date: earliestDate() },
+    })
+  ).data[0];
+  await request("/direct_debit_collections", { token: office });
+  await request(`/direct_debit_collections/${made.id}/document`, { token: office });
+  const settle = (entry: Camt053Entry) => upload(statementFile([entry]));
+  await settle(credit(debited.gross_amount, { endToEndId: debited.number }));
+  await drainStatements();
+  await request(`/direct_debit_collections/${made.id}`, { token: office });
+  await settle({
+    ...credit(debited.gross_amount, { endToEndId: debited.number, returnReason: "AM04" }),
+    creditDebit: "debit",
+  });
+  await drainStatements();
+  await request(`/invoices/${debited.id}/payments`, { token: auth });
 
   const tokens = "/voucher_owners/me/notification_tokens";
   await request(tokens, { token: owner, method: "PUT", json: { value: unique("v"), device_identifier: "phone" } });

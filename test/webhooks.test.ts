@@ -24,7 +24,8 @@ import {
   UUID,
 } from "./support/api";
 import { outbound } from "./support/outbound";
-import { drain, queued, slowQueued } from "./support/queue";
+import { collectableInvoice, credit, earliestDate, statementFile, uploadFile } from "./support/payments";
+import { drain, drainStatements, queued, slowQueued } from "./support/queue";
 import { fieldsOf } from "./support/shape";
 
 // docs/api.md parts 11 and 12: webhook endpoints, and deliveries per Standard Webhooks.
@@ -684,6 +685,12 @@ describe("deliveries (Standard Webhooks)", () => {
   });
 });
 
+/** A collection on the earliest date of what `auth`'s customer has due. */
+async function collect(auth: string): Promise<void> {
+  const response = await call("/direct_debit_collections", { token: auth, json: { collection_date: earliestDate() } });
+  expect(response.status).toBe(201);
+}
+
 describe("the OpenAPI document's webhooks", () => {
   const document = JSON.parse(JSON.stringify(openApiDocument(endpoints)));
 
@@ -704,6 +711,18 @@ describe("the OpenAPI document's webhooks", () => {
     const cancelled = await orderIn(auth, "submitted");
     await createInvoice(auth, cancelled.id);
     expect((await call(`/card_orders/${cancelled.id}/cancel`, { token: auth, method: "POST" })).status).toBe(200);
+    // A direct debit collected, settled and returned (docs/api.md part 16): payment.returned.
+    const debited = await collectableInvoice(auth);
+    await collect(auth);
+    for (const entry of [
+      credit(debited.gross_amount, { endToEndId: debited.number }),
+      {
+        ...credit(debited.gross_amount, { endToEndId: debited.number, returnReason: "AM04" }),
+        creditDebit: "debit" as const,
+      },
+    ])
+      expect((await uploadFile(auth, statementFile([entry]))).status).toBe(202);
+    await drainStatements();
 
     const receiver = outbound(() => new Response(null, { status: 204 }));
     await drain();

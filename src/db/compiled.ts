@@ -65,6 +65,13 @@ export const one = <Row>(read: CompiledRead<Row>, values: Record<string, unknown
   pick: (rows) => rows[0] as Row | undefined,
 });
 
+/** Every row of a read. */
+export const every = <Row>(read: CompiledRead<Row>, values: Record<string, unknown>): Read<Row[]> => ({
+  read,
+  values,
+  pick: (rows) => rows as Row[],
+});
+
 /** Compiled on first use, so that module start-up stays cheap. */
 export function lazily<T>(build: () => T): () => T {
   let built: T | undefined;

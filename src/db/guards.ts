@@ -37,7 +37,13 @@ type CheckedGuard =
   /** Allocating a bank transaction's money (writes/payments.ts): it has the allocated amount read. */
   | "transaction_allocation"
   /** A statement's transaction (src/payments): the statement has handled the transactions before it. */
-  | "statement_position";
+  | "statement_position"
+  /** A direct debit's settlement or return (src/payments/direct-debits.ts): the debit is as read. */
+  | "debit_unchanged"
+  /** A return (writes/payments.ts): the payment it reverses is not returned yet. */
+  | "payment_not_returned"
+  /** Paying, cancelling or collecting an invoice: no direct debit collection holds it (writes/invoices.ts). */
+  | "invoice_not_collected";
 
 /** UNIQUE indexes a concurrent write breaks: the columns SQLite names when one fails (db/schema.ts) → guard. */
 const UNIQUE = {
@@ -46,6 +52,8 @@ const UNIQUE = {
   "invoices.order_id, invoices.kind": "order_invoice",
   /** A bank transaction already known (the same file twice, overlapping statements). */
   "bank_transactions.dedupe_key": "transaction_known",
+  /** An invoice taken by two collections made at once (direct_debits_end_to_end). */
+  "direct_debits.end_to_end_id": "debit_taken",
   /** One stored response per principal's Idempotency-Key. */
   "idempotency_keys.principal, idempotency_keys.key": "idempotency_key",
 } as const;

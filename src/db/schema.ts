@@ -1,10 +1,12 @@
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 // The tables. Each resource's own is defined with its wire shape (src/schemas/<resource>.ts: one
-// definition per resource) and exported here too, for db/ and drizzle-kit (drizzle.config.ts); the
-// tables below are the service's own bookkeeping. Timestamps are stored as the exact wire string
-// (`Date.toISOString()`): it sorts correctly as text and needs no conversion on the way out. Dates
-// are `YYYY-MM-DD`.
+// definition per resource) and exported here too, for db/; the tables below are the service's own
+// bookkeeping. drizzle-kit reads this file and src/schemas/ (drizzle.config.ts). The direct debit
+// collections' tables are not exported here: only the jobs Worker uses them, and the API Worker's
+// bundle, which imports this file, would carry their definitions (docs/api.md part 13, 64 KiB).
+// Timestamps are stored as the exact wire string (`Date.toISOString()`): it sorts correctly as text
+// and needs no conversion on the way out. Dates are `YYYY-MM-DD`.
 
 export { bankStatements, type BankStatementRow } from "../schemas/bank-statement";
 export { bankTransactions, type BankTransactionRow } from "../schemas/bank-transaction";
@@ -37,7 +39,8 @@ export type CountedList =
   | "bank_statements"
   | "bank_transactions"
   | "statement_transactions"
-  | "invoice_payments";
+  | "invoice_payments"
+  | "direct_debit_collections";
 
 export const listCounts = sqliteTable(
   "list_counts",

@@ -15,6 +15,8 @@ const BILLING_DEFAULTS = {
   SHIPPING_FEE: "9.90",
   FEE_SUPPLY_KIND: "goods",
   BUSINESS_TIME_ZONE: DEFAULT_TIME_ZONE,
+  // docs/api.md part 16: TARGET2 days between today and a collection date (SEPA Core's D-1).
+  DIRECT_DEBIT_LEAD_DAYS: "1",
 } as const;
 
 export type BillingVariables = { [Name in keyof typeof BILLING_DEFAULTS]?: string };
@@ -40,6 +42,10 @@ function read<T>(
 /** The IANA zone whose calendar dates invoices and numbers them (docs/api.md part 14). */
 export const businessTimeZone = (vars: BillingVariables): string =>
   read(vars, "BUSINESS_TIME_ZONE", (zone) => (isTimeZone(zone) ? zone : undefined));
+
+/** TARGET2 days a collection date must lie ahead (docs/api.md part 16): a whole number, 0 to 10. */
+export const directDebitLeadDays = (vars: BillingVariables): number =>
+  read(vars, "DIRECT_DEBIT_LEAD_DAYS", (text) => (/^(10|[0-9])$/.test(text) ? Number(text) : undefined));
 
 /** What the order tells an invoice about its amount. */
 interface BilledOrder {

@@ -10,6 +10,7 @@ export const EVENT_TYPES = [
   "invoice.cancelled",
   "billing_profile.updated",
   "payment.received",
+  "payment.returned",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

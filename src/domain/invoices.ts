@@ -48,13 +48,31 @@ export function assertInvoiceable(
   }
 }
 
+/**
+ * An invoice a direct debit collection holds (docs/api.md part 16) is neither paid by hand nor cancelled
+ * until its debit is settled or returned: the bank is collecting the money.
+ */
+export function assertNotCollected(invoice: { number: string; pendingCollection: string | null }): void {
+  if (invoice.pendingCollection !== null)
+    throw ApiError.of(
+      "conflict",
+      `Invoice ${invoice.number} is being collected by direct debit (collection ${invoice.pendingCollection}); ` +
+        "wait until its debit is settled or returned.",
+    );
+}
+
 const INVOICEABLE: readonly CardOrderState[] = ["submitted", "in_production", "delivered"];
 
 /**
  * An open invoice with money allocated to it is not cancelled (docs/api.md part 15): what was paid
  * would be owed back, which a credit note cannot say. Its payments must be settled otherwise first.
  */
-export function assertCancellable(invoice: { number: string; allocatedAmount: number }): void {
+export function assertCancellable(invoice: {
+  number: string;
+  allocatedAmount: number;
+  pendingCollection: string | null;
+}): void {
+  assertNotCollected(invoice);
   if (invoice.allocatedAmount > 0)
     throw ApiError.of(
       "conflict",

@@ -113,13 +113,14 @@ export interface NamedInvoice {
 
 interface Sharing {
   allocations: { invoice: NamedInvoice; amount: number }[];
-  /** The customer whose credit the transaction is: of the last named open invoice, or none. */
+  /** The customer whose credit the transaction is: of the last invoice its money went to, or none. */
   customerId: string | null;
 }
 
 /**
  * Rule 2: the amount goes to the named open invoices in order, each up to its open amount; a remainder
- * stays unapplied, a credit of the customer of the last named open invoice. None open: nothing.
+ * stays unapplied, a credit of the customer of the last invoice that took some (a named one that took
+ * nothing says nothing of who paid: a wrong match is worse than none). None open: nothing.
  */
 export function share(amount: number, named: NamedInvoice[]): Sharing {
   const open = named.filter((invoice) => invoice.state === "open" && invoice.open > 0);
@@ -131,5 +132,5 @@ export function share(amount: number, named: NamedInvoice[]): Sharing {
     allocations.push({ invoice, amount: taken });
     left -= taken;
   }
-  return { allocations, customerId: open.at(-1)?.customerId ?? null };
+  return { allocations, customerId: allocations.at(-1)?.invoice.customerId ?? null };
 }

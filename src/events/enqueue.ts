@@ -4,6 +4,7 @@ import type { EventRow } from "../db/schema";
 import type { Bindings } from "../env";
 import { toEvent } from "../schemas/event";
 import type { QueueMessage } from "./messages";
+import { sendAll } from "./send-batch";
 
 /**
  * Hands stored events to the queue. A failure is logged and left to the Cron Trigger, which sends
@@ -12,8 +13,9 @@ import type { QueueMessage } from "./messages";
 export async function enqueueEvents(queue: Queue<QueueMessage>, rows: EventRow[]): Promise<void> {
   if (rows.length === 0) return;
   try {
-    await queue.sendBatch(
-      rows.map((row) => ({ body: { kind: "event", customerId: row.customerId, event: toEvent(row) } })),
+    await sendAll(
+      queue,
+      rows.map((row) => ({ kind: "event", customerId: row.customerId, event: toEvent(row) })),
     );
   } catch (error) {
     console.error(

@@ -6,10 +6,10 @@ import { endpointsOf } from "../db/webhook-endpoints";
 import type { Bindings } from "../env";
 import type { QueueMessage } from "./messages";
 import { pushConfig } from "./push-config";
+import { sendAll } from "./send-batch";
 import { isSlow } from "./slow-endpoints";
 
 type EventMessage = Extract<QueueMessage, { kind: "event" }>;
-const SEND_BATCH_MAX = 100;
 
 /** An endpoint subscribed to `["*"]` or to the event's type. */
 const subscribed = (eventTypes: string, type: string): boolean => {
@@ -90,9 +90,7 @@ export async function fanOut(env: Bindings, messages: readonly Message<EventMess
   for (const [queue, bodies] of [
     [env.EVENTS, next],
     [env.SLOW_DELIVERIES, slow],
-  ] as const) {
-    for (let i = 0; i < bodies.length; i += SEND_BATCH_MAX)
-      await queue.sendBatch(bodies.slice(i, i + SEND_BATCH_MAX).map((body) => ({ body })));
-  }
+  ] as const)
+    await sendAll(queue, bodies);
   for (const message of messages) message.ack();
 }

@@ -3,8 +3,8 @@
 // transactions, direct debit collections), an invoice's payments and balance, and its documents. Their
 // code (the statements' XML parser and matching, the documents' storage and rendering calls) stays out
 // of the API Worker's bundle, which every customer's request loads (64 KiB gzip; BENCHMARKS.md).
-const PASSED_ON =
-  /^\/(?:bank_statements|bank_transactions|direct_debit_collections)(?:\/|$)|^\/invoices\/[^/]+\/(?:payments|balance|document|credit_note)$/;
+const BACK_OFFICE = /^\/(?:bank_statements|bank_transactions|direct_debit_collections)(?:\/|$)/;
+const OF_AN_INVOICE = /^\/invoices\/[^/]+\/(?:payments|balance|document|credit_note)$/;
 
 /** Whether the jobs Worker answers a path (test/pass-on.test.ts holds the route table to it). */
-export const isPassedOn = (path: string) => PASSED_ON.test(path);
+export const isPassedOn = (path: string) => BACK_OFFICE.test(path) || OF_AN_INVOICE.test(path);

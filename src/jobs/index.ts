@@ -8,9 +8,10 @@ import { jobsEndpoints } from "../routes/jobs";
 
 /**
  * The jobs Worker (wrangler.jobs.toml): the queues' consumers, what is done off the request, and the
- * requests the API Worker passes on (http/pass-on.ts): the back office's, an invoice's payments and documents. The events queues fan
- * each event out into webhook deliveries and pushes (src/events/consumer.ts); the statements queue
- * reads and matches bank statements (src/payments/statements.ts).
+ * requests the API Worker passes on (http/pass-on.ts): the back office's, an invoice's payments and
+ * documents. The events queues fan each event out into webhook deliveries and pushes
+ * (src/events/consumer.ts); the statements queue reads and matches bank statements
+ * (src/payments/statements.ts).
  */
 export default {
   fetch: appOf(jobsEndpoints).fetch,

@@ -1,6 +1,7 @@
 import type { RouteDocs } from "../http/route";
 import { bankStatementDocs } from "../routes/bank-statements/bank-statements.docs";
 import { bankTransactionDocs } from "../routes/bank-transactions/bank-transactions.docs";
+import { directDebitCollectionDocs } from "../routes/direct-debit-collections/direct-debit-collections.docs";
 import { billingProfileDocs } from "../routes/billing-profile/billing-profile.docs";
 import { cardOrderDocs } from "../routes/card-orders/card-orders.docs";
 import { entryDocs } from "../routes/entries/entries.docs";
@@ -30,6 +31,7 @@ for (const docs of [
   invoicePaymentDocs,
   bankStatementDocs,
   bankTransactionDocs,
+  directDebitCollectionDocs,
   metaDocs,
 ]) {
   for (const [operationId, texts] of Object.entries(docs)) {

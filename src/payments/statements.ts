@@ -60,16 +60,15 @@ async function processStatement(env: Bindings, id: string): Promise<"done" | "mo
   const progress: Progress = { statement, lastAt: statement.progressedAt };
   for (let position = statement.handled; position < transactions.length; position++) {
     if (Date.now() - started > RUN_MS) return "more";
-    const at = nextTimestamp(progress.lastAt);
     try {
-      const { events } = await handleTransaction(
+      const { events, lastAt } = await handleTransaction(
         db.orm,
         progress,
         transactions[position]!,
         position,
         keys[position]!,
-        at,
       );
+      progress.lastAt = lastAt;
       // After its batch; what this misses, the per-minute cron sends (events/redispatch.ts).
       if (events.length > 0) await enqueueEvents(env.EVENTS, events);
     } catch (error) {
@@ -77,7 +76,6 @@ async function processStatement(env: Bindings, id: string): Promise<"done" | "mo
       if (error instanceof WriteConflict && error.guard === "statement_position") return "done";
       throw error;
     }
-    progress.lastAt = at;
   }
   return "done";
 }

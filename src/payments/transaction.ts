@@ -1,7 +1,8 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { batchNamed, type Database } from "../db/client";
-import { guarded } from "../db/guards";
+import { guarded, type GuardName } from "../db/guards";
 import {
   bankStatements,
   bankTransactions,
@@ -15,10 +16,12 @@ import {
 import { referencesOf, share, type NamedInvoice } from "../domain/matching";
 import { transactionStateOf, type TransactionState } from "../domain/payments";
 import { newId } from "../domain/ids";
+import { nextTimestamp } from "../domain/time";
 import { WriteConflict } from "../errors";
 import { insertEvents, type EventDraft } from "../events/outbox";
 import { allocate, openAmountOf } from "../writes/payments";
 import type { StatementTransaction } from "./camt053";
+import { directDebitPlan } from "./direct-debits";
 
 // docs/api.md part 15: one transaction of a statement, read and matched, top to bottom. Its reads (is it
 // known, which invoices it names, whose is its payer's IBAN), then one atomic batch with everything it
@@ -27,6 +30,8 @@ import type { StatementTransaction } from "./camt053";
 // when its statement's processing resumes after a crash or runs twice.
 
 type Outcome = "matched" | "unmatched" | "ignored" | "duplicate";
+
+const RACES = new Set<GuardName>(["invoice_allocation", "debit_unchanged", "payment_not_returned"]);
 
 /** Where a statement's processing stands: the statement as last written, and the last created_at. */
 export interface Progress {
@@ -99,6 +104,40 @@ async function allocationsOf(orm: Database, tx: StatementTransaction) {
   };
 }
 
+/** Part 15's rules for a transaction no direct debit claims: its state, allocations and their events. */
+async function matchingPlan(
+  orm: Database,
+  tx: StatementTransaction,
+  transactionId: string,
+  at: string,
+): Promise<{
+  state: TransactionState;
+  allocated: number;
+  customerId: string | null;
+  writes: BatchItem<"sqlite">[];
+  events: EventDraft[];
+}> {
+  if (!matchable(tx)) return { state: "ignored", allocated: 0, customerId: null, writes: [], events: [] };
+  const { rows, allocations, customerId } = await allocationsOf(orm, tx);
+  const invoicesById = new Map(rows.map((invoice) => [invoice.id, invoice]));
+  const writes: BatchItem<"sqlite">[] = [];
+  const events: EventDraft[] = [];
+  for (const { invoice, amount } of allocations) {
+    const allocation = allocate(orm, {
+      invoice: invoicesById.get(invoice.id)!,
+      amount,
+      method: "bank_transfer",
+      bankTransactionId: transactionId,
+      bookedOn: tx.bookedOn ?? at.slice(0, 10),
+      at,
+    });
+    writes.push(...allocation.writes);
+    events.push(...allocation.events);
+  }
+  const allocated = allocations.reduce((sum, a) => sum + a.amount, 0);
+  return { state: transactionStateOf(tx.amountCents, allocated), allocated, customerId, writes, events };
+}
+
 /** The statement's counts and position after one more transaction, guarded on its position. */
 function advance(orm: Database, progress: Progress, position: number, outcome: Outcome, at: string) {
   const { statement } = progress;
@@ -119,7 +158,9 @@ function advance(orm: Database, progress: Progress, position: number, outcome: O
 
 /**
  * Handles the statement's transaction at `position`: stores and matches it, or counts it as a
- * duplicate, in one batch; answers what it was and the events the batch stored (for the queue).
+ * duplicate, in one batch; answers what it was, the events the batch stored (for the queue) and the
+ * last moment it stamped (the next transaction's come after). Each attempt is stamped when it is made:
+ * one matched again after a person's allocation comes after that allocation.
  * A concurrent change of a named invoice (a person's allocation) is read again, up to three times.
  */
 export async function handleTransaction(
@@ -128,23 +169,21 @@ export async function handleTransaction(
   tx: StatementTransaction,
   position: number,
   dedupeKey: string,
-  at: string,
-): Promise<{ outcome: Outcome; events: EventRow[] }> {
+): Promise<{ outcome: Outcome; events: EventRow[]; lastAt: string }> {
   for (let attempt = 1; ; attempt++) {
+    const at = nextTimestamp(progress.lastAt);
     const [known] = await orm
       .select({ id: bankTransactions.id })
       .from(bankTransactions)
       .where(eq(bankTransactions.dedupeKey, dedupeKey));
     if (known) return countOnly(orm, progress, position, at);
 
-    const { rows, allocations, customerId } = matchable(tx)
-      ? await allocationsOf(orm, tx)
-      : { rows: [], allocations: [], customerId: null };
-    const allocated = allocations.reduce((sum, a) => sum + a.amount, 0);
-    const state: TransactionState = matchable(tx) ? transactionStateOf(tx.amountCents, allocated) : "ignored";
-    const outcome: Outcome = state === "ignored" ? "ignored" : state === "unmatched" ? "unmatched" : "matched";
+    const id = newId();
+    const plan = (await directDebitPlan(orm, tx, id, at)) ?? (await matchingPlan(orm, tx, id, at));
+    const outcome: Outcome =
+      plan.state === "ignored" ? "ignored" : plan.state === "unmatched" ? "unmatched" : "matched";
     const row: BankTransactionRow = {
-      id: newId(),
+      id,
       bankStatementId: progress.statement.id,
       bookedOn: tx.bookedOn,
       valueDate: tx.valueDate,
@@ -156,42 +195,30 @@ export async function handleTransaction(
       endToEndId: tx.endToEndId,
       creditorReference: tx.creditorReference,
       remittanceInformation: tx.remittanceInformation,
-      state,
-      allocatedAmount: allocated,
-      customerId,
+      state: plan.state,
+      allocatedAmount: plan.allocated,
+      customerId: plan.customerId,
       createdAt: at,
       dedupeKey,
       position,
       returnReason: tx.returnReason,
     };
-    const invoicesById = new Map(rows.map((invoice) => [invoice.id, invoice]));
-    const writes = [];
-    const drafts: EventDraft[] = [];
-    for (const { invoice, amount } of allocations) {
-      const { writes: w, events } = allocate(orm, {
-        invoice: invoicesById.get(invoice.id)!,
-        amount,
-        method: "bank_transfer",
-        bankTransactionId: row.id,
-        bookedOn: tx.bookedOn ?? at.slice(0, 10),
-        at,
-      });
-      writes.push(...w);
-      drafts.push(...events);
-    }
-    const events = insertEvents(orm, null, drafts, Date.parse(at));
+    const events = insertEvents(orm, null, plan.events, Date.parse(at));
     try {
       const results = await batchNamed(orm, {
         transaction: [orm.insert(bankTransactions).values(row)],
-        allocations: writes,
+        allocations: plan.writes,
         events: events.inserts,
         statement: [advance(orm, progress, position, outcome, at)],
       });
-      return { outcome, events: (results.events as EventRow[][]).map((rows) => rows[0]!) };
+      const stored = (results.events as EventRow[][]).map((rows) => rows[0]!);
+      // Its events are stamped a millisecond apart from `at` (events/outbox.ts).
+      return { outcome, events: stored, lastAt: stored.at(-1)?.createdAt ?? at };
     } catch (error) {
       if (!(error instanceof WriteConflict)) throw error;
       if (error.guard === "transaction_known") return countOnly(orm, progress, position, at);
-      if (error.guard === "invoice_allocation" && attempt < 3) continue;
+      // What it read changed meanwhile (a person's allocation, a debit settled by another run): read again.
+      if (RACES.has(error.guard) && attempt < 3) continue;
       throw error;
     }
   }
@@ -200,5 +227,5 @@ export async function handleTransaction(
 /** A transaction already stored (by an earlier statement, or this one's earlier run): counted, not matched. */
 async function countOnly(orm: Database, progress: Progress, position: number, at: string) {
   await orm.batch([advance(orm, progress, position, "duplicate", at)]);
-  return { outcome: "duplicate" as const, events: [] };
+  return { outcome: "duplicate" as const, events: [], lastAt: at };
 }

@@ -1,6 +1,7 @@
 import type { Endpoint } from "../http/route";
 import { bankStatementEndpoints } from "./bank-statements";
 import { bankTransactionEndpoints } from "./bank-transactions";
+import { directDebitCollectionEndpoints } from "./direct-debit-collections";
 import { invoiceDocumentEndpoints } from "./invoice-documents";
 import { invoicePaymentEndpoints } from "./invoice-payments";
 
@@ -10,4 +11,5 @@ export const jobsEndpoints: readonly Endpoint[] = [
   ...invoicePaymentEndpoints,
   ...bankStatementEndpoints,
   ...bankTransactionEndpoints,
+  ...directDebitCollectionEndpoints,
 ];

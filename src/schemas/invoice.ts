@@ -55,6 +55,9 @@ export const invoices = sqliteTable(
     linesCount: integer("lines_count").notNull().default(0),
     // Cents of its payments not returned (docs/api.md part 15): its open amount is gross minus this.
     allocatedAmount: integer("allocated_amount").notNull().default(0),
+    // The direct debit collection whose debit of it is pending (docs/api.md part 16): until the debit is
+    // settled or returned, the invoice is neither paid by hand, cancelled nor collected again.
+    pendingCollection: text("pending_collection"),
   },
   (t) => [
     uniqueIndex("invoices_number").on(t.number),
@@ -66,6 +69,8 @@ export const invoices = sqliteTable(
     uniqueIndex("invoices_order_service").on(t.orderId, t.kind).where(sql`${t.kind} <> 'voucher'`),
     index("invoices_customer_created").on(t.customerId, t.createdAt, t.id),
     index("invoices_customer_state_created").on(t.customerId, t.state, t.createdAt, t.id),
+    // What a direct debit collection takes (docs/api.md part 16): the open direct-debit invoices by due day.
+    index("invoices_collectable").on(t.dueOn).where(sql`${t.paymentMethod} = 'direct_debit' AND ${t.state} = 'open'`),
   ],
 );
 

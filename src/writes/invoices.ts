@@ -1,5 +1,6 @@
-import type { SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { updateIfUnchanged, type Database } from "../db/client";
+import { guarded } from "../db/guards";
 import { buyerOf, whileProfileUnchanged } from "../db/billing-profiles";
 import { insertLine, insertVoucherLines } from "../db/invoice-lines";
 import { insertInvoice, numberOf, takeNumber } from "../db/invoices";
@@ -87,6 +88,7 @@ export function issueInvoice(
     buyer: null,
     linesCount: terms.feeLine ? 1 : order.entriesCount,
     allocatedAmount: 0,
+    pendingCollection: null,
   };
   const number = numberOf(NUMBER_SERIES.invoice, year);
   const vat = { category: terms.vatCategory, percent: terms.vatPercent };
@@ -132,6 +134,20 @@ export function cancellation(orm: Database, vars: BillingVariables, at: string) 
  * Cancels an open invoice as part of its order's cancel, guarded like any change of it, with its
  * invoice.cancelled event (the invoice showing its order cancelled too).
  */
+/**
+ * A change of an invoice's money (`pay`, a cancel) that holds only on what its checks read: the
+ * allocated amount unchanged (a statement's payment may land between the read and the batch, and
+ * moves no updated_at) and no direct debit collection holding the invoice (docs/api.md parts 15, 16).
+ */
+export const moneyAsRead = (invoice: InvoiceRow, allocated = invoice.allocatedAmount) => ({
+  allocatedAmount: guarded(
+    sql`${invoices.allocatedAmount} = ${invoice.allocatedAmount}`,
+    allocated,
+    "invoice_allocation",
+  ),
+  pendingCollection: guarded(sql`${invoices.pendingCollection} IS NULL`, null, "invoice_not_collected"),
+});
+
 export function cancelInvoice(orm: Database, vars: BillingVariables, invoice: InvoiceRow, at: string) {
   const cancelledAt = nextTimestamp(invoice.updatedAt, new Date(at));
   const { number, cancelledOn, take } = cancellation(orm, vars, cancelledAt);
@@ -142,7 +158,15 @@ export function cancelInvoice(orm: Database, vars: BillingVariables, invoice: In
     fill: { "$.cancellation_number": number },
   };
   return {
-    writes: [take, updateIfUnchanged(orm, invoices, invoice, { ...changes, cancellationNumber: number, cancelledOn })],
+    writes: [
+      take,
+      updateIfUnchanged(orm, invoices, invoice, {
+        ...changes,
+        cancellationNumber: number,
+        cancelledOn,
+        ...moneyAsRead(invoice),
+      }),
+    ],
     event,
   };
 }

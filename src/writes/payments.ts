@@ -1,8 +1,9 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../db/client";
 import { guarded } from "../db/guards";
 import { invoices, payments, type InvoiceRow, type PaymentRow } from "../db/schema";
+import type { ReturnReason } from "../domain/direct-debits";
 import { newId } from "../domain/ids";
 import type { SettlementMethod } from "../domain/payments";
 import { nextTimestamp } from "../domain/time";
@@ -26,6 +27,8 @@ interface Allocation {
   bookedOn: string;
   /** When the allocation is made: the payment's created_at, and paid_at when it settles the invoice. */
   at: string;
+  /** A collected direct debit's payment has the debit's id (its return finds it by that). */
+  id?: string;
 }
 
 /** The open amount of an invoice: gross minus what is allocated of it, never below zero. */
@@ -35,7 +38,7 @@ export const openAmountOf = (invoice: Pick<InvoiceRow, "state" | "grossAmount" |
 /** A payment of `amount` to `invoice`: its row's insert and its `payment.received` event. */
 export function recordPayment(orm: Database, a: Allocation) {
   const row: PaymentRow = {
-    id: newId(),
+    id: a.id ?? newId(),
     invoiceId: a.invoice.id,
     invoiceNumber: a.invoice.number,
     customerId: a.invoice.customerId,
@@ -77,5 +80,43 @@ export function allocate(
         .where(eq(invoices.id, invoice.id)),
     ],
     events,
+  };
+}
+
+/**
+ * docs/api.md part 16: a returned direct debit reverses its payment: `returned_at` and the reason set,
+ * the invoice's allocated amount less it, and the invoice `open` again (paid_at null) when it was paid;
+ * event `payment.returned`. Guarded on what was read, like an allocation.
+ */
+export function reverse(
+  orm: Database,
+  r: { payment: PaymentRow; invoice: InvoiceRow; reason: ReturnReason; at: string },
+): { payment: PaymentRow; writes: BatchItem<"sqlite">[]; events: EventDraft[] } {
+  const { invoice } = r;
+  const payment: PaymentRow = { ...r.payment, returnedAt: r.at, returnReason: r.reason };
+  const holds = sql`${invoices.allocatedAmount} = ${invoice.allocatedAmount} AND ${invoices.state} = ${invoice.state}`;
+  const reopened =
+    invoice.state === "paid"
+      ? ({ state: "open", paidAt: null, updatedAt: nextTimestamp(invoice.updatedAt, new Date(r.at)) } as const)
+      : {};
+  return {
+    payment,
+    writes: [
+      orm
+        .update(payments)
+        .set({
+          returnedAt: guarded(sql`${payments.returnedAt} IS NULL`, r.at, "payment_not_returned"),
+          returnReason: r.reason,
+        })
+        .where(and(eq(payments.id, payment.id), isNull(payments.returnedAt))),
+      orm
+        .update(invoices)
+        .set({
+          allocatedAmount: guarded(holds, invoice.allocatedAmount - payment.amount, "invoice_allocation"),
+          ...reopened,
+        })
+        .where(eq(invoices.id, invoice.id)),
+    ],
+    events: [{ type: "payment.returned", data: toPayment(payment), customerId: invoice.customerId }],
   };
 }

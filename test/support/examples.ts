@@ -12,7 +12,7 @@ import {
   unique,
   withBillingProfile,
 } from "./api";
-import { credit, processed, statementFile } from "./payments";
+import { collectableInvoice, collection, credit, earliestDate, processed, statementFile } from "./payments";
 import { DATABASE_ROUTES, ROUTES, routeName } from "./routes";
 
 // One successful request per operation of the route table, on fresh preconditions: the base case of
@@ -307,6 +307,23 @@ export const EXAMPLES: Record<string, Example> = {
         path: `/bank_transactions/${id}/allocations`,
         json: { invoice_id: invoice.id, amount: "1.00" },
       };
+    },
+  },
+  createDirectDebitCollection: {
+    status: 201,
+    prepare: async () => {
+      const auth = await token();
+      await collectableInvoice(auth);
+      return { auth, method: "POST", path: "/direct_debit_collections", json: { collection_date: earliestDate() } };
+    },
+  },
+  listDirectDebitCollections: { status: 200, prepare: readAfter("/direct_debit_collections", collection) },
+  getDirectDebitCollection: { status: 200, prepare: on(collection, "GET", (id) => `/direct_debit_collections/${id}`) },
+  getDirectDebitCollectionDocument: {
+    status: 200,
+    prepare: on(collection, "GET", (id) => `/direct_debit_collections/${id}/document`),
+    reset: async (request) => {
+      await env.DOCUMENTS.delete(`collections/${request.path.split("/")[2]}.xml`);
     },
   },
 };

@@ -46,7 +46,8 @@ export const createBankStatements: Handler<typeof routes.createBankStatements> =
   for (const statement of inspection.statements)
     if (statement.accountIban !== account)
       throw invalid(
-        `Statement ${statement.id} is of account ${statement.accountIban ?? "(no IBAN)"}, not of the seller's ${account}.`,
+        `Statement ${statement.id} is of account ${statement.accountIban ?? "(no IBAN)"}, ` +
+          `not of the seller's ${account}.`,
       );
   if (inspection.statements.length === 0) throw invalid("The file holds no statement (Stmt).");
 

@@ -9,7 +9,13 @@ import { assertBillable } from "../../domain/card-orders";
 import { cardOrders, invoices, type InvoiceRow } from "../../db/schema";
 import { INVOICE_EVENTS } from "../../domain/events";
 import { isId } from "../../domain/ids";
-import { assertCancellable, assertInvoiceable, invoiceLifecycle, type InvoiceAction } from "../../domain/invoices";
+import {
+  assertCancellable,
+  assertInvoiceable,
+  assertNotCollected,
+  invoiceLifecycle,
+  type InvoiceAction,
+} from "../../domain/invoices";
 import { businessTimeZone } from "../../domain/billing";
 import { dayIn } from "../../domain/time";
 import { openAmountOf, recordPayment } from "../../writes/payments";
@@ -24,7 +30,7 @@ import { pageRequest } from "../../pagination/query";
 import { toInvoice } from "../../schemas/invoice";
 import { toInvoiceLine } from "../../schemas/invoice-line";
 import { commit } from "../../writes/commit";
-import { cancellation, issueInvoice } from "../../writes/invoices";
+import { cancellation, issueInvoice, moneyAsRead } from "../../writes/invoices";
 import { applyTransition } from "../../writes/transition";
 import type * as routes from "./invoices.routes";
 
@@ -126,6 +132,7 @@ export const transitionInvoice =
       event: INVOICE_EVENTS[action],
       effects: (orm, at) => {
         if (action === "pay") {
+          assertNotCollected(invoice);
           // docs/api.md part 15: `pay` records a manual payment of what is open, before the invoice's event.
           const today = dayIn(new Date(at), businessTimeZone(c.env));
           const amount = openAmountOf(invoice);
@@ -139,7 +146,7 @@ export const transitionInvoice =
           });
           return {
             writes: [payment.insert],
-            changes: { allocatedAmount: invoice.allocatedAmount + amount },
+            changes: moneyAsRead(invoice, invoice.allocatedAmount + amount),
             precedingEvents: [payment.event],
           };
         }
@@ -147,7 +154,7 @@ export const transitionInvoice =
         const { number, cancelledOn, take } = cancellation(orm, c.env, at);
         return {
           writes: [take],
-          changes: { cancellationNumber: number, cancelledOn },
+          changes: { cancellationNumber: number, cancelledOn, ...moneyAsRead(invoice) },
           fill: { "$.cancellation_number": number },
         };
       },

@@ -1,0 +1,174 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Database } from "../db/client";
+import { guarded } from "../db/guards";
+import { invoices, payments, type InvoiceRow } from "../db/schema";
+import { directDebitCollections, directDebits, type DirectDebitRow } from "../schemas/direct-debit-collection";
+import { blockOf } from "../domain/direct-debits";
+import { transactionStateOf, type TransactionState } from "../domain/payments";
+import type { EventDraft } from "../events/outbox";
+import { allocate, openAmountOf, reverse } from "../writes/payments";
+import type { StatementTransaction } from "./camt053";
+
+// docs/api.md part 16: a statement's transaction as part of a direct debit's life, read before part 15's
+// rules. A credit settles what a pending collection sent: the debit its end-to-end id names, or, for a
+// batch entry without details, every debit of the payment information block its PmtInfId names when
+// the amounts agree. A debit with return information reverses the payment of the debit its end-to-end
+// id names, whenever it comes. Anything else is part 15's to match.
+
+/** What a transaction does as a direct debit's settlement or return: its state, writes and events. */
+interface DebitPlan {
+  state: TransactionState;
+  allocated: number;
+  customerId: string;
+  writes: BatchItem<"sqlite">[];
+  events: EventDraft[];
+}
+
+const booked = (tx: StatementTransaction) => tx.status === "BOOK" && tx.currency === "EUR";
+
+/** The debit's state moved from what was read: the batch fails if it is not that any more. */
+const debitMoves = (orm: Database, debit: DirectDebitRow, to: Partial<DirectDebitRow>) =>
+  orm
+    .update(directDebits)
+    .set({
+      state: guarded(sql`${directDebits.state} = ${debit.state}`, to.state, "debit_unchanged"),
+      ...(to.returnReason === undefined ? {} : { returnReason: to.returnReason }),
+    })
+    .where(eq(directDebits.id, debit.id));
+
+/** The collection is settled once none of its debits is pending (this batch's changes included). */
+const settles = (orm: Database, collectionId: string) =>
+  orm
+    .update(directDebitCollections)
+    .set({ state: "settled" })
+    .where(
+      and(
+        eq(directDebitCollections.id, collectionId),
+        sql`NOT EXISTS (SELECT 1 FROM ${directDebits} WHERE ${directDebits.collectionId} = ${collectionId} AND ${
+          directDebits.state
+        } = 'pending')`,
+      ),
+    );
+
+/** The debits a credit settles: by its end-to-end id, or a batch entry's block; none: not ours. */
+async function settledBy(orm: Database, tx: StatementTransaction): Promise<DirectDebitRow[]> {
+  if (tx.endToEndId !== null) {
+    const [debit] = await orm.select().from(directDebits).where(eq(directDebits.endToEndId, tx.endToEndId));
+    if (debit?.state === "pending" && debit.amount === tx.amountCents) return [debit];
+  }
+  const block =
+    tx.entryTransactionsCount === 0 && tx.batchPaymentInformationId !== null && blockOf(tx.batchPaymentInformationId);
+  if (!block) return [];
+  const debits = await orm
+    .select({ debit: directDebits })
+    .from(directDebits)
+    .innerJoin(directDebitCollections, eq(directDebitCollections.id, directDebits.collectionId))
+    .where(and(eq(directDebitCollections.messageId, block.messageId), eq(directDebits.sequenceType, block.sequence)));
+  const rows = debits.map(({ debit }) => debit);
+  const sum = rows.reduce((total, debit) => total + debit.amount, 0);
+  return rows.length > 0 && rows.every((debit) => debit.state === "pending") && sum === tx.amountCents ? rows : [];
+}
+
+/** The invoices of `debits`, by id. */
+async function invoicesOf(orm: Database, debits: DirectDebitRow[]): Promise<Map<string, InvoiceRow>> {
+  const rows = await orm
+    .select({ invoice: invoices })
+    .from(invoices)
+    .innerJoin(directDebits, eq(directDebits.invoiceId, invoices.id))
+    .where(
+      debits.length === 1
+        ? eq(directDebits.id, debits[0]!.id)
+        : and(
+            eq(directDebits.collectionId, debits[0]!.collectionId),
+            eq(directDebits.sequenceType, debits[0]!.sequenceType),
+          ),
+    );
+  return new Map(rows.map(({ invoice }) => [invoice.id, invoice]));
+}
+
+/** The invoice this debit's collection no longer holds: the debit is settled or returned (a later one may hold it). */
+const released = (orm: Database, debit: DirectDebitRow) =>
+  orm
+    .update(invoices)
+    .set({ pendingCollection: null })
+    .where(and(eq(invoices.id, debit.invoiceId), eq(invoices.pendingCollection, debit.collectionId)));
+
+/**
+ * A credit that settles debits: each invoice paid its debit's amount, as a payment of method
+ * direct_debit, up to what it has open (a transfer for it may have come meanwhile: what the invoice no
+ * longer needs stays unapplied, a credit of its customer).
+ */
+async function settlement(orm: Database, tx: StatementTransaction, transactionId: string, at: string) {
+  const debits = await settledBy(orm, tx);
+  if (debits.length === 0) return undefined;
+  const byId = await invoicesOf(orm, debits);
+  const writes: BatchItem<"sqlite">[] = [];
+  const events: EventDraft[] = [];
+  let allocated = 0;
+  for (const debit of debits) {
+    const invoice = byId.get(debit.invoiceId)!;
+    const amount = Math.min(debit.amount, openAmountOf(invoice));
+    writes.push(debitMoves(orm, debit, { state: "paid" }), released(orm, debit));
+    if (amount === 0) continue;
+    const allocation = allocate(orm, {
+      invoice,
+      amount,
+      method: "direct_debit",
+      bankTransactionId: transactionId,
+      bookedOn: tx.bookedOn ?? at.slice(0, 10),
+      at,
+      id: debit.id,
+    });
+    writes.push(...allocation.writes);
+    events.push(...allocation.events);
+    allocated += amount;
+  }
+  writes.push(settles(orm, debits[0]!.collectionId));
+  const plan: DebitPlan = {
+    state: transactionStateOf(tx.amountCents, allocated),
+    allocated,
+    customerId: debits[debits.length - 1]!.customerId,
+    writes,
+    events,
+  };
+  return plan;
+}
+
+/**
+ * A returned debit: its payment reversed (when it was paid), the debit `returned` with its reason. The
+ * transaction is matched; of its amount only the debit's is allocated: a fee in it stays unapplied.
+ */
+async function returned(orm: Database, tx: StatementTransaction, at: string): Promise<DebitPlan | undefined> {
+  if (tx.endToEndId === null || tx.returnReason === null) return undefined;
+  const [debit] = await orm.select().from(directDebits).where(eq(directDebits.endToEndId, tx.endToEndId));
+  if (!debit || debit.state === "returned") return undefined;
+  const moved = debitMoves(orm, debit, { state: "returned", returnReason: tx.returnReason });
+  const plan: DebitPlan = {
+    state: "matched",
+    allocated: Math.min(debit.amount, tx.amountCents),
+    customerId: debit.customerId,
+    writes: [moved, released(orm, debit), settles(orm, debit.collectionId)],
+    events: [],
+  };
+  if (debit.state === "pending") return plan;
+  const [[payment], [invoice]] = await Promise.all([
+    orm.select().from(payments).where(eq(payments.id, debit.id)),
+    orm.select().from(invoices).where(eq(invoices.id, debit.invoiceId)),
+  ]);
+  if (!payment || !invoice || payment.returnedAt !== null) return plan;
+  const reversal = reverse(orm, { payment, invoice, reason: tx.returnReason, at });
+  return { ...plan, writes: [...reversal.writes, ...plan.writes], events: reversal.events };
+}
+
+/** What a transaction does for a direct debit, before part 15's rules; undefined: nothing. */
+export async function directDebitPlan(
+  orm: Database,
+  tx: StatementTransaction,
+  transactionId: string,
+  at: string,
+): Promise<DebitPlan | undefined> {
+  if (!booked(tx)) return undefined;
+  if (tx.creditDebit === "debit") return returned(orm, tx, at);
+  return tx.reversal ? undefined : settlement(orm, tx, transactionId, at);
+}
