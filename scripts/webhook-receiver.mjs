@@ -66,8 +66,11 @@ const server = createServer((request, response) => {
     // Deliveries are at least once: the same webhook-id again is a repeat, done already.
     const repeat = seen.has(event.id) ? " (repeat)" : "";
     seen.add(event.id);
-    // What the event is about: a card order or invoice by id and state, a billing profile by its customer.
-    const about = event.data.id ? `${event.data.id} ${event.data.state}` : event.data.customer;
+    // What the event is about: a card order or invoice by id and state, a payment by id and the invoice
+    // it pays, a billing profile by its customer.
+    const about = event.data.id
+      ? `${event.data.id} ${event.data.state ?? event.data.invoice_number}`
+      : event.data.customer;
     console.log(`verified ${event.id} ${event.type} ${about}${repeat}`);
     response.writeHead(204).end();
   });

@@ -213,7 +213,7 @@ describe("a token sent and rejected: 401 invalid_token", () => {
     },
   );
 
-  // A claim of the wrong type makes the token malformed, also one no setting asks for (README, Decisions).
+  // A claim of the wrong type makes the token malformed, also one no setting asks for (docs/api.md part 2).
   it.each([
     ["exp", "1e400"],
     ["nbf", '"0"'],

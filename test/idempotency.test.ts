@@ -405,7 +405,7 @@ describe("Idempotency-Key", () => {
 });
 
 // The request a key stands for: method, path, query string, customer and the body as JSON
-// (README, Decisions: Idempotency).
+// (docs/api.md part 7).
 describe("the request a key stands for", () => {
   /** A keyed POST of exactly this body text. */
   const postText = (auth: string, path: string, key: string, text: string) =>

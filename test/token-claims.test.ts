@@ -5,7 +5,7 @@ import { type Bindings, call, unique } from "./support/api";
 import { handMade, INVALID_TOKEN_CHALLENGE } from "./support/jwt";
 
 // Correctly signed tokens of every shape: whatever the payload says, the answer is 200, 401 or 403
-// as docs/api.md part 2 and README's Decisions (Tokens) say, never a 5xx. A model of those rules
+// as docs/api.md part 2 says, never a 5xx. A model of those rules
 // predicts each answer from the payload as the Worker parses it.
 
 const RUNS = 500;

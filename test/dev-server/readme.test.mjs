@@ -1,10 +1,11 @@
-// The README's sessions, run as a reader runs them: its curl session in one bash, step by step, and
-// then its TypeScript client in the same shell (TOKEN exported by the session), against a
-// `wrangler dev` with a fresh database that this file starts, with the secrets of `.dev.vars` as
-// `npm run dev` makes it. Each step's output must be the README's, up to what differs between runs
-// (ids, times, dates, secrets, cursors, the ports this run uses). Deliveries arrive in any order, so
-// the receiver's log is compared as a set of lines. Ports: free from DEV_SERVER_PORT (default 8900)
-// + 150 on: the API, the receiver (next port) and the inspector (1000 above).
+// The README's sessions, run as a reader runs them: its curl session (every console block of its
+// section, in order) in one bash, step by step, and then its TypeScript client in the same shell
+// (TOKEN exported by the session), against a `wrangler dev` with a fresh database that this file
+// starts, with the secrets of `.dev.vars` as `npm run dev` makes it. Each step's output must be the
+// README's, up to what differs between runs (ids, times, dates, secrets, cursors, RF check digits, the
+// ports this run uses). Deliveries arrive in any order, so the receiver's log is compared as a set of
+// lines. Ports: free from DEV_SERVER_PORT (default 8900) + 150 on: the API, the receiver (next port)
+// and the inspector (1000 above).
 import assert from "node:assert/strict";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -14,6 +15,7 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { readDevVars, syncDevVars } from "../../scripts/dev-vars.mjs";
 import { einvoiceValidator, pdfChecker, validatorRequired } from "../../scripts/einvoice-validator.mjs";
+import { iso20022Validator } from "../../scripts/iso20022-validator.mjs";
 import { startWorker } from "../../scripts/local-worker.mjs";
 import { firstFreePorts, INSPECTOR_OFFSET } from "../../scripts/ports.mjs";
 
@@ -24,12 +26,18 @@ const README_HOOK_PORT = "8788";
 /** What the session writes where it works. */
 const SESSION_FILES = ["receiver.log", "invoice.xml", "invoice.pdf"];
 
-/** The first fenced block of `language` after `marker` in the README. */
-function block(marker, language) {
+/** The fenced blocks of `language` after `marker` in the README, up to its next section ("## "). */
+function blocks(marker, language) {
   const start = README.indexOf(marker);
   assert.ok(start >= 0, `README has no "${marker}"`);
-  const open = README.indexOf("```" + language + "\n", start);
-  return README.slice(open + language.length + 4, README.indexOf("\n```", open));
+  const next = README.indexOf("\n## ", start + marker.length);
+  const section = README.slice(start, next < 0 ? undefined : next);
+  const fence = "```" + language + "\n";
+  const found = [];
+  for (let open = section.indexOf(fence); open >= 0; open = section.indexOf(fence, open + 1))
+    found.push(section.slice(open + fence.length, section.indexOf("\n```", open)));
+  assert.ok(found.length > 0, `README's "${marker}" has no ${language} block`);
+  return found;
 }
 
 /** A console block's `$ ` commands, each with the output shown below it. */
@@ -44,17 +52,24 @@ function steps(console) {
 
 /** What differs between two runs of the same session, written the same way. */
 function normalized(text, { api, hookPort }) {
-  return text
-    .replaceAll("\r", "")
-    .replaceAll(api, README_API)
-    .replaceAll(`127.0.0.1:${hookPort}/`, `127.0.0.1:${README_HOOK_PORT}/`)
-    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<uuid>")
-    .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, "<time>")
-    .replace(/\d{4}-\d{2}-\d{2}/g, "<date>")
-    .replace(/INV-\d{4}-/g, "INV-<year>-")
-    .replace(/whsec_[A-Za-z0-9+/=]+/g, "whsec_<secret>")
-    .replace(/cursor=[A-Za-z0-9_.-]+/g, "cursor=<cursor>")
-    .replace(/\n+$/, "");
+  return (
+    text
+      .replaceAll("\r", "")
+      .replaceAll(api, README_API)
+      .replaceAll(`127.0.0.1:${hookPort}/`, `127.0.0.1:${README_HOOK_PORT}/`)
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<uuid>")
+      .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, "<time>")
+      .replace(/\d{4}-\d{2}-\d{2}/g, "<date>")
+      .replace(/INV-\d{4}-/g, "INV-<year>-")
+      // An invoice's RF reference: its check digits follow the year.
+      .replace(/RF\d{2}INV\d{4}/g, "RF<check>INV<year>")
+      .replace(/whsec_[A-Za-z0-9+/=]+/g, "whsec_<secret>")
+      // A direct debit collection's message id, and its file's CreDtTm (to the second).
+      .replace(/DD[0-9A-F]{26}/g, "DD<message>")
+      .replace(/T\d{2}:\d{2}:\d{2}Z/g, "T<time>Z")
+      .replace(/cursor=[A-Za-z0-9_.-]+/g, "cursor=<cursor>")
+      .replace(/\n+$/, "")
+  );
 }
 
 /**
@@ -101,10 +116,15 @@ function shell(env) {
 test("the README's curl session and TypeScript client, against a fresh `wrangler dev`", {
   timeout: 600_000,
 }, async (t) => {
-  // The session checks the e-invoices it downloads with the official tools, when they are there.
-  const tools = { EINVOICE_VALIDATE: einvoiceValidator(), EINVOICE_CHECK_PDF: pdfChecker() };
+  // The session checks the e-invoices it downloads, and the example bank statement it uploads, with the
+  // official tools, when they are there.
+  const tools = {
+    EINVOICE_VALIDATE: einvoiceValidator(),
+    EINVOICE_CHECK_PDF: pdfChecker(),
+    ISO20022_VALIDATE: iso20022Validator(),
+  };
   for (const tool of Object.values(tools))
-    assert.ok(!tool.absent || !validatorRequired(), `the e-invoice tools are required in CI: ${tool.absent}`);
+    assert.ok(!tool.absent || !validatorRequired(), `the validators are required in CI: ${tool.absent}`);
   syncDevVars(join(ROOT, ".dev.vars"), join(ROOT, ".dev.vars.example"));
   const devVars = readDevVars(join(ROOT, ".dev.vars"));
   const port = await firstFreePorts(
@@ -139,14 +159,14 @@ test("the README's curl session and TypeScript client, against a fresh `wrangler
     if (!scratchExisted) rmSync(scratch, { recursive: true, force: true });
   });
 
-  const session = steps(block("## A session with curl", "console"));
+  const session = blocks("## A session with curl", "console").flatMap(steps);
   assert.ok(session.length >= 20, `the curl session has ${session.length} steps`);
   for (const { command, expected } of session) {
     const typed = command.replaceAll(README_API, api).replace(`HOOK_PORT=${README_HOOK_PORT}`, `HOOK_PORT=${hookPort}`);
     const tool = Object.entries(tools).find(([name]) => command.includes(`$${name}`))?.[1];
     const validating = tool !== undefined;
     if (tool?.absent) {
-      t.diagnostic(`skipped "$ ${command}": e-invoice tool absent (${tool.absent})`);
+      t.diagnostic(`skipped "$ ${command}": validator absent (${tool.absent})`);
       continue;
     }
     // The validator compiles its rule sets on every call: a minute or more on a small machine.
@@ -174,7 +194,7 @@ test("the README's curl session and TypeScript client, against a fresh `wrangler
       );
 
   // The client, saved as the README says and run in the same shell, TOKEN exported by the session.
-  const client = block("A TypeScript client", "ts").replaceAll(README_API, api);
+  const [client] = blocks("## A TypeScript client", "ts").map((code) => code.replaceAll(README_API, api));
   const dir = join(ROOT, ".wrangler/readme-client");
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });

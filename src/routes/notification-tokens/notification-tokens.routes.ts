@@ -9,7 +9,7 @@ import { NotificationDevice, RegisterNotificationToken } from "../../schemas/not
 const TAG = "Notification tokens";
 const ACCESS = { scope: "notification_tokens:write", tenant: false } as const;
 
-/** A voucher owner's devices: a new one beyond these replaces the least recently updated (README). */
+/** A voucher owner's devices: a new one beyond these replaces the least recently updated (docs/api.md part 5). */
 export const MAX_DEVICES_PER_OWNER = 20;
 
 const NotificationDeviceList = listOf("NotificationDeviceList", NotificationDevice);
