@@ -25,40 +25,21 @@ import {
 } from "../src/db/notification-tokens";
 import { cardOrders, invoices, type CardOrderRow, type InvoiceRow } from "../src/db/schema";
 import { unique } from "./support/api";
+import { draftOrderRow } from "./support/rows";
 
 const database = () => new RequestDatabase(env.DB, "first-primary");
 const page = (n: number, size: number) => ({ list: "", page: n, pageSize: size, offset: (n - 1) * size });
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
 
-function orderRow(customerId: string, fields: Partial<CardOrderRow> = {}): CardOrderRow {
-  // Checked as a whole first: a field left out is named as missing (spread with `fields`, it would
-  // only be "possibly undefined").
-  const row: CardOrderRow = {
-    id: crypto.randomUUID(),
-    customerId,
-    state: "draft",
+const orderRow = (customerId: string, fields: Partial<CardOrderRow> = {}): CardOrderRow =>
+  draftOrderRow(customerId, {
     createdAt: at(0),
     updatedAt: at(0),
-    submittedAt: null,
-    productionStartedAt: null,
-    deliveredAt: null,
-    description: null,
-    invoiceReference: null,
     costCenter: "CC-1",
-    paymentMethod: "bank_transfer",
     voucherCategory: "mixed",
-    invoiceId: null,
-    invoiceNumber: null,
-    productionInvoiceId: null,
-    productionInvoiceNumber: null,
-    shippingInvoiceId: null,
-    shippingInvoiceNumber: null,
-    entriesCount: 0,
-    entriesAmount: 0,
-  };
-  return { ...row, ...fields };
-}
+    ...fields,
+  });
 
 async function insertOrders(orm: Database, rows: CardOrderRow[]): Promise<CardOrderRow[]> {
   for (const row of rows) await insertCardOrder(orm, row).run();

@@ -10,6 +10,7 @@ import { cardOrders, type CardOrderRow } from "../src/db/schema";
 import { insertWebhookEndpoint } from "../src/db/webhook-endpoints";
 import { isWriteConflict, WriteConflict } from "../src/errors";
 import { BASE, createCardOrder, expectError, newEntry, seedEntries, send, token, unique } from "./support/api";
+import { draftOrderRow } from "./support/rows";
 import { FaultyD1 } from "./support/faulty-d1";
 
 const database = () => new RequestDatabase(env.DB, "first-primary");
@@ -20,31 +21,7 @@ const failure = (promise: Promise<unknown>) =>
     (error: unknown) => error,
   );
 
-function orderRow(customerId: string, fields: Partial<CardOrderRow> = {}): CardOrderRow {
-  const at = "2026-01-01T00:00:00.000Z";
-  const none = { submittedAt: null, productionStartedAt: null, deliveredAt: null, description: null };
-  const unlinked = { invoiceId: null, invoiceNumber: null, productionInvoiceId: null, productionInvoiceNumber: null };
-  // Checked as a whole first: a field left out is named as missing (spread with `fields`, it would
-  // only be "possibly undefined").
-  const row: CardOrderRow = {
-    id: crypto.randomUUID(),
-    customerId,
-    state: "draft",
-    createdAt: at,
-    updatedAt: at,
-    ...none,
-    invoiceReference: null,
-    costCenter: null,
-    paymentMethod: "bank_transfer",
-    voucherCategory: "gift",
-    ...unlinked,
-    shippingInvoiceId: null,
-    shippingInvoiceNumber: null,
-    entriesCount: 0,
-    entriesAmount: 0,
-  };
-  return { ...row, ...fields };
-}
+const orderRow = draftOrderRow;
 
 async function storedOrder(fields: Partial<CardOrderRow> = {}): Promise<CardOrderRow> {
   const row = orderRow(unique("customer"), fields);
