@@ -246,6 +246,30 @@ describe("POST /bank_statements: a camt.053 file", () => {
     },
   );
 
+  it("a file of 12 statements (stored in several inserts, each within D1's 100 bound parameters): all 12, in order", async () => {
+    const office = await backOffice();
+    const ids = Array.from({ length: 12 }, () => unique("STMT"));
+    const file = camt053File({
+      version: "camt.053.001.08",
+      messageId: unique("MSG"),
+      statements: ids.map((id, i) => ({ id, iban: IBAN, entries: [credit(`${i + 1}.00`)] })),
+    });
+    const response = await uploadFile(office, file);
+    const body = await expectJson(
+      response,
+      202,
+      singlePage(
+        "/bank_statements",
+        ids.map((id) => statementBody({ statement_id: id, from_date: null, to_date: null, transactions_count: 1 })),
+      ),
+    );
+    expect(response.headers.get("Location")).toBe(`${BASE}/bank_statements/${body.data[0].id}`);
+    expect(statementsQueued.messages).toHaveLength(12);
+    await drainStatements();
+    for (const [i, statement] of body.data.entries())
+      expect(await row(statement.id)).toMatchObject({ file_index: i, state: "processed" });
+  });
+
   it.each([
     "application/xml",
     "text/xml",
@@ -473,10 +497,13 @@ describe("POST /bank_statements: a camt.053 file", () => {
       });
     const first = await post(file);
     expect(first.status).toBe(202);
-    const answer = await first.json();
+    const answer = (await first.json()) as { data: { id: string }[] };
     const before = await everything();
     const again = await post(file);
     expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    // The replay names the same statement as the first answer did.
+    expect(first.headers.get("Location")).toBe(`${BASE}/bank_statements/${answer.data[0]!.id}`);
+    expect(again.headers.get("Location")).toBe(first.headers.get("Location"));
     await expectJson(again, 202, answer);
     // The file's SHA-256 stands for the body: one more statement of another file is another request.
     await expectError(await post(statementFile([credit("1.00")])), 422, {
@@ -958,7 +985,9 @@ describe("the statement's state and counts", () => {
       await expectError(await call(path, { token: office }), 404, { code: "not_found" });
   });
 
-  it("a statement of 1,000 transactions is read and matched in one drain, each once", { timeout: 60_000 }, async () => {
+  it("a statement of 1,000 transactions: runs of at most 150 (D1's queries per invocation), each transaction once", {
+    timeout: 60_000,
+  }, async () => {
     const office = await backOffice();
     const auth = await token();
     const invoices: any[] = [];
@@ -968,9 +997,9 @@ describe("the statement's state and counts", () => {
       i % 100 === 0 ? credit("100.00", { endToEndId: invoices[i / 100].number }) : credit(`${1 + (i % 50)}.00`),
     );
     const [statement] = await upload(office, statementFile(entries));
-    const started = Date.now();
     const outcomes = await drainStatements();
-    const took = Date.now() - started;
+    // Each run hands the rest to a new message of its own: 1,000 / 150 makes 7 runs.
+    expect(outcomes).toHaveLength(7);
     expect(outcomes.every((o) => o.acked && o.retried === undefined)).toBe(true);
     expect(await read(office, `/bank_statements/${statement.id}`)).toMatchObject({
       state: "processed",
@@ -987,8 +1016,6 @@ describe("the statement's state and counts", () => {
         .first(),
     ).toStrictEqual({ n: 1000, p: 1000 });
     for (const invoice of invoices) expect(await openAmount(auth, invoice.id)).toBe("0.00");
-    console.log(JSON.stringify({ statement_of_1000_ms: took }));
-    expect(took).toBeLessThan(60_000);
   });
 });
 

@@ -46,6 +46,18 @@ interface Step {
  * key's earlier response. Mounting runs it; the OpenAPI document shows its errors.
  */
 const STEPS: Step[] = [
+  // Outermost: the answer's Location, whether the handler made it or a stored response is replayed.
+  {
+    applies: (spec) => spec.success.location === true,
+    run: async (c, { spec }, _, next) => {
+      const response = await next();
+      if (response.status !== spec.success.status) return response;
+      const { data } = (await response.clone().json()) as { data: { id: string }[] };
+      response.headers.set("Location", new URL(`${spec.path}/${data[0]!.id}`, c.req.url).href);
+      return response;
+    },
+    errors: [],
+  },
   {
     applies: authenticated,
     run: async (c, { spec }, _, next) => {

@@ -46,6 +46,8 @@ export interface RouteSpec {
     headers?: Record<string, string>;
     /** A stored document: an attachment with a strong ETag; a matching If-None-Match answers 304. */
     conditional?: true;
+    /** `Location` names the first resource of the answer (`data[0].id` under the route's path), replayed too. */
+    location?: true;
   };
 }
 

@@ -19,8 +19,13 @@ import { handleTransaction, type Progress } from "./transaction";
 
 /** A run's wall time: well inside a queue consumer's limits, whatever one transaction takes. */
 const RUN_MS = 20_000;
+/**
+ * And at most this many transactions: each costs a few D1 queries and a batch, and an invocation may
+ * make 1,000 (D1's limit per Worker invocation; `wrangler dev` does not enforce it).
+ */
+const RUN_TRANSACTIONS = 150;
 
-/** Marks the statement failed (nothing of it is matched: it is failed before its first transaction). */
+/** Marks the statement failed: its file is gone, or it does not read (then nothing of it was handled). */
 async function fail(db: RequestDatabase, statement: BankStatementRow, error: string) {
   const at = new Date().toISOString();
   await db.orm
@@ -59,7 +64,7 @@ async function processStatement(env: Bindings, id: string): Promise<"done" | "mo
   const keys = await dedupeKeys(statement.accountIban, transactions);
   const progress: Progress = { statement, lastAt: statement.progressedAt };
   for (let position = statement.handled; position < transactions.length; position++) {
-    if (Date.now() - started > RUN_MS) return "more";
+    if (Date.now() - started > RUN_MS || position - statement.handled >= RUN_TRANSACTIONS) return "more";
     try {
       const { events, lastAt } = await handleTransaction(
         db.orm,

@@ -31,6 +31,8 @@ import { directDebitPlan } from "./direct-debits";
 
 type Outcome = "matched" | "unmatched" | "ignored" | "duplicate";
 
+const MAX_REFERENCES = 90;
+
 const RACES = new Set<GuardName>(["invoice_allocation", "debit_unchanged", "payment_not_returned"]);
 
 /** Where a statement's processing stands: the statement as last written, and the last created_at. */
@@ -83,7 +85,9 @@ function byPayer(orm: Database, iban: string, amount: number) {
 
 /** Which open invoices get what of a matchable transaction (rules 1 to 3), and whose credit it is. */
 async function allocationsOf(orm: Database, tx: StatementTransaction) {
-  const references = referencesOf(tx);
+  // A payer's text naming more invoices than one statement can look up (D1's 100 bound values) names
+  // the first of them: no transfer pays so many.
+  const references = referencesOf(tx).slice(0, MAX_REFERENCES);
   if (references.length > 0) {
     const rows = await orm.select().from(invoices).where(inArray(invoices.number, references));
     // In the order named; unknown references are skipped.
@@ -204,16 +208,17 @@ export async function handleTransaction(
       returnReason: tx.returnReason,
     };
     const events = insertEvents(orm, null, plan.events, Date.parse(at));
+    // Its events are stamped a millisecond apart from `at` (events/outbox.ts): the statement moves on
+    // from the last, so that a run that resumes stamps after it.
+    const lastAt = new Date(Date.parse(at) + Math.max(0, plan.events.length - 1)).toISOString();
     try {
       const results = await batchNamed(orm, {
         transaction: [orm.insert(bankTransactions).values(row)],
         allocations: plan.writes,
         events: events.inserts,
-        statement: [advance(orm, progress, position, outcome, at)],
+        statement: [advance(orm, progress, position, outcome, lastAt)],
       });
-      const stored = (results.events as EventRow[][]).map((rows) => rows[0]!);
-      // Its events are stamped a millisecond apart from `at` (events/outbox.ts).
-      return { outcome, events: stored, lastAt: stored.at(-1)?.createdAt ?? at };
+      return { outcome, events: (results.events as EventRow[][]).map((rows) => rows[0]!), lastAt };
     } catch (error) {
       if (!(error instanceof WriteConflict)) throw error;
       if (error.guard === "transaction_known") return countOnly(orm, progress, position, at);

@@ -7,6 +7,7 @@ import { CamtError, inspectStatementFile, type StatementFile } from "../../payme
 import { newId } from "../../domain/ids";
 import type { AppEnv } from "../../env";
 import { ApiError, found } from "../../errors";
+import { sendAll } from "../../events/send-batch";
 import { database } from "../../http/database";
 import { reply } from "../../http/reply";
 import type { Handler } from "../../http/route";
@@ -25,12 +26,7 @@ function sellerAccount(c: Context<AppEnv>): string {
   return iban;
 }
 
-/**
- * docs/api.md part 15: a camt.053 file, top to bottom. A file that is not a camt.053 of a version read here, or holds
- * a statement of another account, is refused with nothing stored. Otherwise the file is kept in R2 as
- * received and each of its statements stored as `processing`, in one batch, and handed to the statements
- * queue: the jobs Worker reads and matches their transactions. 202, Location the first statement.
- */
+/** What the file holds, or a 422 saying why it is not a camt.053 the service reads. */
 function inspect(file: Uint8Array): StatementFile {
   try {
     return inspectStatementFile(file);
@@ -40,6 +36,13 @@ function inspect(file: Uint8Array): StatementFile {
   }
 }
 
+/**
+ * docs/api.md part 15: a camt.053 file, top to bottom. A file that is not a camt.053 of a version read
+ * here (one without a statement included), or holds a statement of another account, is refused with
+ * nothing stored. Otherwise the file is kept in R2 as received and each of its statements stored as
+ * `processing`, in one batch, and handed to the statements queue: the jobs Worker reads and matches
+ * their transactions. 202 (Location, the first statement's: http/mount.ts).
+ */
 export const createBankStatements: Handler<typeof routes.createBankStatements> = async (c, { body: file }) => {
   const inspection = inspect(file);
   const account = sellerAccount(c);
@@ -49,7 +52,6 @@ export const createBankStatements: Handler<typeof routes.createBankStatements> =
         `Statement ${statement.id} is of account ${statement.accountIban ?? "(no IBAN)"}, ` +
           `not of the seller's ${account}.`,
       );
-  if (inspection.statements.length === 0) throw invalid("The file holds no statement (Stmt).");
 
   const fileKey = `statements/${newId()}.xml`;
   await c.env.STATEMENT_FILES.put(fileKey, file, { httpMetadata: { contentType: "application/xml" } });
@@ -78,8 +80,7 @@ export const createBankStatements: Handler<typeof routes.createBankStatements> =
       progressedAt: at,
     };
   });
-  c.header("Location", new URL(`/bank_statements/${rows[0]!.id}`, c.req.url).href);
-  const answer = await commit(c, [insertStatements(database(c).orm, rows)], {
+  const answer = await commit(c, insertStatements(database(c).orm, rows), {
     status: 202,
     body: singlePageEnvelope(c, rows.map(toBankStatement)),
   }).catch((error: unknown) => {
@@ -89,7 +90,10 @@ export const createBankStatements: Handler<typeof routes.createBankStatements> =
   });
   // After the batch; a message that gets lost, the per-minute cron sends again (resume_statements).
   c.executionCtx.waitUntil(
-    c.env.STATEMENTS.sendBatch(rows.map((row) => ({ body: { kind: "statement", statementId: row.id } }))),
+    sendAll(
+      c.env.STATEMENTS,
+      rows.map((row) => ({ kind: "statement" as const, statementId: row.id })),
+    ),
   );
   return answer;
 };

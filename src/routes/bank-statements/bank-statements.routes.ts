@@ -26,7 +26,7 @@ export const createBankStatements = {
   },
   query: NO_QUERY,
   errors: ["invalid_document"],
-  success: { status: 202, schema: BankStatementList },
+  success: { status: 202, schema: BankStatementList, location: true },
 } satisfies RouteSpec;
 
 export const listBankStatements = {
