@@ -616,6 +616,34 @@ describe("POST /direct_debit_collections: what a collection takes", () => {
     expect(ids).toStrictEqual(invoices.map((i) => i.number).sort());
     expect(created.reduce((sum, c) => sum + c.transactions_count, 0)).toBe(6);
   });
+
+  it("an invoice paid in part between the collection's read and its write: 409, nothing collected, nothing held", async () => {
+    const { auth } = await debtor();
+    const invoice = await ddInvoice(auth, "100.00");
+    // A transfer's allocation lands just before the collection's write batch, as a concurrent statement run's would.
+    const paid = () =>
+      env.DB.prepare("UPDATE invoices SET allocated_amount = 3000 WHERE id = ?").bind(invoice.id).run();
+    const DB = {
+      withSession(start: D1SessionBookmark | D1SessionConstraint) {
+        const session = env.DB.withSession(start);
+        return {
+          prepare: (query: string) => session.prepare(query),
+          async batch(statements: D1PreparedStatement[]) {
+            await paid();
+            return session.batch(statements);
+          },
+          getBookmark: () => session.getBookmark(),
+        };
+      },
+    } as unknown as D1Database;
+    const before = await stored();
+    await expectError(await post(dueDate(), { DB }), 409, { code: "conflict" });
+    expect(await stored()).toStrictEqual(before);
+    const row = await env.DB.prepare("SELECT pending_collection FROM invoices WHERE id = ?").bind(invoice.id).first();
+    expect(row).toStrictEqual({ pending_collection: null });
+    // Asked again, it collects what is open now.
+    expect((await collect(dueDate())).control_sum).toBe("70.00");
+  });
 });
 
 describe("the debits a collection writes", () => {
@@ -1321,6 +1349,8 @@ describe("settlement, from camt.053", () => {
         state: "matched",
         allocated_amount: "69.12",
         unapplied_amount: "0.00",
+        // A block of two customers is neither's.
+        customer: null,
       });
       for (const [invoice, who, amount] of [
         [frst[0], a, "12.34"],
@@ -1339,7 +1369,12 @@ describe("settlement, from camt.053", () => {
       // The RCUR block is not paid by the FRST block's credit.
       expect((await invoiceNow(known.auth, rcur.id)).state).toBe("open");
       expect((await collectionNow(collection)).state).toBe("pending");
-      await statementOf([batchEntry("9.00", `${collection.message_id}-RCUR`, 1)], version);
+      const { transactions: rcurPaid } = await statementOf(
+        [batchEntry("9.00", `${collection.message_id}-RCUR`, 1)],
+        version,
+      );
+      // A block of one customer's debits is theirs.
+      expect(rcurPaid[0].customer).toBe(known.customerId);
       expect((await invoiceNow(known.auth, rcur.id)).state).toBe("paid");
       expect((await collectionNow(collection)).state).toBe("settled");
     },

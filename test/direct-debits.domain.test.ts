@@ -186,6 +186,8 @@ describe("sepaText: names and texts in the SEPA Latin set", () => {
     ["other scripts become spaces, runs of spaces one", "Tokyo 東京 Kantine", "Tokyo Kantine"],
     ["Cyrillic, in Latin letters (ISO 9, as banks spell it)", "Москва", "Moskva"],
     ["Greek, in Latin letters (ELOT 743)", "Αθήνα Taverna", "Athina Taverna"],
+    ["Cyrillic letters of their own, not Latin ones with marks: й, ѓ, ќ", "Сергей Ѓорѓи Ќосе", "Sergey Gjorgji Kjose"],
+    ["Greek ου is ou, in any case", "Παπαδόπουλος ΟΥΡΑΝΟΣ Ουρανία", "Papadopoulos OURANOS Ourania"],
     ["nothing left of a name in a script with no Latin spelling here", "北京", ""],
     ["trimmed", "  Bäckerei  Schmidt  ", "Baeckerei Schmidt"],
     ["tabs and line breaks are spaces", "Kantine\tNord\nGmbH", "Kantine Nord GmbH"],

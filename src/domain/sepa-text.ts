@@ -139,13 +139,15 @@ export const isSepaText = (text: string): boolean => SEPA_TEXT.test(text);
  */
 export function sepaText(text: string, max: number): string {
   let out = "";
-  for (const character of text) {
+  // Greek's ου is one sound: ELOT 743 writes "ou" (Παπαδόπουλος -> Papadopoulos).
+  for (const character of text.replace(/ο[υύ]/g, "ou").replace(/ΟΥ/g, "OU").replace(/Ο[υύ]/g, "Ou")) {
     const spelled = SPELLED[character];
     if (spelled !== undefined) out += spelled;
     else if (SEPA_TEXT.test(character)) out += character;
     else {
+      // A letter of its own first (й is not и with a mark), then the letter without its marks.
       const base = character.normalize("NFD").replace(/\p{M}/gu, "");
-      out += base.length > 0 && SEPA_TEXT.test(base) ? base : (latinised(base) ?? " ");
+      out += latinised(character) ?? (base.length > 0 && SEPA_TEXT.test(base) ? base : (latinised(base) ?? " "));
     }
   }
   return out.replace(/\s+/g, " ").trim().slice(0, max).trim();

@@ -20,7 +20,7 @@ import type { StatementTransaction } from "./camt053";
 interface DebitPlan {
   state: TransactionState;
   allocated: number;
-  customerId: string;
+  customerId: string | null;
   writes: BatchItem<"sqlite">[];
   events: EventDraft[];
 }
@@ -128,7 +128,9 @@ async function settlement(orm: Database, tx: StatementTransaction, transactionId
   const plan: DebitPlan = {
     state: transactionStateOf(tx.amountCents, allocated),
     allocated,
-    customerId: debits[debits.length - 1]!.customerId,
+    // One customer's block, or a debit of one: theirs. A block of several customers is no one's: what it
+    // left over, a person allocates.
+    customerId: new Set(debits.map((debit) => debit.customerId)).size === 1 ? debits[0]!.customerId : null,
     writes,
     events,
   };

@@ -47,12 +47,17 @@ const agent = (bic: string | null) =>
 /** The debtor's postal address: only for an account outside the EEA, where SEPA requires it. */
 function address(debit: DirectDebitRow, buyer: Debtor) {
   if (!needsBic(debit.debtorIban.slice(0, 2))) return null;
+  // A part of which nothing can be written (another script) is left out rather than written empty.
+  const part = (name: string, text: string, max: number) => {
+    const written = sepaText(text, max);
+    return written === "" ? null : el(name, null, written);
+  };
   return el(
     "PstlAdr",
     null,
-    el("StrtNm", null, sepaText(buyer.street, 70)),
-    el("PstCd", null, sepaText(buyer.postcode, 16)),
-    el("TwnNm", null, sepaText(buyer.city, 35)),
+    part("StrtNm", buyer.street, 70),
+    part("PstCd", buyer.postcode, 16),
+    part("TwnNm", buyer.city, 35),
     el("Ctry", null, buyer.countryCode),
   );
 }
