@@ -3,8 +3,7 @@ import type { PageRequest } from "../pagination/query";
 import type { RequestDatabase } from "./client";
 import { keptTotal, pageReads, readPage } from "./keyset";
 import { invoices, payments, type PaymentRow } from "./schema";
-import { param } from "./compiled";
-import { lazily } from "./compiled";
+import { lazily, param } from "./compiled";
 
 // docs/api.md part 15: an invoice's payments, oldest first, for the invoice's customer only.
 

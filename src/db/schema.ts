@@ -21,14 +21,12 @@ export { payments, type PaymentRow } from "../schemas/payment";
 export { webhookEndpoints, type WebhookEndpointRow } from "../schemas/webhook-endpoint";
 
 /**
- * The total of every list (`total_entries`), kept by triggers (drizzle/0006_list_counts.sql) so that
- * no write path can forget one, and read as one row instead of counting rows, which D1 bills for
- * every row it passes. A list is (`list`, `scope`: whose, `filter`: "" for all, or the filter's
- * value): card orders and invoices by customer and state, an order's invoices by state, events by
- * customer and type, devices by owner, webhook endpoints by customer. An order's entries are
- * counted on the order itself (entries_count).
+ * The lists whose totals (`total_entries`) triggers keep (drizzle/0006_list_counts.sql, and the later
+ * migrations' for theirs), by the names they use: no write path can forget one, and a total is read
+ * as one row instead of counting rows, which D1 bills for every row it passes. A list is (`list`,
+ * `scope`: whose, `filter`: "" for all, or the filter's value). An order's entries are counted on the
+ * order itself (entries_count).
  */
-/** The lists whose totals the triggers of drizzle/0006_list_counts.sql keep, by the names they use. */
 export type CountedList =
   | "card_orders"
   | "invoices"

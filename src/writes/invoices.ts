@@ -131,10 +131,6 @@ export function cancellation(orm: Database, vars: BillingVariables, at: string) 
 }
 
 /**
- * Cancels an open invoice as part of its order's cancel, guarded like any change of it, with its
- * invoice.cancelled event (the invoice showing its order cancelled too).
- */
-/**
  * A change of an invoice's money (`pay`, a cancel) that holds only on what its checks read: the
  * allocated amount unchanged (a statement's payment may land between the read and the batch, and
  * moves no updated_at) and no direct debit collection holding the invoice (docs/api.md parts 15, 16).
@@ -148,6 +144,10 @@ export const moneyAsRead = (invoice: InvoiceRow, allocated = invoice.allocatedAm
   pendingCollection: guarded(sql`${invoices.pendingCollection} IS NULL`, null, "invoice_not_collected"),
 });
 
+/**
+ * Cancels an open invoice as part of its order's cancel, guarded like any change of it, with its
+ * invoice.cancelled event (the invoice showing its order cancelled too).
+ */
 export function cancelInvoice(orm: Database, vars: BillingVariables, invoice: InvoiceRow, at: string) {
   const cancelledAt = nextTimestamp(invoice.updatedAt, new Date(at));
   const { number, cancelledOn, take } = cancellation(orm, vars, cancelledAt);
