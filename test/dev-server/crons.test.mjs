@@ -42,5 +42,6 @@ test("each Cron Trigger runs through /cdn-cgi/local/scheduled and logs its job",
     .map((line) => line.replace(/^\[[^\]]*\] /, ""))
     .filter((line) => line.startsWith('{"job"'))
     .map((line) => JSON.parse(line).job);
-  assert.deepEqual(jobs, ["redispatch_events", "sweep"]);
+  // Every minute: events sent again, then stalled bank statements; every hour: the sweep.
+  assert.deepEqual(jobs, ["redispatch_events", "resume_statements", "sweep"]);
 });
