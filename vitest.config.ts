@@ -88,7 +88,11 @@ export default defineConfig(async () => ({
     }),
   ],
   test: {
-    setupFiles: ["./test/apply-migrations.ts"],
+    // One workerd for all files, one after another (vitest starts a new one per file otherwise, about 1 s
+    // each, and evaluates the service's modules again in each); test/support/fresh-storage.ts gives each
+    // file the empty D1, R2 and queues a new one would have, then test/apply-migrations.ts migrates.
+    isolate: false,
+    setupFiles: ["./test/support/fresh-storage.ts", "./test/apply-migrations.ts"],
     // Node tests, not for workerd: against a real `wrangler dev` (npm run test:dev), and the e-invoice
     // and ISO 20022 validator runs (npm run test:einvoice, test:payments).
     exclude: [...configDefaults.exclude, "test/build/**", "test/dev-server/**", "test/einvoice/**", "test/payments/**"],
