@@ -20,6 +20,7 @@ import { SaxesParser } from "saxes";
 import { importSource } from "../../scripts/import-source.mjs";
 import { iso20022Validator, validatorRequired } from "../../scripts/iso20022-validator.mjs";
 import { startWorker } from "../../scripts/local-worker.mjs";
+import { openInvoicesSql } from "../../scripts/seed-invoices.mjs";
 import { firstFreePorts, INSPECTOR_OFFSET } from "../../scripts/ports.mjs";
 
 const { camt053File, earliestCollectionDate, isTarget2Day, addDays, dayIn, paymentReferenceOf } = await importSource(
@@ -380,19 +381,6 @@ test("the whole loop: invoiced, collected, settled, returned (AM04), collected a
 
 // --- Collections of 1, 2 and 1,000 invoices, seeded.
 
-const quote = (value) => (value === null ? "NULL" : `'${String(value).replaceAll("'", "''")}'`);
-const inserts = (table, columns, rows) => {
-  const statements = [];
-  for (let i = 0; i < rows.length; i += 100)
-    statements.push(
-      `INSERT INTO ${table} (${columns.join(", ")}) VALUES\n${rows
-        .slice(i, i + 100)
-        .map((row) => `(${row.map(quote).join(", ")})`)
-        .join(",\n")};`,
-    );
-  return statements;
-};
-
 /** A German IBAN with right check digits (bank code 37040044). */
 function germanIban(account) {
   const bban = `37040044${String(account).padStart(10, "0")}`;
@@ -405,85 +393,11 @@ function germanIban(account) {
  * issued to (its mandate), as src/writes/invoices.ts issues them; the INV sequence past them.
  */
 function seedSql(invoices, year) {
-  const at = new Date().toISOString();
-  const day = at.slice(0, 10);
-  const orders = invoices.map((i) => [
-    i.orderId,
-    i.customerId,
-    "submitted",
-    at,
-    at,
-    at,
-    "seeded",
-    "direct_debit",
-    "meal",
-    i.id,
-    i.number,
-  ]);
-  const rows = invoices.map((i) => [
-    i.id,
-    i.customerId,
-    i.number,
-    "open",
-    at,
-    at,
-    day,
-    "Voucher Cards GmbH",
-    i.dueOn,
-    i.orderId,
-    "submitted",
-    "direct_debit",
-    "voucher",
-    i.cents,
-    i.cents,
-    i.customerId,
-    0,
-    JSON.stringify(i.buyer),
-  ]);
-  return [
-    ...inserts(
-      "card_orders",
-      [
-        "id",
-        "customer_id",
-        "state",
-        "created_at",
-        "updated_at",
-        "submitted_at",
-        "description",
-        "payment_method",
-        "voucher_category",
-        "invoice_id",
-        "invoice_number",
-      ],
-      orders,
-    ),
-    ...inserts(
-      "invoices",
-      [
-        "id",
-        "customer_id",
-        "number",
-        "state",
-        "created_at",
-        "updated_at",
-        "booked_on",
-        "creditor",
-        "due_on",
-        "order_id",
-        "order_state",
-        "payment_method",
-        "kind",
-        "net_amount",
-        "gross_amount",
-        "recipient",
-        "allocated_amount",
-        "buyer",
-      ],
-      rows,
-    ),
-    `INSERT INTO number_sequences (series, year, last) VALUES ('INV', ${year}, ${invoices.length});`,
-  ].join("\n");
+  const createdAt = new Date().toISOString();
+  return openInvoicesSql(
+    invoices.map((i) => ({ ...i, createdAt })),
+    { year, creditor: "Voucher Cards GmbH", paymentMethod: "direct_debit", description: "seeded" },
+  );
 }
 
 test("collections of 1, 2 and 1,000 invoices: each file adds up and is valid against ISO's schema", {

@@ -1,0 +1,431 @@
+// `npm run bench:reconcile` (node bench/reconcile.mjs [--transactions N] [--invoices M] [--port P]
+// [--version 02|08] [--seed S] [--profile] [--d1-delay MS] [--skip-events] [--jobs-main FILE]):
+// issue 32, point 4. A camt.053 statement of 10,000 transactions against 5,000 open invoices (60 % RF
+// references, 25 % invoice numbers in free text, 10 % partial or several invoices, 5 % noise:
+// bench/reconcile/plan.mjs), imported under `wrangler dev` (the API Worker with the jobs and documents
+// Workers, a local D1 seeded with the invoices, bench/reconcile/seed.mjs) as the back office does it:
+// POST /bank_statements, then GET /bank_statements/{id} until it is `processed`. The seconds are from the upload to the first answer
+// that says `processed`. Then the stored payments are read from the D1 and compared, transaction by
+// transaction, with what docs/api.md part 15's rules make of each (bench/reconcile/check.mjs):
+//   wrong                 transactions whose payments (invoice, amount) are not the expected ones
+//   unmatched_referenced  transactions naming a known open invoice by a valid reference, left unmatched
+// Both must be 0 (exit 1 otherwise). The one line on stdout:
+//   reconcile transactions=N wrong=W unmatched_referenced=U seconds=S
+// everything else (the machine, the file, the progress, the CPU time of wrangler and workerd, what
+// went wrong) goes to stderr. --profile runs the jobs Worker through bench/reconcile/jobs.ts (D1 round
+// trips per run counted; --d1-delay adds that many ms to each; --skip-events leaves the events
+// consumer out), and times GET /health and GET /invoices beside each poll: for BENCHMARKS.md
+// ("Reconciliation"), not for the timed figure. --jobs-main runs the jobs Worker from another entry
+// point instead (a prototype of a change to src/, compared on the same statement).
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, watch, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { parseArgs } from "node:util";
+import { sign } from "hono/jwt";
+import { importSource } from "../scripts/import-source.mjs";
+import { apiVars } from "../scripts/derived-config.mjs";
+import { queryD1, startWorker } from "../scripts/local-worker.mjs";
+import { isFree } from "../scripts/ports.mjs";
+import { compare, storedSql } from "./reconcile/check.mjs";
+import { makePlan, rfOf, statementDescription } from "./reconcile/plan.mjs";
+import { cpuBetween, cpuSnapshot, machineShare, machineTicks } from "./reconcile/processes.mjs";
+import { writeSeed } from "./reconcile/seed.mjs";
+import { call, expectStatus } from "./http.mjs";
+import { runBench } from "./lifecycle.mjs";
+
+process.env.WRANGLER_SEND_METRICS = "false";
+
+const { values: flags } = parseArgs({
+  options: {
+    transactions: { type: "string", default: "10000" },
+    invoices: { type: "string", default: "5000" },
+    port: { type: "string", default: "8850" },
+    version: { type: "string", default: "08" },
+    seed: { type: "string", default: "32" },
+    profile: { type: "boolean", default: false },
+    "d1-delay": { type: "string" },
+    "skip-events": { type: "boolean", default: false },
+    "jobs-main": { type: "string" },
+  },
+});
+const N = Number(flags.transactions);
+const M = Number(flags.invoices);
+const VERSION = { "02": "camt.053.001.02", "08": "camt.053.001.08" }[flags.version];
+if (!(Number.isInteger(N) && N >= 20 && Number.isInteger(M) && M >= 1) || !VERSION)
+  throw new Error("usage: node bench/reconcile.mjs [--transactions N>=20] [--invoices M] [--version 02|08] ...");
+const PROFILE =
+  flags.profile || flags["d1-delay"] !== undefined || flags["skip-events"] || flags["jobs-main"] !== undefined;
+// The profiled jobs Worker, or another entry point (a prototype of a change to src/, to compare).
+const JOBS_MAIN = flags["jobs-main"] ?? "bench/reconcile/jobs.ts";
+const D1_DELAY_MS = flags["d1-delay"] ?? "0";
+const LIMIT_BYTES = 10 * 1024 * 1024; // docs/api.md part 15: at most 10 MiB
+const POLL_MS = 500;
+const TIMEOUT_MS = 60 * 60_000;
+const RATE_LIMIT = 100_000_000; // the polls and checks are never limited
+
+const work = mkdtempSync(join(tmpdir(), "bench-reconcile-"));
+const wranglerEnv = { WRANGLER_LOG_PATH: join(work, "wrangler-logs") };
+const t0 = Date.now();
+const log = (line) => console.error(`[${((Date.now() - t0) / 1000).toFixed(1).padStart(6)} s] ${line}`);
+const seconds = (ms) => Math.round(ms / 100) / 10;
+const thousands = (n) => n.toLocaleString("en-US");
+
+/** The statement file: built, written without indentation, read back as the service reads it. */
+async function buildFile(plan, iban) {
+  const source = await importSource(
+    [
+      'export { camt053File } from "./test/support/camt053-builder";',
+      'export { paymentReferenceOf } from "./src/domain/payment-reference";',
+      'export { readStatement } from "./src/payments/camt053";',
+      'export { dedupeKeys } from "./src/payments/dedupe";',
+      'export { referencesOf } from "./src/domain/matching";',
+    ].join("\n"),
+  );
+  const pretty = source.camt053File(statementDescription(plan, { version: VERSION, iban, seed: Number(flags.seed) }));
+  // The builder indents by two spaces (src/documents/xml.ts): 10,000 transactions so are ~12 MB, over the
+  // limit. Whitespace between elements means nothing to a camt.053 (no text here holds a line break).
+  const xml = pretty.replace(/>\n\s*</g, "><");
+  const bytes = new TextEncoder().encode(xml);
+  const path = join(work, "statement.xml");
+  writeFileSync(path, bytes);
+
+  // The file says what the plan means: the service's own reader and rule 1 should find, for each
+  // transaction, its amount, its payer and the invoices it was built to name. Where they do not, the
+  // bench says so before the upload (a fault of the bench's, or of the reader or rule 1, which the
+  // stored payments will then show as wrong) and carries on.
+  let started = performance.now();
+  const read = source.readStatement(bytes, 0);
+  const readMs = performance.now() - started;
+  started = performance.now();
+  await source.dedupeKeys(iban, read);
+  const keysMs = performance.now() - started;
+  const astray = plan.transactions.filter((tx, i) => {
+    const got = read[i];
+    const named = got ? source.referencesOf(got).filter((number) => plan.byNumber.has(number)) : [];
+    return (
+      !got || got.amountCents !== tx.amount || got.counterpartyIban !== tx.iban || named.join() !== tx.named.join()
+    );
+  });
+  if (read.length !== plan.transactions.length || astray.length > 0)
+    log(
+      `WARNING: src/payments/camt053.ts and rule 1 read ${read.length} transactions, ${astray.length} of them ` +
+        `otherwise than planned (first: ${astray
+          .slice(0, 3)
+          .map((tx) => `position ${tx.position}, ${tx.style}, naming ${tx.named.join(" ") || "nothing"}`)
+          .join("; ")})`,
+    );
+  const rfAstray = plan.invoices.filter((i) => source.paymentReferenceOf(i.number) !== rfOf(i.number));
+  if (rfAstray.length > 0)
+    log(`WARNING: ${rfAstray.length} invoices' RF references (src/domain/payment-reference.ts) are not ISO 11649's`);
+  return { path, bytes, prettyBytes: Buffer.byteLength(pretty), readMs, keysMs };
+}
+
+/** ISO20022_VALIDATE (the offline schema validator), when it is named. */
+function validate(path) {
+  const validator = process.env.ISO20022_VALIDATE;
+  if (!validator) return "not checked (ISO20022_VALIDATE is not set)";
+  const run = spawnSync(validator, [path], { encoding: "utf8" });
+  if (run.status !== 0) throw new Error(`the statement is not valid against the schema: ${run.stdout}${run.stderr}`);
+  return "valid against the ISO schema";
+}
+
+/**
+ * The seeded invoices as the service shows them (each customer's, GET /invoices?state=open): every
+ * planned invoice open, of its gross amount; a few balances with their RF reference and open amount.
+ */
+async function checkInvoicesThroughApi(url, plan, secret) {
+  const exp = Math.floor(Date.now() / 1000) + 3600;
+  const seen = new Map();
+  for (const customer of plan.customers) {
+    const token = await sign(
+      { sub: "bench-reconcile", customer_id: customer.id, scope: "invoices:read", exp },
+      secret,
+      "HS256",
+    );
+    for (let next = `${url}/invoices?state=open&page_size=100`; next; ) {
+      const { body } = await expectStatus(200, next, { token });
+      for (const invoice of body.data) seen.set(invoice.number, { ...invoice, customer: customer.id });
+      next = body.links.next;
+    }
+  }
+  const money = (cents) => (cents / 100).toFixed(2);
+  const problems = plan.invoices.filter((i) => {
+    const shown = seen.get(i.number);
+    return !shown || shown.gross_amount !== money(i.gross) || shown.customer !== i.customer.id;
+  });
+  if (seen.size !== plan.invoices.length || problems.length > 0)
+    throw new Error(`seeded invoices: ${seen.size} open shown, ${problems.length} not as planned`);
+  for (const invoice of plan.invoices.filter((_, k) => k % Math.ceil(plan.invoices.length / 10) === 0)) {
+    const token = await sign(
+      { sub: "bench-reconcile", customer_id: invoice.customer.id, scope: "invoices:read", exp },
+      secret,
+      "HS256",
+    );
+    const { body } = await expectStatus(200, `${url}/invoices/${invoice.id}/balance`, { token });
+    if (body.data.payment_reference !== rfOf(invoice.number) || body.data.open_amount !== money(invoice.gross))
+      throw new Error(`balance of ${invoice.number}: ${JSON.stringify(body.data)}`);
+  }
+  return seen.size;
+}
+
+/**
+ * Polls the statement until it is no longer `processing`: its last answer, the progress seen, and how
+ * long the polls took. With `probes` (--profile), each poll goes with a GET /health (the API Worker
+ * alone) and a GET /invoices (the API Worker and D1), timed too.
+ */
+async function untilProcessed(url, id, token, started, reloads, probes) {
+  const timeline = [];
+  const latencies = { statement: [], health: [], invoices: [] };
+  let lastLog = 0;
+  for (;;) {
+    const [{ status, body, ms }, health, invoices] = await Promise.all([
+      call(`${url}/bank_statements/${id}`, { token }),
+      probes ? call(`${url}/health`) : null,
+      probes ? call(`${url}/invoices?page_size=1`, { token: probes.customerToken }) : null,
+    ]);
+    const at = performance.now() - started;
+    latencies.statement.push(ms);
+    if (health) latencies.health.push(health.ms);
+    if (invoices) latencies.invoices.push(invoices.ms);
+    if (status !== 200) throw new Error(`GET /bank_statements/${id}: ${status} ${JSON.stringify(body)}`);
+    const s = body.data;
+    const done = s.matched_count + s.unmatched_count + s.duplicate_count;
+    timeline.push({ at, done });
+    if (s.state !== "processing") return { statement: s, timeline, at, latencies };
+    if (at - lastLog >= 10_000) {
+      lastLog = at;
+      log(`  ${thousands(done)} of ${thousands(s.transactions_count)} after ${seconds(at)} s`);
+    }
+    if (at > TIMEOUT_MS || (reloads() && at - timeline.find((p) => p.done === done).at > 60_000))
+      throw new Error(`still processing after ${seconds(at)} s${reloads() ? `; ${reloads()}` : ""}`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/** The profiled jobs Worker's lines (bench/reconcile/jobs.ts) named `name`. */
+function profileLines(path, name) {
+  let text = "";
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return [];
+  }
+  return text
+    .split("\n")
+    .filter((line) => line.includes(`"${name}"`))
+    .map((line) => JSON.parse(line.slice(line.indexOf("{")))[name]);
+}
+
+async function main() {
+  const port = Number(flags.port);
+  for (const p of [port, port + 1000])
+    if (!(await isFree(p))) throw new Error(`port ${p} is in use; pass --port <port> (it uses port and port + 1000)`);
+  const machine = {
+    cores: cpus().length,
+    cpu: cpus()[0]?.model ?? "unknown",
+    loadAverage: loadavg(),
+    node: process.version,
+    wrangler: JSON.parse(readFileSync(new URL("../node_modules/wrangler/package.json", import.meta.url), "utf8"))
+      .version,
+  };
+  log(
+    `machine: ${machine.cores} x ${machine.cpu}; Node ${machine.node}; wrangler ${machine.wrangler}; ` +
+      `load average ${machine.loadAverage.map((x) => x.toFixed(2)).join(", ")}`,
+  );
+
+  const vars = apiVars();
+  const plan = makePlan({ transactions: N, invoices: M, seed: Number(flags.seed) });
+  const kinds = Object.entries(plan.counts).map(([kind, n]) => `${kind} ${thousands(n)}`);
+  const instalments = plan.transactions.filter((tx) => tx.instalment !== null).length;
+  log(
+    `plan: ${thousands(N)} transactions (${kinds.join(", ")}) against ${thousands(M)} open invoices of ` +
+      `${plan.customers.length} customers; ${thousands(instalments)} of the RF and number transfers are instalments`,
+  );
+  const file = await buildFile(plan, vars.CREDITOR_IBAN);
+  const size = file.bytes.length;
+  log(
+    `file: ${VERSION}, ${thousands(size)} bytes (${((100 * size) / LIMIT_BYTES).toFixed(0)} % of 10 MiB; indented ` +
+      `as the builder writes it: ${thousands(file.prettyBytes)}), ${validate(file.path)}; ` +
+      `in Node, src/payments/camt053.ts reads it in ${Math.round(file.readMs)} ms, ` +
+      `its dedupe keys take ${Math.round(file.keysMs)} ms`,
+  );
+  if (size > LIMIT_BYTES) throw new Error(`the file is over 10 MiB: ${size} bytes`);
+
+  // wrangler dev rebuilds and reloads the Workers whenever a file under src/ changes (wrangler.toml's
+  // watch_dir): a run cut by a reload (an upload cut off, a consumer run killed) measures nothing.
+  const changed = new Set();
+  const watcher = watch(new URL("../src", import.meta.url), { recursive: true }, (_, name) => changed.add(name));
+  watcher.unref(); // never what keeps the bench alive
+  const reloads = () =>
+    changed.size > 0 ? `src/ changed during the run (${[...changed].slice(0, 5).join(", ")})` : "";
+
+  const seedPath = join(work, "seed.sql");
+  writeSeed(seedPath, plan, vars.CREDITOR_NAME);
+  const secret = crypto.randomUUID() + crypto.randomUUID();
+  const logFile = PROFILE ? join(work, "wrangler-dev.log") : undefined;
+  log(
+    `starting wrangler dev on port ${port} (API, jobs and documents Workers), its D1 seeded` +
+      (PROFILE
+        ? `; profiling: ${JOBS_MAIN}, D1 delay ${D1_DELAY_MS} ms a call` +
+          (flags["skip-events"] ? ", the events queues' messages acknowledged unread" : "")
+        : ""),
+  );
+  const worker = await startWorker({
+    name: "bench-reconcile",
+    port,
+    rateLimit: RATE_LIMIT,
+    vars: {
+      JWT_SECRET: secret,
+      APP_SECRET: crypto.randomUUID() + crypto.randomUUID(),
+      ...(PROFILE ? { D1_DELAY_MS, BENCH_SKIP_EVENTS: flags["skip-events"] ? "1" : "0" } : {}),
+    },
+    seed: seedPath,
+    env: wranglerEnv,
+    logFile,
+    companionMains: PROFILE ? { "wrangler.jobs.toml": JOBS_MAIN } : {},
+  });
+  const shown = await checkInvoicesThroughApi(worker.url, plan, secret);
+  log(`the service shows the ${thousands(shown)} seeded invoices open, of their amounts and RF references`);
+
+  const exp = Math.floor(Date.now() / 1000) + 6 * 3600;
+  const backOffice = await sign(
+    { sub: "bench-reconcile", scope: "payments:read payments:write", exp },
+    secret,
+    "HS256",
+  );
+  const cpuBefore = cpuSnapshot();
+  const ticksBefore = machineTicks();
+  const load = loadavg();
+  log(`uploading (load average ${load.map((x) => x.toFixed(2)).join(", ")})`);
+  const started = performance.now();
+  const startedAt = Date.now();
+  let upload;
+  let uploaded;
+  try {
+    upload = await fetch(`${worker.url}/bank_statements`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${backOffice}`, "Content-Type": "application/xml" },
+      body: file.bytes,
+    });
+    uploaded = await upload.text();
+  } catch (error) {
+    const cause = error?.cause ? ` (${error.cause.code ?? ""} ${error.cause.message ?? error.cause})` : "";
+    throw new Error(
+      `POST /bank_statements failed after ${Math.round(performance.now() - started)} ms` +
+        `${upload ? `, status ${upload.status} received` : ""}: ${error.message}${cause}` +
+        (reloads() ? `; ${reloads()}: wrangler dev reloaded the Workers` : ""),
+    );
+  }
+  const uploadMs = performance.now() - started;
+  if (upload.status !== 202) throw new Error(`POST /bank_statements: ${upload.status} ${uploaded}`);
+  const [{ id }] = JSON.parse(uploaded).data;
+  log(
+    `202 after ${Math.round(uploadMs)} ms (the statement's created_at is ` +
+      `${Date.parse(JSON.parse(uploaded).data[0].created_at) - startedAt} ms after the upload began): ` +
+      `statement ${id}; polling every ${POLL_MS} ms`,
+  );
+  const probes = PROFILE
+    ? {
+        customerToken: await sign(
+          { sub: "bench-reconcile", customer_id: plan.customers[0].id, scope: "invoices:read", exp },
+          secret,
+          "HS256",
+        ),
+      }
+    : null;
+  const { statement, timeline, at, latencies } = await untilProcessed(
+    worker.url,
+    id,
+    backOffice,
+    started,
+    reloads,
+    probes,
+  );
+  const cpu = cpuBetween(cpuBefore, cpuSnapshot());
+  const share = machineShare(ticksBefore, machineTicks());
+  const wall = (at / 1000).toFixed(1);
+  log(
+    `${statement.state} after ${wall} s: matched ${statement.matched_count}, unmatched ${statement.unmatched_count}, ` +
+      `duplicates ${statement.duplicate_count}` +
+      (statement.error ? `; error: ${statement.error}` : ""),
+  );
+  const serverSeconds = (Date.parse(statement.processed_at) - Date.parse(statement.created_at)) / 1000;
+  log(
+    `the statement's own created_at to processed_at: ${serverSeconds.toFixed(1)} s; ` +
+      `${(N / Number(wall)).toFixed(0)} transactions/s overall; progress seen at ` +
+      timeline
+        .filter((_, i) => i % Math.ceil(timeline.length / 10) === 0 || i === timeline.length - 1)
+        .map((p) => `${seconds(p.at)} s: ${thousands(p.done)}`)
+        .join(", "),
+  );
+  const spread = (list) => {
+    const sorted = [...list].sort((a, b) => a - b);
+    return `median ${Math.round(sorted[Math.floor(sorted.length / 2)])} ms, max ${Math.round(sorted.at(-1))} ms`;
+  };
+  log(
+    `while processing, ${latencies.statement.length} polls: GET /bank_statements/{id} (passed on to the jobs ` +
+      `Worker) ${spread(latencies.statement)}` +
+      (probes
+        ? `; beside each, GET /health ${spread(latencies.health)}, GET /invoices ${spread(latencies.invoices)}`
+        : ""),
+  );
+  log(
+    `CPU seconds in those ${wall} s, by process: ${JSON.stringify(cpu.byCommand)}; workerd by thread: ` +
+      JSON.stringify(cpu.byThread) +
+      (share
+        ? `; the machine's ${machine.cores} cores were ${share.busyPercent} % busy (every process, ` +
+          `other people's too), ${share.stealPercent} % stolen by the host`
+        : ""),
+  );
+
+  await worker.stop();
+  watcher.close();
+  if (logFile) {
+    const [calibration] = profileLines(logFile, "bench_reconcile_calibration");
+    if (calibration)
+      log(
+        `local D1, ${calibration.calls} calls of each kind one after the other, before the first run: ` +
+          `SELECT 1 ${calibration.select_1_ms} ms, the dedupe lookup ${calibration.dedupe_miss_ms} ms, ` +
+          `an invoice by number ${calibration.invoice_by_number_ms} ms a call`,
+      );
+    const runs = profileLines(logFile, "bench_reconcile_run");
+    for (const run of runs) {
+      const handled = (run.after ?? 0) - (run.before ?? 0);
+      log(
+        `  run: transactions ${run.before}..${run.after} (${handled}) in ${seconds(run.ms)} s, ` +
+          `${(run.ms / Math.max(1, handled)).toFixed(2)} ms each; D1 round trips ${run.d1_calls} ` +
+          `(${(run.d1_calls / Math.max(1, handled)).toFixed(2)} a transaction), events queue sends ${run.event_sends}` +
+          (run.first_transaction_ms == null
+            ? ""
+            : `; its first transaction's second round trip began after ${run.first_transaction_ms} ms`),
+      );
+    }
+    const total = runs.reduce((sum, r) => ({ ms: sum.ms + r.ms, calls: sum.calls + r.d1_calls }), { ms: 0, calls: 0 });
+    log(
+      `profile: ${runs.length} runs, ${seconds(total.ms)} s inside them, ${thousands(total.calls)} D1 round trips ` +
+        `(${(total.calls / N).toFixed(2)} a transaction), ${((total.ms / N) * 1).toFixed(2)} ms a transaction, ` +
+        `D1 delay ${D1_DELAY_MS} ms a call`,
+    );
+  }
+  log("reading the stored transactions, payments and invoices from the D1");
+  const rows = await queryD1(worker, storedSql(id), wranglerEnv);
+  const result = compare(plan, rows);
+  rmSync(worker.persistTo, { recursive: true, force: true });
+  log(
+    `stored: states ${JSON.stringify(result.states)}; events ${JSON.stringify(result.events)}; invoices not as ` +
+      `expected ${result.invoicesWrong}` +
+      (Object.keys(result.wrongByStyle).length > 0 ? `; wrong by style ${JSON.stringify(result.wrongByStyle)}` : ""),
+  );
+  for (const [kind, list] of Object.entries(result.problems)) log(`  ${kind} (${list.count}): ${list.join(" | ")}`);
+
+  console.log(
+    `reconcile transactions=${N} wrong=${result.wrong} unmatched_referenced=${result.unmatchedReferenced} seconds=${wall}`,
+  );
+  if (reloads()) log(`the figures are void: ${reloads()}, and wrangler dev reloaded the Workers meanwhile`);
+  if (result.wrong > 0 || result.unmatchedReferenced > 0 || Object.keys(result.problems).length > 0 || reloads())
+    process.exitCode = 1;
+}
+
+runBench(main, { work, log });
