@@ -131,3 +131,13 @@ export const INTERFACE_FIELDS = {
   ],
   invoice_balance: ["type", "invoice_id", "payment_reference", "gross_amount", "allocated_amount", "open_amount"],
 } as const;
+
+/**
+ * The JSON request bodies' fields, in their order in docs/api.md part 5: test/http-headers.test.ts
+ * holds the OpenAPI document's request bodies against them.
+ */
+export const REQUEST_FIELDS = {
+  "post /card_orders": ["voucher_category", "description", "invoice_reference", "cost_center", "payment_method"],
+  "post /invoices": ["order_id", "reference"],
+  "post /card_orders/{id}/entries": ["voucher_owner_id", "card_holder_name", "amount"],
+} as const;
