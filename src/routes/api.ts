@@ -1,12 +1,12 @@
 import type { Endpoint } from "../http/route";
-import { billingProfileEndpoints } from "./billing-profile";
-import { cardOrderEndpoints } from "./card-orders";
-import { entryEndpoints } from "./entries";
-import { eventEndpoints } from "./events";
-import { invoiceEndpoints } from "./invoices";
-import { metaEndpoints } from "./meta";
-import { notificationTokenEndpoints } from "./notification-tokens";
-import { webhookEndpointEndpoints } from "./webhook-endpoints";
+import { billingProfileEndpoints } from "./billing-profile/billing-profile.handlers";
+import { cardOrderEndpoints } from "./card-orders/card-orders.handlers";
+import { entryEndpoints } from "./entries/entries.handlers";
+import { eventEndpoints } from "./events/events.handlers";
+import { invoiceEndpoints } from "./invoices/invoices.handlers";
+import { metaEndpoints } from "./meta/meta.handlers";
+import { notificationTokenEndpoints } from "./notification-tokens/notification-tokens.handlers";
+import { webhookEndpointEndpoints } from "./webhook-endpoints/webhook-endpoints.handlers";
 
 /** The API Worker's endpoints (src/index.ts): every route but those it passes on (http/pass-on.ts). */
 export const apiEndpoints: readonly Endpoint[] = [

@@ -1,9 +1,9 @@
 import type { Endpoint } from "../http/route";
-import { bankStatementEndpoints } from "./bank-statements";
-import { bankTransactionEndpoints } from "./bank-transactions";
-import { directDebitCollectionEndpoints } from "./direct-debit-collections";
-import { invoiceDocumentEndpoints } from "./invoice-documents";
-import { invoicePaymentEndpoints } from "./invoice-payments";
+import { bankStatementEndpoints } from "./bank-statements/bank-statements.handlers";
+import { bankTransactionEndpoints } from "./bank-transactions/bank-transactions.handlers";
+import { directDebitCollectionEndpoints } from "./direct-debit-collections/direct-debit-collections.handlers";
+import { invoiceDocumentEndpoints } from "./invoice-documents/invoice-documents.handlers";
+import { invoicePaymentEndpoints } from "./invoice-payments/invoice-payments.handlers";
 
 /** The endpoints the jobs Worker answers (src/jobs), whose requests the API Worker passes on (http/pass-on.ts). */
 export const jobsEndpoints: readonly Endpoint[] = [

@@ -10,12 +10,12 @@ import { ApiError, found } from "../../errors";
 import { sendAll } from "../../events/send-batch";
 import { database } from "../../http/database";
 import { reply } from "../../http/reply";
-import type { Handler } from "../../http/route";
+import { endpoint, loadingEndpoint, type Handler } from "../../http/route";
 import { pageEnvelope, singlePageEnvelope } from "../../pagination/envelope";
 import { pageRequest } from "../../pagination/query";
 import { toBankStatement } from "../../schemas/bank-statement";
 import { commit } from "../../writes/commit";
-import type * as routes from "./bank-statements.routes";
+import * as routes from "./bank-statements.routes";
 
 const invalid = (detail: string) => ApiError.of("invalid_document", detail);
 
@@ -43,7 +43,7 @@ function inspect(file: Uint8Array): StatementFile {
  * `processing`, in one batch, and handed to the statements queue: the jobs Worker reads and matches
  * their transactions. 202 (Location, the first statement's: http/mount.ts).
  */
-export const createBankStatements: Handler<typeof routes.createBankStatements> = async (c, { body: file }) => {
+const createBankStatements: Handler<typeof routes.createBankStatements> = async (c, { body: file }) => {
   const inspection = inspect(file);
   const account = sellerAccount(c);
   for (const statement of inspection.statements)
@@ -98,15 +98,22 @@ export const createBankStatements: Handler<typeof routes.createBankStatements> =
   return answer;
 };
 
-export const listBankStatements: Handler<typeof routes.listBankStatements> = async (c, { query }) => {
+const listBankStatements: Handler<typeof routes.listBankStatements> = async (c, { query }) => {
   const request = await pageRequest(c, query);
   const { rows, edges, total } = await queryStatements(database(c), request);
   return reply(c, 200, await pageEnvelope(c, request, rows.map(toBankStatement), total ?? 0, edges));
 };
 
-export const loadStatement = (_: Context<AppEnv>, { params }: { params: { id: string } }) => ({
+const loadStatement = (_: Context<AppEnv>, { params }: { params: { id: string } }) => ({
   statement: statementRead(params.id),
 });
 
-export const getBankStatement: Handler<typeof routes.getBankStatement, typeof loadStatement> = (c, { loaded }) =>
+const getBankStatement: Handler<typeof routes.getBankStatement, typeof loadStatement> = (c, { loaded }) =>
   reply(c, 200, { data: toBankStatement(found(loaded.statement, "bank statement")) });
+
+/** This folder's routes, each with its handler (and load step), in the route table's order. */
+export const bankStatementEndpoints = [
+  endpoint(routes.createBankStatements, createBankStatements),
+  endpoint(routes.listBankStatements, listBankStatements),
+  loadingEndpoint(routes.getBankStatement, loadStatement, getBankStatement),
+];

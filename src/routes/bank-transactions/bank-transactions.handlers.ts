@@ -12,34 +12,34 @@ import type { AppEnv } from "../../env";
 import { ApiError, found } from "../../errors";
 import { database } from "../../http/database";
 import { reply } from "../../http/reply";
-import type { Handler } from "../../http/route";
+import { endpoint, loadingEndpoint, type Handler } from "../../http/route";
 import { pageEnvelope, singlePageEnvelope } from "../../pagination/envelope";
 import { pageRequest } from "../../pagination/query";
 import { toBankTransaction, unappliedOf } from "../../schemas/bank-transaction";
 import { toPayment } from "../../schemas/payment";
 import { commit } from "../../writes/commit";
 import { allocate, openAmountOf } from "../../writes/payments";
-import type * as routes from "./bank-transactions.routes";
+import * as routes from "./bank-transactions.routes";
 
-export const listBankTransactions: Handler<typeof routes.listBankTransactions> = async (c, { query }) => {
+const listBankTransactions: Handler<typeof routes.listBankTransactions> = async (c, { query }) => {
   const request = await pageRequest(c, query);
   const filters = { state: query.state, statementId: query.bank_statement_id };
   const { rows, edges, total } = await queryTransactions(database(c), filters, request);
   return reply(c, 200, await pageEnvelope(c, request, rows.map(toBankTransaction), total ?? 0, edges));
 };
 
-export const loadTransaction = (_: Context<AppEnv>, { params }: { params: { id: string } }) => ({
+const loadTransaction = (_: Context<AppEnv>, { params }: { params: { id: string } }) => ({
   transaction: transactionRead(params.id),
 });
 
-export const getBankTransaction: Handler<typeof routes.getBankTransaction, typeof loadTransaction> = (c, { loaded }) =>
+const getBankTransaction: Handler<typeof routes.getBankTransaction, typeof loadTransaction> = (c, { loaded }) =>
   reply(c, 200, { data: toBankTransaction(found(loaded.transaction, "bank transaction")) });
 
 const noSuchInvoice = () =>
   ApiError.of("validation_failed", "invoice_id names no invoice.", { pointer: "/invoice_id" });
 
 /** The transaction and the invoice to allocate to, in one round trip. */
-export const loadAllocation = (
+const loadAllocation = (
   _: Context<AppEnv>,
   { params, body }: { params: { id: string }; body: { invoice_id: string } },
 ) => {
@@ -55,7 +55,7 @@ const conflict = (detail: string) => ApiError.of("conflict", detail);
  * beyond what the transaction has unapplied or the invoice has open, or for an invoice not open; both
  * are guarded on what was read, so two allocations that race take no more than either has.
  */
-export const createAllocation: Handler<typeof routes.createAllocation, typeof loadAllocation> = (
+const createAllocation: Handler<typeof routes.createAllocation, typeof loadAllocation> = (
   c,
   { body, loaded, reload },
 ) => {
@@ -109,3 +109,10 @@ export const createAllocation: Handler<typeof routes.createAllocation, typeof lo
     { transaction_allocation: reread, invoice_allocation: reread },
   );
 };
+
+/** This folder's routes, each with its handler (and load step), in the route table's order. */
+export const bankTransactionEndpoints = [
+  endpoint(routes.listBankTransactions, listBankTransactions),
+  loadingEndpoint(routes.getBankTransaction, loadTransaction, getBankTransaction),
+  loadingEndpoint(routes.createAllocation, loadAllocation, createAllocation),
+];

@@ -4,10 +4,10 @@ import type { BillingProfileRow } from "../../db/schema";
 import { notFound } from "../../errors";
 import { database } from "../../http/database";
 import { reply } from "../../http/reply";
-import type { Handler } from "../../http/route";
+import { endpoint, type Handler } from "../../http/route";
 import { toBillingProfile } from "../../schemas/billing-profile";
 import { commit } from "../../writes/commit";
-import type * as routes from "./billing-profile.routes";
+import * as routes from "./billing-profile.routes";
 
 /** Whether a PUT would change the profile (`updated_at` aside). */
 const changes = (current: BillingProfileRow, next: BillingProfileRow) =>
@@ -19,7 +19,7 @@ const changes = (current: BillingProfileRow, next: BillingProfileRow) =>
  * Replaces the profile, with its billing_profile.updated event. A PUT that changes nothing (a retry
  * whose answer was lost, say) writes nothing and emits no event: it answers the profile as it is.
  */
-export const putBillingProfile: Handler<typeof routes.putBillingProfile> = async (c, { body }) => {
+const putBillingProfile: Handler<typeof routes.putBillingProfile> = async (c, { body }) => {
   const db = database(c);
   const row: BillingProfileRow = {
     customerId: customerOf(c),
@@ -49,8 +49,14 @@ export const putBillingProfile: Handler<typeof routes.putBillingProfile> = async
   });
 };
 
-export const getBillingProfile: Handler<typeof routes.getBillingProfile> = async (c) => {
+const getBillingProfile: Handler<typeof routes.getBillingProfile> = async (c) => {
   const row = await findBillingProfile(database(c), customerOf(c));
   if (!row) throw notFound("billing profile");
   return reply(c, 200, { data: toBillingProfile(row) });
 };
+
+/** This folder's routes, each with its handler (and load step), in the route table's order. */
+export const billingProfileEndpoints = [
+  endpoint(routes.putBillingProfile, putBillingProfile),
+  endpoint(routes.getBillingProfile, getBillingProfile),
+];

@@ -19,14 +19,14 @@ import type { AppEnv } from "../../env";
 import { ApiError, found } from "../../errors";
 import { database } from "../../http/database";
 import { reply } from "../../http/reply";
-import type { Handler } from "../../http/route";
+import { endpoint, loadingEndpoint, type Handler } from "../../http/route";
 import { pageEnvelope, singlePageEnvelope } from "../../pagination/envelope";
 import { pageRequest } from "../../pagination/query";
 import { toCardOrder } from "../../schemas/card-order";
 import { commit } from "../../writes/commit";
 import { cancelInvoice, issueInvoice } from "../../writes/invoices";
 import { applyTransition, type TransitionEffects } from "../../writes/transition";
-import type * as routes from "./card-orders.routes";
+import * as routes from "./card-orders.routes";
 
 /** What a transition reads: the order, and its voucher invoice or the customer's billing profile. */
 type TransitionReads = {
@@ -40,7 +40,7 @@ type TransitionReads = {
  * invoice (it cancels an open one, and a paid one forbids it); every other transition the customer's
  * billing profile (a submit checks it, production and delivery issue an invoice to it).
  */
-export const loadTransition =
+const loadTransition =
   (action: CardOrderAction) =>
   (c: Context<AppEnv>, { params }: { params: { id: string } }): TransitionReads => {
     const customerId = customerOf(c);
@@ -58,7 +58,7 @@ interface Found {
 
 const existing = (order: CardOrderRow | undefined): CardOrderRow => found(order, "card order");
 
-export const createCardOrder: Handler<typeof routes.createCardOrder> = (c, { body }) => {
+const createCardOrder: Handler<typeof routes.createCardOrder> = (c, { body }) => {
   const now = new Date().toISOString();
   const row: CardOrderRow = {
     id: newId(),
@@ -89,13 +89,13 @@ export const createCardOrder: Handler<typeof routes.createCardOrder> = (c, { bod
   });
 };
 
-export const listCardOrders: Handler<typeof routes.listCardOrders> = async (c, { query }) => {
+const listCardOrders: Handler<typeof routes.listCardOrders> = async (c, { query }) => {
   const request = await pageRequest(c, query);
   const { rows, edges, total } = await queryCardOrders(database(c), customerOf(c), query.state, request);
   return reply(c, 200, await pageEnvelope(c, request, rows.map(toCardOrder), total ?? 0, edges));
 };
 
-export const getCardOrder: Handler<typeof routes.getCardOrder> = async (c, { params }) =>
+const getCardOrder: Handler<typeof routes.getCardOrder> = async (c, { params }) =>
   reply(c, 200, { data: toCardOrder(existing(await findCardOrder(database(c), customerOf(c), params.id))) });
 
 type Effects = TransitionEffects<CardOrderRow>;
@@ -154,7 +154,7 @@ function effectsOf(
   };
 }
 
-export const transitionCardOrder =
+const transitionCardOrder =
   (
     action: CardOrderAction,
   ): Handler<ReturnType<typeof routes.transitionCardOrder>, ReturnType<typeof loadTransition>> =>
@@ -170,3 +170,13 @@ export const transitionCardOrder =
       effects: effectsOf(c, action, row, { ...loaded, order: row }),
     });
   };
+
+/** This folder's routes, each with its handler (and load step), in the route table's order. */
+export const cardOrderEndpoints = [
+  endpoint(routes.createCardOrder, createCardOrder),
+  endpoint(routes.listCardOrders, listCardOrders),
+  endpoint(routes.getCardOrder, getCardOrder),
+  ...(Object.keys(cardOrderLifecycle.transitions) as CardOrderAction[]).map((action) =>
+    loadingEndpoint(routes.transitionCardOrder(action), loadTransition(action), transitionCardOrder(action)),
+  ),
+];

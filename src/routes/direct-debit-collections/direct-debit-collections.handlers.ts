@@ -30,7 +30,7 @@ import { ApiError, found } from "../../errors";
 import { database } from "../../http/database";
 import { keepAndServe, servedKept } from "../../http/kept-document";
 import { reply } from "../../http/reply";
-import type { Handler } from "../../http/route";
+import { endpoint, loadingEndpoint, type Handler } from "../../http/route";
 import { pageEnvelope, singlePageEnvelope } from "../../pagination/envelope";
 import { pageRequest } from "../../pagination/query";
 import { type Debtor, debtorOf, pain008 } from "../../payments/pain008";
@@ -45,7 +45,7 @@ import {
 } from "../../schemas/direct-debit-collection";
 import { commit } from "../../writes/commit";
 import { openAmountOf } from "../../writes/payments";
-import type * as routes from "./direct-debit-collections.routes";
+import * as routes from "./direct-debit-collections.routes";
 
 /** How far ahead a collection may be made (a decision: docs/api.md part 16). */
 const MAX_DAYS_AHEAD = 365;
@@ -116,7 +116,7 @@ function candidatesOf(row: CollectableRow, buyer: Buyer | null): Candidate[] {
 }
 
 /** What a collection on the date asked for may take, read in the load step (with the key's lookup). */
-export const loadCollectable = (_: Context<AppEnv>, { body }: { body: { collection_date: string } }) => ({
+const loadCollectable = (_: Context<AppEnv>, { body }: { body: { collection_date: string } }) => ({
   candidates: collectable(body.collection_date, CANDIDATES),
 });
 
@@ -129,7 +129,7 @@ export const loadCollectable = (_: Context<AppEnv>, { body }: { body: { collecti
  * each invoice held by the collection: two collections made at once cannot take one invoice twice, nor
  * one a payment or a cancel changed meanwhile (409, nothing created).
  */
-export const createDirectDebitCollection: Handler<typeof routes.createDirectDebitCollection, typeof loadCollectable> = (
+const createDirectDebitCollection: Handler<typeof routes.createDirectDebitCollection, typeof loadCollectable> = (
   c,
   { body, loaded },
 ) => {
@@ -221,17 +221,17 @@ export const createDirectDebitCollection: Handler<typeof routes.createDirectDebi
   });
 };
 
-export const listDirectDebitCollections: Handler<typeof routes.listDirectDebitCollections> = async (c, { query }) => {
+const listDirectDebitCollections: Handler<typeof routes.listDirectDebitCollections> = async (c, { query }) => {
   const request = await pageRequest(c, query);
   const { rows, edges, total } = await queryCollections(database(c), request);
   return reply(c, 200, await pageEnvelope(c, request, rows.map(toDirectDebitCollection), total ?? 0, edges));
 };
 
-export const loadCollection = (_: Context<AppEnv>, { params }: { params: { id: string } }) => ({
+const loadCollection = (_: Context<AppEnv>, { params }: { params: { id: string } }) => ({
   collection: collectionRead(params.id),
 });
 
-export const getDirectDebitCollection: Handler<typeof routes.getDirectDebitCollection, typeof loadCollection> = (
+const getDirectDebitCollection: Handler<typeof routes.getDirectDebitCollection, typeof loadCollection> = (
   c,
   { loaded },
 ) => reply(c, 200, { data: toDirectDebitCollection(found(loaded.collection, "direct debit collection")) });
@@ -241,7 +241,7 @@ export const getDirectDebitCollection: Handler<typeof routes.getDirectDebitColle
  * a stored one is served with no database call; the first request reads the collection and its debits
  * in one round trip.
  */
-export const getDirectDebitCollectionDocument: Handler<typeof routes.getDirectDebitCollectionDocument> = async (
+const getDirectDebitCollectionDocument: Handler<typeof routes.getDirectDebitCollectionDocument> = async (
   c,
   { params },
 ) => {
@@ -259,3 +259,11 @@ export const getDirectDebitCollectionDocument: Handler<typeof routes.getDirectDe
     contentDisposition: `attachment; filename="${collection.messageId}.xml"`,
   });
 };
+
+/** This folder's routes, each with its handler (and load step), in the route table's order. */
+export const directDebitCollectionEndpoints = [
+  loadingEndpoint(routes.createDirectDebitCollection, loadCollectable, createDirectDebitCollection),
+  endpoint(routes.listDirectDebitCollections, listDirectDebitCollections),
+  loadingEndpoint(routes.getDirectDebitCollection, loadCollection, getDirectDebitCollection),
+  endpoint(routes.getDirectDebitCollectionDocument, getDirectDebitCollectionDocument),
+];

@@ -15,25 +15,25 @@ import type { AppEnv } from "../../env";
 import { found, notFound } from "../../errors";
 import { database } from "../../http/database";
 import { reply } from "../../http/reply";
-import type { Handler } from "../../http/route";
+import { endpoint, loadingEndpoint, type Handler } from "../../http/route";
 import { pageEnvelope, singlePageEnvelope } from "../../pagination/envelope";
 import { pageRequest } from "../../pagination/query";
 import { toEntry } from "../../schemas/entry";
 import { commit } from "../../writes/commit";
-import type * as routes from "./entries.routes";
+import * as routes from "./entries.routes";
 
 const existing = (order: CardOrderRow | undefined): CardOrderRow => found(order, "card order");
 
 /** The customer's card order (and, with `entry_id`, that entry of it), in one round trip. */
-export const loadOrder = (c: Context<AppEnv>, { params }: { params: { id: string } }) => ({
+const loadOrder = (c: Context<AppEnv>, { params }: { params: { id: string } }) => ({
   order: orderRead(customerOf(c), params.id),
 });
-export const loadOrderAndEntry = (c: Context<AppEnv>, { params }: { params: { id: string; entry_id: string } }) => ({
+const loadOrderAndEntry = (c: Context<AppEnv>, { params }: { params: { id: string; entry_id: string } }) => ({
   order: orderRead(customerOf(c), params.id),
   entry: entryRead(params.id, params.entry_id),
 });
 
-export const createEntry: Handler<typeof routes.createEntry, typeof loadOrder> = (c, { body, loaded, reload }) => {
+const createEntry: Handler<typeof routes.createEntry, typeof loadOrder> = (c, { body, loaded, reload }) => {
   const order = existing(loaded.order);
   assertEntriesChangeable(order, true);
   const now = new Date().toISOString();
@@ -58,14 +58,14 @@ export const createEntry: Handler<typeof routes.createEntry, typeof loadOrder> =
   );
 };
 
-export const listEntries: Handler<typeof routes.listEntries> = async (c, { query, params }) => {
+const listEntries: Handler<typeof routes.listEntries> = async (c, { query, params }) => {
   const request = await pageRequest(c, query);
   const { rows, edges, total } = await queryEntries(database(c), customerOf(c), params.id, request);
   if (total === undefined) throw notFound("card order");
   return reply(c, 200, await pageEnvelope(c, request, rows.map(toEntry), total, edges));
 };
 
-export const deleteEntry: Handler<typeof routes.deleteEntry, typeof loadOrderAndEntry> = (c, { loaded, reload }) => {
+const deleteEntry: Handler<typeof routes.deleteEntry, typeof loadOrderAndEntry> = (c, { loaded, reload }) => {
   const order = existing(loaded.order);
   const entry = found(loaded.entry, "entry of this card order");
   assertEntriesChangeable(order, false);
@@ -83,3 +83,10 @@ export const deleteEntry: Handler<typeof routes.deleteEntry, typeof loadOrderAnd
     },
   );
 };
+
+/** This folder's routes, each with its handler (and load step), in the route table's order. */
+export const entryEndpoints = [
+  loadingEndpoint(routes.createEntry, loadOrder, createEntry),
+  endpoint(routes.listEntries, listEntries),
+  loadingEndpoint(routes.deleteEntry, loadOrderAndEntry, deleteEntry),
+];

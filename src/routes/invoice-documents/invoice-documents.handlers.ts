@@ -4,7 +4,8 @@ import type { DocumentKind } from "../../domain/einvoice";
 import { ApiError, notFound } from "../../errors";
 import { database } from "../../http/database";
 import { keepAndServe, servedKept } from "../../http/kept-document";
-import type { Handler } from "../../http/route";
+import { endpoint, type Handler } from "../../http/route";
+import * as routes from "./invoice-documents.routes";
 import { FORMATS, type getDocument as route } from "./invoice-documents.routes";
 
 /**
@@ -13,7 +14,7 @@ import { FORMATS, type getDocument as route } from "./invoice-documents.routes";
  * cancellation changes. The first request reads the invoice and its lines (one round trip), has the
  * documents Worker render it and keeps it (http/kept-document.ts).
  */
-export const getDocument =
+const getDocument =
   (kind: DocumentKind): Handler<ReturnType<typeof route>> =>
   async (c, { query, params: { id } }) => {
     const kept = { key: `invoices/${id}/${kind}.${query.format}`, owner: customerOf(c) };
@@ -37,3 +38,8 @@ export const getDocument =
       contentDisposition: `attachment; filename="${number}.${extension}"`,
     });
   };
+
+/** This folder's routes, each with its handler (and load step), in the route table's order. */
+export const invoiceDocumentEndpoints = (["invoice", "credit_note"] as const).map((kind) =>
+  endpoint(routes.getDocument(kind), getDocument(kind)),
+);

@@ -24,7 +24,7 @@ import type { AppEnv } from "../../env";
 import { ApiError, found, notFound } from "../../errors";
 import { database } from "../../http/database";
 import { reply } from "../../http/reply";
-import type { Handler } from "../../http/route";
+import { endpoint, loadingEndpoint, type Handler } from "../../http/route";
 import { pageEnvelope, singlePageEnvelope } from "../../pagination/envelope";
 import { pageRequest } from "../../pagination/query";
 import { toInvoice } from "../../schemas/invoice";
@@ -32,7 +32,7 @@ import { toInvoiceLine } from "../../schemas/invoice-line";
 import { commit } from "../../writes/commit";
 import { cancellation, issueInvoice, moneyAsRead } from "../../writes/invoices";
 import { applyTransition } from "../../writes/transition";
-import type * as routes from "./invoices.routes";
+import * as routes from "./invoices.routes";
 
 const findOne = (c: Context<AppEnv>, id: string) => findInvoice(database(c), customerOf(c), id);
 
@@ -42,7 +42,7 @@ const noSuchOrder = () =>
   ApiError.of("validation_failed", "order_id names no card order of this customer.", { pointer: "/order_id" });
 
 /** The card order to invoice, its voucher invoice and the billing profile it is issued to (one round trip). */
-export const loadCreateInvoice = (c: Context<AppEnv>, { body }: { body: { order_id: string } }) => {
+const loadCreateInvoice = (c: Context<AppEnv>, { body }: { body: { order_id: string } }) => {
   // An order_id that is not an id names no order: refused unread.
   if (!isId(body.order_id)) throw noSuchOrder();
   const customerId = customerOf(c);
@@ -53,7 +53,7 @@ export const loadCreateInvoice = (c: Context<AppEnv>, { body }: { body: { order_
   };
 };
 
-export const createInvoice: Handler<typeof routes.createInvoice, typeof loadCreateInvoice> = (
+const createInvoice: Handler<typeof routes.createInvoice, typeof loadCreateInvoice> = (
   c,
   { body, loaded: { order, invoice: current, profile }, reload },
 ) => {
@@ -94,7 +94,7 @@ export const createInvoice: Handler<typeof routes.createInvoice, typeof loadCrea
   );
 };
 
-export const listInvoices: Handler<typeof routes.listInvoices> = async (c, { query }) => {
+const listInvoices: Handler<typeof routes.listInvoices> = async (c, { query }) => {
   const request = await pageRequest(c, query);
   const { rows, edges, total } = await queryInvoices(
     database(c),
@@ -105,21 +105,21 @@ export const listInvoices: Handler<typeof routes.listInvoices> = async (c, { que
   return reply(c, 200, await pageEnvelope(c, request, rows.map(toInvoice), total ?? 0, edges));
 };
 
-export const listInvoiceLines: Handler<typeof routes.listInvoiceLines> = async (c, { query, params }) => {
+const listInvoiceLines: Handler<typeof routes.listInvoiceLines> = async (c, { query, params }) => {
   const request = await pageRequest(c, query);
   const { rows, edges, total } = await queryLines(database(c), customerOf(c), params.id, request);
   if (total === undefined) throw notFound("invoice");
   return reply(c, 200, await pageEnvelope(c, request, rows.map(toInvoiceLine), total, edges));
 };
 
-export const getInvoice: Handler<typeof routes.getInvoice> = async (c, { params }) =>
+const getInvoice: Handler<typeof routes.getInvoice> = async (c, { params }) =>
   reply(c, 200, { data: toInvoice(existing(await findOne(c, params.id))) });
 
-export const loadInvoice = (c: Context<AppEnv>, { params }: { params: { id: string } }) => ({
+const loadInvoice = (c: Context<AppEnv>, { params }: { params: { id: string } }) => ({
   invoice: invoiceRead(customerOf(c), params.id),
 });
 
-export const transitionInvoice =
+const transitionInvoice =
   (action: InvoiceAction): Handler<ReturnType<typeof routes.transitionInvoice>, typeof loadInvoice> =>
   (c, { loaded }) => {
     const invoice = existing(loaded.invoice);
@@ -160,3 +160,14 @@ export const transitionInvoice =
       },
     });
   };
+
+/** This folder's routes, each with its handler (and load step), in the route table's order. */
+export const invoiceEndpoints = [
+  loadingEndpoint(routes.createInvoice, loadCreateInvoice, createInvoice),
+  endpoint(routes.listInvoices, listInvoices),
+  endpoint(routes.getInvoice, getInvoice),
+  endpoint(routes.listInvoiceLines, listInvoiceLines),
+  ...(Object.keys(invoiceLifecycle.transitions) as InvoiceAction[]).map((action) =>
+    loadingEndpoint(routes.transitionInvoice(action), loadInvoice, transitionInvoice(action)),
+  ),
+];

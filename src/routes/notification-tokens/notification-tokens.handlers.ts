@@ -2,15 +2,15 @@ import { principalOf } from "../../auth/principal";
 import * as queries from "../../db/notification-tokens";
 import { database } from "../../http/database";
 import { reply } from "../../http/reply";
-import type { Handler } from "../../http/route";
+import { endpoint, type Handler } from "../../http/route";
 import { pageEnvelope } from "../../pagination/envelope";
 import { pageRequest } from "../../pagination/query";
 import { toNotificationDevice } from "../../schemas/notification-device";
 import { commit } from "../../writes/commit";
 import { MAX_DEVICES_PER_OWNER } from "./notification-tokens.routes";
-import type * as routes from "./notification-tokens.routes";
+import * as routes from "./notification-tokens.routes";
 
-export const registerNotificationToken: Handler<typeof routes.registerNotificationToken> = (c, { body }) => {
+const registerNotificationToken: Handler<typeof routes.registerNotificationToken> = (c, { body }) => {
   const now = new Date().toISOString();
   const row = {
     ownerId: principalOf(c).sub,
@@ -25,16 +25,23 @@ export const registerNotificationToken: Handler<typeof routes.registerNotificati
   });
 };
 
-export const listNotificationTokens: Handler<typeof routes.listNotificationTokens> = async (c, { query }) => {
+const listNotificationTokens: Handler<typeof routes.listNotificationTokens> = async (c, { query }) => {
   const request = await pageRequest(c, query);
   const { rows, edges, total } = await queries.listNotificationTokens(database(c), principalOf(c).sub, request);
   return reply(c, 200, await pageEnvelope(c, request, rows.map(toNotificationDevice), total ?? 0, edges));
 };
 
-export const deleteNotificationToken: Handler<typeof routes.deleteNotificationToken> = (c, { params }) => {
+const deleteNotificationToken: Handler<typeof routes.deleteNotificationToken> = (c, { params }) => {
   const { orm } = database(c);
   return commit(c, [queries.deleteNotificationToken(orm, principalOf(c).sub, params.device_identifier)], {
     status: 204,
     body: undefined,
   });
 };
+
+/** This folder's routes, each with its handler (and load step), in the route table's order. */
+export const notificationTokenEndpoints = [
+  endpoint(routes.registerNotificationToken, registerNotificationToken),
+  endpoint(routes.listNotificationTokens, listNotificationTokens),
+  endpoint(routes.deleteNotificationToken, deleteNotificationToken),
+];

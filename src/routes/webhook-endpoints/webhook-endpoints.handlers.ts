@@ -12,12 +12,12 @@ import { ApiError, notFound } from "../../errors";
 import { newWebhookSecret } from "../../events/webhook-signature";
 import { database } from "../../http/database";
 import { reply } from "../../http/reply";
-import type { Handler } from "../../http/route";
+import { endpoint, type Handler } from "../../http/route";
 import { pageEnvelope, singlePageEnvelope } from "../../pagination/envelope";
 import { pageRequest } from "../../pagination/query";
 import { toWebhookEndpoint, withSecret } from "../../schemas/webhook-endpoint";
 import { commit } from "../../writes/commit";
-import type * as routes from "./webhook-endpoints.routes";
+import * as routes from "./webhook-endpoints.routes";
 
 const full = () =>
   ApiError.of(
@@ -25,7 +25,7 @@ const full = () =>
     `The customer has ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints, the most it can have; delete one first.`,
   );
 
-export const createWebhookEndpoint: Handler<typeof routes.createWebhookEndpoint> = async (c, { body }) => {
+const createWebhookEndpoint: Handler<typeof routes.createWebhookEndpoint> = async (c, { body }) => {
   const problem = webhookUrlProblem(body.url, c.env.ALLOW_LOCAL_WEBHOOKS === "true");
   if (problem) throw ApiError.of("validation_failed", `url ${problem}.`, { pointer: "/url" });
   const customerId = customerOf(c);
@@ -52,15 +52,22 @@ export const createWebhookEndpoint: Handler<typeof routes.createWebhookEndpoint>
   );
 };
 
-export const listWebhookEndpoints: Handler<typeof routes.listWebhookEndpoints> = async (c, { query }) => {
+const listWebhookEndpoints: Handler<typeof routes.listWebhookEndpoints> = async (c, { query }) => {
   const request = await pageRequest(c, query);
   const { rows, edges, total } = await queryEndpoints(database(c), customerOf(c), request);
   return reply(c, 200, await pageEnvelope(c, request, rows.map(toWebhookEndpoint), total ?? 0, edges));
 };
 
-export const deleteWebhookEndpoint: Handler<typeof routes.deleteWebhookEndpoint> = async (c, { params: { id } }) => {
+const deleteWebhookEndpoint: Handler<typeof routes.deleteWebhookEndpoint> = async (c, { params: { id } }) => {
   const db = database(c);
   const customerId = customerOf(c);
   if (!(await findWebhookEndpoint(db, customerId, id))) throw notFound("webhook endpoint");
   return commit(c, [deleteRow(db.orm, customerId, id)], { status: 204, body: undefined });
 };
+
+/** This folder's routes, each with its handler (and load step), in the route table's order. */
+export const webhookEndpointEndpoints = [
+  endpoint(routes.createWebhookEndpoint, createWebhookEndpoint),
+  endpoint(routes.listWebhookEndpoints, listWebhookEndpoints),
+  endpoint(routes.deleteWebhookEndpoint, deleteWebhookEndpoint),
+];
