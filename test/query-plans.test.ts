@@ -570,12 +570,15 @@ describe("query plans of every statement the Worker issues", () => {
 
   it("no statement of the count triggers reads a whole table", async () => {
     const statements = await triggerStatements();
-    // Kept totals: card orders and invoices on insert (one), state change (two) and delete (two and
-    // four); events on insert and delete (two); devices and webhook endpoints on insert and delete.
-    // An order's entries: insert and delete. Bank statements on insert; bank transactions, all and a
-    // statement's, on insert and state change (four); an invoice's payments on insert; direct debit
-    // collections on insert.
-    expect(statements).toHaveLength(29);
+    // Every trigger's body read (a body the parser missed would go unchecked): the kept totals of
+    // docs/api.md part 4, each a statement or more.
+    const { results: triggers } = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger'").all<{
+      name: string;
+    }>();
+    expect(triggers.length).toBeGreaterThan(0);
+    expect(
+      triggers.map(({ name }) => name).filter((name) => !statements.some((s) => s.trigger === name)),
+    ).toStrictEqual([]);
     const offenders: string[] = [];
     for (const { trigger, sql, params } of statements) {
       const plan = await planOf(sql, params);
