@@ -22,24 +22,11 @@ export { webhookEndpoints, type WebhookEndpointRow } from "../schemas/webhook-en
 
 /**
  * The lists whose totals (`total_entries`) triggers keep (drizzle/0006_list_counts.sql, and the later
- * migrations' for theirs), by the names they use: no write path can forget one, and a total is read
- * as one row instead of counting rows, which D1 bills for every row it passes. A list is (`list`,
- * `scope`: whose, `filter`: "" for all, or the filter's value). An order's entries are counted on the
- * order itself (entries_count).
+ * migrations' for theirs), by the names their triggers use (`card_orders`, `statement_transactions`,
+ * ...): no write path can forget one, and a total is read as one row instead of counting rows, which
+ * D1 bills for every row it passes. A list is (`list`, `scope`: whose, `filter`: "" for all, or the
+ * filter's value). An order's entries are counted on the order itself (entries_count).
  */
-export type CountedList =
-  | "card_orders"
-  | "invoices"
-  | "order_invoices"
-  | "events"
-  | "devices"
-  | "webhook_endpoints"
-  | "bank_statements"
-  | "bank_transactions"
-  | "statement_transactions"
-  | "invoice_payments"
-  | "direct_debit_collections";
-
 export const listCounts = sqliteTable(
   "list_counts",
   {
