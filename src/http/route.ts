@@ -57,6 +57,8 @@ export interface RouteSpec {
  * description of the success response.
  */
 export interface RouteDocs {
+  /** The description of the route's tag: one route of each tag carries it. */
+  tag?: string;
   summary: string;
   description: string;
   success: string;

@@ -1,6 +1,5 @@
 import * as z from "zod/mini";
 import { SCOPES } from "../auth/principal";
-import { EVENT_RETENTION_DAYS } from "../domain/events";
 import { ERRORS, type ErrorCode } from "../errors";
 import { ERROR_TEXTS } from "./errors";
 import { BOOKMARK_HEADER } from "../http/d1-bookmark";
@@ -37,28 +36,6 @@ const DOCUMENT_HEADERS = {
     required: true,
     schema: { type: "string" },
   },
-};
-
-const TAG_DESCRIPTIONS: Record<string, string> = {
-  "Card orders":
-    "A customer's orders of voucher cards: draft → submitted → in_production → delivered, or cancelled while draft " +
-    "or submitted.",
-  "Card order entries": "The cards of a draft card order: who gets each and the amount loaded on it.",
-  Invoices: "Invoices of card orders (INV-YYYY-NNNNNN, gapless per year): open → paid, or cancelled (CN-YYYY-NNNNNN).",
-  "Notification tokens": "The push-notification tokens of the calling voucher owner's devices.",
-  Events:
-    "The customer's event log: every change a client may react to, newest first, " +
-    `kept ${EVENT_RETENTION_DAYS} days.`,
-  "Webhook endpoints":
-    "Where the customer's events are POSTed, signed as Standard Webhooks specifies; the secret is shown once, when " +
-    "the endpoint is created.",
-  Service: "Public, without a token: liveness, this document and its interactive reference.",
-  Payments:
-    "Back office: the seller's bank statements (camt.053), read and matched to invoices off the request; their " +
-    "transactions, and a person's allocation of what was not matched.",
-  "Billing profile":
-    "Who the customer is on its invoices: name, address, VAT id, buyer reference, direct-debit mandate. " +
-    "Every invoice keeps the profile as it was when it was issued.",
 };
 
 function schemaRef(schema: z.ZodMiniType): Record<string, unknown> {
@@ -191,6 +168,19 @@ function operation(spec: RouteSpec, docs: RouteDocs) {
   };
 }
 
+/** Each tag in the order its routes come, described by the one route of it whose docs carry `tag`. */
+function tagsOf(endpoints: readonly Endpoint[]) {
+  return [...new Set(endpoints.map(({ spec }) => spec.tag))].map((name) => {
+    const described = endpoints.flatMap(({ spec }) => {
+      const description = spec.tag === name ? ROUTE_DOCS.get(spec.operationId)?.tag : undefined;
+      return description === undefined ? [] : [description];
+    });
+    if (described.length !== 1)
+      throw new Error(`Tag ${name}: ${described.length} routes describe it; one must (\`tag\` in its .docs.ts)`);
+    return { name, description: described[0] };
+  });
+}
+
 /** The OpenAPI 3.1 document, built from the same specs and schemas that the app mounts and validates with. */
 export function openApiDocument(endpoints: readonly Endpoint[]) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -230,10 +220,7 @@ export function openApiDocument(endpoints: readonly Endpoint[]) {
         "to webhook endpoints as the `webhooks` section describes.",
     },
     servers: [{ url: "/" }],
-    tags: [...new Set(endpoints.map(({ spec }) => spec.tag))].map((name) => ({
-      name,
-      description: TAG_DESCRIPTIONS[name],
-    })),
+    tags: tagsOf(endpoints),
     paths,
     webhooks: webhooks(schemas.Event as { properties: Record<string, unknown> }),
     components: {

@@ -3,6 +3,9 @@ import type { RouteDocs } from "../../http/route";
 /** The prose of bank-statements.routes.ts in the OpenAPI document, by operationId. */
 export const bankStatementDocs: Record<string, RouteDocs> = {
   createBankStatements: {
+    tag:
+      "Back office: the seller's bank statements (camt.053), read and matched to invoices off the request; their " +
+      "transactions, and a person's allocation of what was not matched.",
     summary: "Import a camt.053 bank statement file",
     description:
       "The file itself as the body (Content-Type application/xml or text/xml, at most 10 MiB): an ISO 20022 " +

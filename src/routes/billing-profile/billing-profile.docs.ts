@@ -3,6 +3,9 @@ import type { RouteDocs } from "../../http/route";
 /** The prose of billing-profile.routes.ts in the OpenAPI document, by operationId. */
 export const billingProfileDocs: Record<string, RouteDocs> = {
   putBillingProfile: {
+    tag:
+      "Who the customer is on its invoices: name, address, VAT id, buyer reference, direct-debit mandate. " +
+      "Every invoice keeps the profile as it was when it was issued.",
     summary: "Set the customer's billing profile",
     description:
       'Replaces the profile whole: an optional field left out is null, document_language "de". email is ' +

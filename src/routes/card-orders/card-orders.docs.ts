@@ -5,6 +5,9 @@ import { transitionDocs } from "../transition-route.docs";
 /** The prose of card-orders.routes.ts in the OpenAPI document, by operationId. */
 export const cardOrderDocs: Record<string, RouteDocs> = {
   createCardOrder: {
+    tag:
+      "A customer's orders of voucher cards: draft → submitted → in_production → delivered, or cancelled while draft " +
+      "or submitted.",
     summary: "Create a card order (state draft)",
     description:
       "Creates a draft card order for the token's customer. Answers the new order as a single-page list envelope.",

@@ -6,6 +6,7 @@ const DRAFT_ONLY = "Entries are added and deleted only while the card order is d
 /** The prose of entries.routes.ts in the OpenAPI document, by operationId. */
 export const entryDocs: Record<string, RouteDocs> = {
   createCardOrderEntry: {
+    tag: "The cards of a draft card order: who gets each and the amount loaded on it.",
     summary: "Add a voucher card to a draft card order",
     description:
       `${DRAFT_ONLY} An order holds at most ${MAX_ENTRIES_PER_ORDER} entries (the next one: 409 conflict). ` +

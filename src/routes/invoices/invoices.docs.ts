@@ -5,6 +5,7 @@ import { transitionDocs } from "../transition-route.docs";
 /** The prose of invoices.routes.ts in the OpenAPI document, by operationId. */
 export const invoiceDocs: Record<string, RouteDocs> = {
   createInvoice: {
+    tag: "Invoices of card orders (INV-YYYY-NNNNNN, gapless per year): open → paid, or cancelled (CN-YYYY-NNNNNN).",
     summary: "Invoice a card order (state open, numbered INV-YYYY-NNNNNN)",
     description:
       "Books the invoice today (UTC), due in 14 days, with the order's payment method and cost center, " +

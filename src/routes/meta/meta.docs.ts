@@ -3,6 +3,7 @@ import type { RouteDocs } from "../../http/route";
 /** The prose of meta.routes.ts in the OpenAPI document, by operationId. */
 export const metaDocs: Record<string, RouteDocs> = {
   health: {
+    tag: "Public, without a token: liveness, this document and its interactive reference.",
     summary: "Liveness: the Worker answers (no database call)",
     description: "Answers 200 while the Worker runs; it touches no database and needs no token.",
     success: "Alive.",

@@ -4,6 +4,7 @@ import { MAX_DEVICES_PER_OWNER } from "./notification-tokens.routes";
 /** The prose of notification-tokens.routes.ts in the OpenAPI document, by operationId. */
 export const notificationTokenDocs: Record<string, RouteDocs> = {
   registerNotificationToken: {
+    tag: "The push-notification tokens of the calling voucher owner's devices.",
     summary: "Register (or replace) the token of one of the caller's devices",
     description:
       "One registration per (voucher owner, device_identifier): a second PUT replaces the value, " +

@@ -4,6 +4,9 @@ import type { RouteDocs } from "../../http/route";
 /** The prose of webhook-endpoints.routes.ts in the OpenAPI document, by operationId. */
 export const webhookEndpointDocs: Record<string, RouteDocs> = {
   createWebhookEndpoint: {
+    tag:
+      "Where the customer's events are POSTed, signed as Standard Webhooks specifies; the secret is shown once, when " +
+      "the endpoint is created.",
     summary: "Subscribe an https endpoint to the customer's events",
     description:
       "Deliveries follow Standard Webhooks: the event as JSON, signed with the `secret` answered here " +
