@@ -13,6 +13,8 @@ import {
   unique,
 } from "./support/api";
 import { encodePart, handMade, INVALID_TOKEN_CHALLENGE } from "./support/jwt";
+import { ROUTES } from "./support/routes";
+import { SCOPES } from "./interface-fields";
 
 const REALM = 'Bearer realm="voucher-billing-api"';
 
@@ -257,6 +259,13 @@ describe("a token sent and rejected: 401 invalid_token", () => {
     ["control characters", "a\u0001b\u007f"],
   ])("keeps the challenge within RFC 6750's characters whatever alg the token names (%s)", async (_, alg) => {
     await expectTokenRejected(await call("/card_orders", bearer(await handMade({ alg, typ: "JWT" }, claims()))));
+  });
+});
+
+describe("the scopes", () => {
+  it("the routes ask for exactly the scopes of docs/api.md part 2", () => {
+    const asked = new Set(ROUTES.flatMap((spec) => (spec.access ? [spec.access.scope] : [])));
+    expect([...asked].sort()).toStrictEqual([...SCOPES].sort());
   });
 });
 

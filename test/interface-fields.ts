@@ -141,3 +141,17 @@ export const REQUEST_FIELDS = {
   "post /invoices": ["order_id", "reference"],
   "post /card_orders/{id}/entries": ["voucher_owner_id", "card_holder_name", "amount"],
 } as const;
+
+/** The scopes of docs/api.md part 2: test/auth.test.ts holds the routes' against them. */
+export const SCOPES = [
+  "card_orders:read",
+  "card_orders:write",
+  "invoices:read",
+  "invoices:write",
+  "notification_tokens:write",
+  "fulfilment",
+  "webhooks:write",
+  "events:read",
+  "payments:read",
+  "payments:write",
+] as const;

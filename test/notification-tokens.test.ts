@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { SCOPES } from "../src/auth/principal";
+import { SCOPES } from "./interface-fields";
 import { BASE, call, expectError, expectJson, follow, ISO_MS, listLink, token, unique } from "./support/api";
 
 const PATH = "/voucher_owners/me/notification_tokens";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SCOPES } from "../src/auth/principal";
+import { SCOPES } from "./interface-fields";
 import { type Bindings, call, unique } from "./support/api";
 import { handMade, INVALID_TOKEN_CHALLENGE } from "./support/jwt";
 

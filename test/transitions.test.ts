@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { SCOPES, type Scope } from "../src/auth/principal";
+import type { Scope } from "../src/auth/principal";
+import { SCOPES } from "./interface-fields";
 import {
   call,
   type CARD_ORDER_PATHS,

@@ -1,5 +1,4 @@
 import * as z from "zod/mini";
-import { SCOPES } from "../auth/principal";
 import { ERRORS, type ErrorCode } from "../errors";
 import { ERROR_TEXTS } from "./errors";
 import { BOOKMARK_HEADER } from "../http/d1-bookmark";
@@ -168,6 +167,10 @@ function operation(spec: RouteSpec, docs: RouteDocs) {
   };
 }
 
+/** The scopes the routes ask for, each once, sorted. */
+const scopesOf = (endpoints: readonly Endpoint[]) =>
+  [...new Set(endpoints.flatMap(({ spec }) => (spec.access ? [spec.access.scope] : [])))].sort();
+
 /** Each tag in the order its routes come, described by the one route of it whose docs carry `tag`. */
 function tagsOf(endpoints: readonly Endpoint[]) {
   return [...new Set(endpoints.map(({ spec }) => spec.tag))].map((name) => {
@@ -233,7 +236,9 @@ export function openApiDocument(endpoints: readonly Endpoint[]) {
           description:
             `HS256 (or, when configured, RS256/ES256 from a JWK set) with \`sub\`, \`customer_id\` and ` +
             `\`exp\`. Its space-separated \`scope\` claim must hold the scope an operation's security requirement ` +
-            `names: ${SCOPES.map((scope) => `\`${scope}\``).join(", ")}.`,
+            `names: ${scopesOf(endpoints)
+              .map((scope) => `\`${scope}\``)
+              .join(", ")}.`,
         },
       },
       headers: HEADERS,

@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { sign } from "hono/jwt";
 import { expect } from "vitest";
-import { SCOPES } from "../../src/auth/principal";
+import { SCOPES } from "../interface-fields";
 import worker from "./worker";
 import { CardOrder } from "../../src/schemas/card-order";
 import { Invoice } from "../../src/schemas/invoice";
