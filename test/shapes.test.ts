@@ -1,18 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type * as z from "zod/mini";
 import { endpoints } from "../src/app";
-import { BillingProfile } from "../src/schemas/billing-profile";
-import { CardOrder } from "../src/schemas/card-order";
-import { Entry } from "../src/schemas/entry";
-import { Invoice } from "../src/schemas/invoice";
-import { InvoiceLine } from "../src/schemas/invoice-line";
-import { Event } from "../src/schemas/event";
-import { NotificationDevice } from "../src/schemas/notification-device";
-import { NewWebhookEndpoint, WebhookEndpoint } from "../src/schemas/webhook-endpoint";
-import { BankStatement } from "../src/schemas/bank-statement";
-import { BankTransaction } from "../src/schemas/bank-transaction";
-import { InvoiceBalance, Payment } from "../src/schemas/payment";
-import { DirectDebitCollection } from "../src/schemas/direct-debit-collection";
+import { components } from "../src/schemas/registry";
 import { call, newBillingProfile, newCardOrder, newEntry, token, unique, type CallOptions } from "./support/api";
 import { collectableInvoice, credit, earliestDate, statementFile } from "./support/payments";
 import { routeExamples } from "./support/examples";
@@ -24,60 +13,80 @@ import { defOf, fieldsOf, routeOf } from "./support/shape";
 // One truth per resource shape (the house issue): the response schema. The serializers are typed
 // by it and every success a test receives is held against it (support/shape.ts); this file proves
 // the schemas say what the interface document says, and that the check saw every route answer and
-// every resource in every state, with every nullable field both set and null.
+// every resource in every state, with every nullable field both set and null. The resources are the
+// route table's own: a new one is checked here without an edit of this file.
+
+/** The schema a success schema carries in `data` (a list or one), if it has `data`. */
+function resourceOf(schema: z.ZodMiniType): z.ZodMiniType | undefined {
+  const data = defOf(schema).shape?.data;
+  if (!data) return undefined;
+  return defOf(data).type === "array" ? defOf(data).element! : data;
+}
+
+/** Every resource a route answers with, by its name among the OpenAPI components (src/schemas/registry.ts). */
+const RESOURCES = new Map<z.ZodMiniType, string>(
+  endpoints.flatMap(({ spec }) => {
+    const resource = resourceOf(spec.success.schema);
+    return resource ? [[resource, components.get(resource)?.id ?? `the unnamed data of ${spec.operationId}`]] : [];
+  }),
+);
+
+const pascal = (key: string) => key.replace(/(?:^|_)(\w)/g, (_, letter: string) => letter.toUpperCase());
+const snake = (id: string) => id.replace(/(?<=.)([A-Z])/g, "_$1").toLowerCase();
+
+// An INTERFACE_FIELDS key names the resource whose component is its PascalCase (card_order_entry:
+// CardOrderEntry), but for these.
+const ALIASES: Record<string, string> = {
+  // The interface's webhook endpoint is the one created, with its secret.
+  webhook_endpoint: "NewWebhookEndpoint",
+};
+// Resources without an INTERFACE_FIELDS entry, and why. One given an entry there is checked all the same,
+// so its line here may go then.
+const WITHOUT_INTERFACE_FIELDS: Record<string, string> = {
+  WebhookEndpoint: "as listed: the created one's fields (webhook_endpoint) without the secret (docs/api.md part 11)",
+  NotificationDevice: "its fields (docs/api.md part 5, GET notification_tokens) are not copied there yet",
+  DirectDebitCollection: "its fields (docs/api.md part 16, Collection) are not copied there yet",
+};
+
+const interfaceFields: Record<string, readonly string[]> = INTERFACE_FIELDS;
+const byName = new Map([...RESOURCES].map(([schema, id]) => [id, schema]));
+const named = (key: string) => ALIASES[key] ?? pascal(key);
+const paired = new Set(Object.keys(interfaceFields).map(named));
+/** Each INTERFACE_FIELDS key with its resource, then each resource without one (nor a reason) under the key it lacks. */
+const FIELD_LISTS: (readonly [key: string, id: string, schema: z.ZodMiniType | undefined])[] = [
+  ...Object.keys(interfaceFields).map((key) => [key, named(key), byName.get(named(key))] as const),
+  ...[...byName]
+    .filter(([id]) => !paired.has(id) && !(id in WITHOUT_INTERFACE_FIELDS))
+    .map(([id, schema]) => [snake(id), id, schema] as const),
+];
 
 describe("the response schemas have the interface's fields, in its order", () => {
-  it.each([
-    ["invoice", Invoice],
-    ["card_order", CardOrder],
-    ["card_order_entry", Entry],
-    ["event", Event],
-    ["webhook_endpoint", NewWebhookEndpoint],
-    ["billing_profile", BillingProfile],
-    ["invoice_line", InvoiceLine],
-    ["bank_statement", BankStatement],
-    ["bank_transaction", BankTransaction],
-    ["payment", Payment],
-    ["invoice_balance", InvoiceBalance],
-  ] as const)("%s", (name, schema) => {
-    expect(fieldsOf(schema)).toStrictEqual(INTERFACE_FIELDS[name]);
+  it.each(FIELD_LISTS)("%s", (key, id, schema) => {
+    const fields = interfaceFields[key];
+    expect(
+      fields,
+      `${key}: the resource ${id} has no field list: add it to INTERFACE_FIELDS in ` +
+        "test/interface-fields.ts (or, with its reason, to WITHOUT_INTERFACE_FIELDS in test/shapes.test.ts)",
+    ).toBeDefined();
+    expect(
+      schema,
+      `${key}: no route answers with a resource named ${id} among the OpenAPI components ` +
+        "(src/schemas/registry.ts); if its component is named otherwise, give it in ALIASES in test/shapes.test.ts",
+    ).toBeDefined();
+    expect(fieldsOf(schema!)).toStrictEqual(fields);
   });
 });
-
-const RESOURCES = new Map<z.ZodMiniType, string>([
-  [CardOrder, "card order"],
-  [Invoice, "invoice"],
-  [Entry, "entry"],
-  [NotificationDevice, "notification device"],
-  [Event, "event"],
-  [WebhookEndpoint, "webhook endpoint"],
-  [NewWebhookEndpoint, "new webhook endpoint"],
-  [BillingProfile, "billing profile"],
-  [InvoiceLine, "invoice line"],
-  [BankStatement, "bank statement"],
-  [BankTransaction, "bank transaction"],
-  [InvoiceBalance, "invoice balance"],
-  [Payment, "payment"],
-  [DirectDebitCollection, "direct debit collection"],
-]);
 
 // Nullable in the interface document, but this service always sets them (docs/api.md part 1): the
 // order's customer and payment method are required at creation; every invoice is booked with its
 // amounts and recipient when it is made. For these, "never null" is what must hold.
 // A billing profile's email is required since docs/api.md part 14 (null only on one stored before).
+// Keyed by component name, as RESOURCES names them.
 const ALWAYS_SET: Record<string, string[]> = {
-  "card order": ["customer", "payment_method"],
-  "billing profile": ["email"],
-  invoice: ["booked_on", "gross_amount", "net_amount", "recipient"],
+  CardOrder: ["customer", "payment_method"],
+  BillingProfile: ["email"],
+  Invoice: ["booked_on", "gross_amount", "net_amount", "recipient"],
 };
-
-/** The resource a success schema carries in `data` (a list or one), if it is one of RESOURCES. */
-function resourceOf(schema: z.ZodMiniType): z.ZodMiniType | undefined {
-  const data = defOf(schema).shape?.data;
-  if (!data) return undefined;
-  const item = defOf(data).type === "array" ? defOf(data).element! : data;
-  return RESOURCES.has(item) ? item : undefined;
-}
 
 /** What the story below was answered: the routes that succeeded, and every resource body by schema. */
 const seen = { routes: new Set<string>(), bodies: new Map<z.ZodMiniType, Record<string, unknown>[]>() };
@@ -258,26 +267,23 @@ describe("every route and every resource shape, on real rows", () => {
     expect(endpoints.map(({ spec }) => spec.operationId).filter((id) => !seen.routes.has(id))).toStrictEqual([]);
   });
 
-  it.each([...RESOURCES].map(([schema, name]) => [name, schema] as const))(
-    "saw every %s state, and each nullable field both null and set",
-    (name, schema) => {
-      const bodies = seen.bodies.get(schema) ?? [];
-      expect(bodies.length, `${name} bodies`).toBeGreaterThan(0);
-      const gaps: string[] = [];
-      for (const [field, fieldSchema] of Object.entries(defOf(schema).shape!)) {
-        const values = bodies.map((body) => body[field]);
-        if (defOf(fieldSchema).type === "nullable") {
-          const alwaysSet = ALWAYS_SET[name]?.includes(field);
-          if (alwaysSet ? values.includes(null) : !values.includes(null))
-            gaps.push(`${field} ${alwaysSet ? "null" : "never null"}`);
-          if (!values.some((value) => value !== null)) gaps.push(`${field} never set`);
-        }
-        if (field === "state") {
-          const states = Object.values(defOf(fieldSchema).entries!);
-          for (const state of states) if (!values.includes(state)) gaps.push(`state ${state} never seen`);
-        }
+  it.each([...byName])("saw every %s state, and each nullable field both null and set", (name, schema) => {
+    const bodies = seen.bodies.get(schema) ?? [];
+    expect(bodies.length, `${name} bodies`).toBeGreaterThan(0);
+    const gaps: string[] = [];
+    for (const [field, fieldSchema] of Object.entries(defOf(schema).shape!)) {
+      const values = bodies.map((body) => body[field]);
+      if (defOf(fieldSchema).type === "nullable") {
+        const alwaysSet = ALWAYS_SET[name]?.includes(field);
+        if (alwaysSet ? values.includes(null) : !values.includes(null))
+          gaps.push(`${field} ${alwaysSet ? "null" : "never null"}`);
+        if (!values.some((value) => value !== null)) gaps.push(`${field} never set`);
       }
-      expect(gaps).toStrictEqual([]);
-    },
-  );
+      if (field === "state") {
+        const states = Object.values(defOf(fieldSchema).entries!);
+        for (const state of states) if (!values.includes(state)) gaps.push(`state ${state} never seen`);
+      }
+    }
+    expect(gaps).toStrictEqual([]);
+  });
 });
