@@ -4,7 +4,7 @@
 // - assets/docs/scalar-standalone.js, the reference UI of /docs from the pinned npm package.
 // Run as wrangler.toml's [build] command (every `wrangler dev` and `wrangler deploy`), by
 // vitest.config.ts, lint:openapi and client:types; a file is rewritten only when its content changed.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,11 +15,27 @@ const DOCUMENT_FILE = join(ROOT, "assets/openapi.json");
 const SCALAR_FILE = join(ROOT, "assets/docs/scalar-standalone.js");
 const SCALAR = "@scalar/api-reference";
 
+/** Every routes folder's `.docs.ts` (the routes' prose), relative to the project root, without `.ts`. */
+const docModules = () =>
+  readdirSync(join(ROOT, "src/routes"), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .flatMap(({ name }) =>
+      readdirSync(join(ROOT, "src/routes", name))
+        .filter((file) => file.endsWith(".docs.ts"))
+        .map((file) => `./src/routes/${name}/${file.slice(0, -".ts".length)}`),
+    )
+    .sort();
+
 /** The document of the app's endpoints, from src/ bundled for Node (scripts/import-source.mjs). */
 async function openApiJson() {
+  const modules = docModules();
   const { default: document } = await importSource(
-    'import { endpoints } from "./src/app"; import { openApiDocument } from "./src/openapi/document"; ' +
-      "export default openApiDocument(endpoints);",
+    [
+      'import { endpoints } from "./src/app";',
+      'import { openApiDocument } from "./src/openapi/document";',
+      ...modules.map((path, i) => `import * as docs${i} from ${JSON.stringify(path)};`),
+      `export default openApiDocument(endpoints, [${modules.map((_, i) => `docs${i}`).join(", ")}]);`,
+    ].join("\n"),
   );
   return `${JSON.stringify(document, null, 2)}\n`;
 }

@@ -9,7 +9,6 @@ import type { Endpoint, RouteDocs, RouteSpec } from "../http/route";
 import { ErrorEnvelope } from "../schemas/envelopes";
 import { components } from "../schemas/registry";
 import { HEADERS, responseHeaders } from "./headers";
-import { ROUTE_DOCS } from "./route-docs";
 import { webhooks } from "./webhooks";
 
 // Query parameters are strings on the wire; a parameter declared as an integer keeps only that.
@@ -171,8 +170,23 @@ function operation(spec: RouteSpec, docs: RouteDocs) {
 const scopesOf = (endpoints: readonly Endpoint[]) =>
   [...new Set(endpoints.flatMap(({ spec }) => (spec.access ? [spec.access.scope] : [])))].sort();
 
+/**
+ * Every route's prose, by operationId, from the `.docs.ts` modules of src/routes/<folder>/ (whoever builds the
+ * document finds them: scripts/build-assets.mjs, test/support/route-docs.ts; the Worker's bundle carries
+ * none of it). An operationId documented twice is refused.
+ */
+function routeDocsOf(modules: readonly Record<string, unknown>[]): Map<string, RouteDocs> {
+  const docs = new Map<string, RouteDocs>();
+  for (const byOperation of modules.flatMap((module) => Object.values(module) as Record<string, RouteDocs>[]))
+    for (const [operationId, texts] of Object.entries(byOperation)) {
+      if (docs.has(operationId)) throw new Error(`${operationId}: documented twice`);
+      docs.set(operationId, texts);
+    }
+  return docs;
+}
+
 /** Each tag in the order its routes come, described by the one route of it whose docs carry `tag`. */
-function tagsOf(endpoints: readonly Endpoint[]) {
+function tagsOf(endpoints: readonly Endpoint[], ROUTE_DOCS: Map<string, RouteDocs>) {
   return [...new Set(endpoints.map(({ spec }) => spec.tag))].map((name) => {
     const described = endpoints.flatMap(({ spec }) => {
       const description = spec.tag === name ? ROUTE_DOCS.get(spec.operationId)?.tag : undefined;
@@ -184,14 +198,18 @@ function tagsOf(endpoints: readonly Endpoint[]) {
   });
 }
 
-/** The OpenAPI 3.1 document, built from the same specs and schemas that the app mounts and validates with. */
-export function openApiDocument(endpoints: readonly Endpoint[]) {
+/**
+ * The OpenAPI 3.1 document, built from the same specs and schemas that the app mounts and validates
+ * with, and the routes' prose: `docModules`, the exports of every routes folder's `.docs.ts`.
+ */
+export function openApiDocument(endpoints: readonly Endpoint[], docModules: readonly Record<string, unknown>[]) {
+  const ROUTE_DOCS = routeDocsOf(docModules);
   const paths: Record<string, Record<string, unknown>> = {};
   // Docs are taken by their operation; any left over name none (a typo, or a removed route).
   const unclaimed = new Set(ROUTE_DOCS.keys());
   for (const { spec } of endpoints) {
     const docs = ROUTE_DOCS.get(spec.operationId);
-    if (!docs) throw new Error(`${spec.operationId}: no docs (its routes folder's .docs.ts, in openapi/route-docs.ts)`);
+    if (!docs) throw new Error(`${spec.operationId}: no docs (in its routes folder's .docs.ts)`);
     unclaimed.delete(spec.operationId);
     (paths[spec.path] ??= {})[spec.method] = operation(spec, docs);
   }
@@ -223,7 +241,7 @@ export function openApiDocument(endpoints: readonly Endpoint[]) {
         "to webhook endpoints as the `webhooks` section describes.",
     },
     servers: [{ url: "/" }],
-    tags: tagsOf(endpoints),
+    tags: tagsOf(endpoints, ROUTE_DOCS),
     paths,
     webhooks: webhooks(schemas.Event as { properties: Record<string, unknown> }),
     components: {
