@@ -15,6 +15,14 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/**
+ * The named component (src/schemas/registry.ts) an event of `type` carries as `data`: its prefix in
+ * PascalCase, `card_order.submitted` → `CardOrder`. The Event schema and the OpenAPI webhooks both take
+ * it from here, so a new resource's event type is added above and nowhere else.
+ */
+export const componentOf = (type: EventType) =>
+  type.split(".")[0]!.replace(/(?:^|_)(\w)/g, (_, letter: string) => letter.toUpperCase());
+
 /** Events are kept this long; the Cron Trigger sweeps older ones. */
 export const EVENT_RETENTION_DAYS = 30;
 

@@ -1,4 +1,4 @@
-import { EVENT_TYPES } from "../domain/events";
+import { componentOf, EVENT_TYPES } from "../domain/events";
 import { MAX_ATTEMPTS, describeRetries } from "../events/retry";
 import { DELIVERY_TIMEOUT_MS, FAST_LANE_TIMEOUT_MS } from "../events/webhook-delivery";
 
@@ -26,64 +26,54 @@ const HEADERS = {
   },
 };
 
-const RESOURCE = {
-  card_order: "CardOrder",
-  invoice: "Invoice",
-  billing_profile: "BillingProfile",
-  payment: "Payment",
-} as const;
-
 const operationId = (type: string) => type.replace(/[._](\w)/g, (_, c: string) => c.toUpperCase());
 
 /**
  * `event` is the JSON schema of the Event component; each type's payload narrows its `type` to that
- * type and its `data` to the resource it is about.
+ * type and its `data` to the resource it is about (its prefix names it: domain/events.ts `componentOf`).
  */
 export function webhooks(event: { properties: Record<string, unknown> }) {
   return Object.fromEntries(
-    EVENT_TYPES.map((type) => {
-      const resource = RESOURCE[type.split(".")[0] as keyof typeof RESOURCE];
-      return [
-        type,
-        {
-          post: {
-            operationId: `${operationId(type)}Webhook`,
-            summary: `${type}: sent to each endpoint subscribed to it (or to "*")`,
-            description:
-              `POSTed to the endpoint's URL, signed per Standard Webhooks. A 2xx within ` +
-              `${DELIVERY_TIMEOUT_MS / 1000} s acknowledges it (an endpoint that takes over ` +
-              `${FAST_LANE_TIMEOUT_MS / 1000} s is moved to a slow lane and may get the event again there); ` +
-              `anything else (a redirect too, which is not followed) is retried ${describeRetries()}, ` +
-              `${MAX_ATTEMPTS} attempts in all. Deliveries are at least once and may arrive out of order: dedupe ` +
-              `on \`webhook-id\`, order by \`created_at\`.`,
-            tags: ["Webhook endpoints"],
-            security: [],
-            parameters: Object.entries(HEADERS).map(([name, header]) => ({ name, in: "header", ...header })),
-            requestBody: {
-              required: true,
-              content: {
-                "application/json": {
-                  schema: {
-                    ...event,
-                    properties: {
-                      ...event.properties,
-                      type: { type: "string", const: type },
-                      data: { $ref: `#/components/schemas/${resource}` },
-                    },
+    EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          operationId: `${operationId(type)}Webhook`,
+          summary: `${type}: sent to each endpoint subscribed to it (or to "*")`,
+          description:
+            `POSTed to the endpoint's URL, signed per Standard Webhooks. A 2xx within ` +
+            `${DELIVERY_TIMEOUT_MS / 1000} s acknowledges it (an endpoint that takes over ` +
+            `${FAST_LANE_TIMEOUT_MS / 1000} s is moved to a slow lane and may get the event again there); ` +
+            `anything else (a redirect too, which is not followed) is retried ${describeRetries()}, ` +
+            `${MAX_ATTEMPTS} attempts in all. Deliveries are at least once and may arrive out of order: dedupe ` +
+            `on \`webhook-id\`, order by \`created_at\`.`,
+          tags: ["Webhook endpoints"],
+          security: [],
+          parameters: Object.entries(HEADERS).map(([name, header]) => ({ name, in: "header", ...header })),
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: {
+                  ...event,
+                  properties: {
+                    ...event.properties,
+                    type: { type: "string", const: type },
+                    data: { $ref: `#/components/schemas/${componentOf(type)}` },
                   },
                 },
               },
             },
-            responses: {
-              "2XX": { description: "Received: the delivery is done." },
-              "4XX": {
-                description:
-                  "Refused (a bad signature, say): retried like any failure, then sent to the dead-letter queue.",
-              },
+          },
+          responses: {
+            "2XX": { description: "Received: the delivery is done." },
+            "4XX": {
+              description:
+                "Refused (a bad signature, say): retried like any failure, then sent to the dead-letter queue.",
             },
           },
         },
-      ];
-    }),
+      },
+    ]),
   );
 }
