@@ -284,6 +284,9 @@ describe("every route and every resource shape, on real rows", () => {
         for (const state of states) if (!values.includes(state)) gaps.push(`state ${state} never seen`);
       }
     }
-    expect(gaps).toStrictEqual([]);
+    expect(
+      gaps,
+      `${name}: make the story in test/shapes.test.ts show each (a field the service always sets: ALWAYS_SET)`,
+    ).toStrictEqual([]);
   });
 });

@@ -17,7 +17,11 @@ test(`the API Worker's bundle is at most ${BUDGET_KIB} KiB gzip and holds no ren
   const { script } = buildService(dir);
   const kib = gzipKiB(script);
   t.diagnostic(`${kib.toFixed(3)} KiB gzip`);
-  assert.ok(kib <= BUDGET_KIB, `${kib.toFixed(3)} KiB gzip, over the budget of ${BUDGET_KIB}`);
+  assert.ok(
+    kib <= BUDGET_KIB,
+    `${kib.toFixed(3)} KiB gzip, over the budget of ${BUDGET_KIB}: make room in the API Worker, or serve the new ` +
+      "routes from the jobs Worker (src/routes/jobs.ts, src/http/pass-on.ts)",
+  );
   const code = readFileSync(script, "utf8");
   // Strings only the renderers write (UBL's and CII's namespaces, the PDF's PDF/A extension schema), only
   // the jobs Worker's consumer sends (push through FCM), only its statements' reader and its documents'
