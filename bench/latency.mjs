@@ -8,15 +8,20 @@
 // rows written are those of an established customer, not of one's very first order. Per request it
 // keeps the time to the last byte of the body, the wrapper's own count of D1 calls
 // (`x-d1-round-trips`) and the rows written that the service logged.
+import { fstatSync, openSync, readSync } from "node:fs";
+import { performance } from "node:perf_hooks";
 import { sign } from "hono/jwt";
+import { apiVars } from "../scripts/derived-config.mjs";
+import { importSource } from "../scripts/import-source.mjs";
 import { call, expectStatus } from "./http.mjs";
 import { PROBE_PREFIX } from "./log-lines.mjs";
 import { median } from "./measure.mjs";
 
-// docs/api.md part 2: every scope, so that one token reaches every operation.
+// docs/api.md part 2: every scope, so that one token reaches every operation (the back office's
+// payments routes need no customer_id, and take a token with one all the same).
 const SCOPES = [
   "card_orders:read card_orders:write invoices:read invoices:write",
-  "notification_tokens:write fulfilment webhooks:write events:read",
+  "notification_tokens:write fulfilment webhooks:write events:read payments:read payments:write",
 ].join(" ");
 // Operations the service answers without D1; GET /health is timed anyway, as the zero-round-trip floor.
 const WITHOUT_D1 = new Set(["openApi", "docs"]);
@@ -39,6 +44,64 @@ const PROFILE = {
   direct_debit_mandate_signed_on: "2026-01-15",
 };
 
+const { addDays, camt053File, dayIn, isTarget2Day } = await importSource(
+  [
+    'export { camt053File } from "./test/support/camt053-builder";',
+    'export { isTarget2Day } from "./src/domain/target2";',
+    'export { addDays, dayIn } from "./src/domain/time";',
+  ].join("\n"),
+);
+const VARS = apiVars();
+const TODAY = dayIn(new Date(), VARS.BUSINESS_TIME_ZONE);
+
+/** The first TARGET2 business day on or after `day`. */
+function target2DayFrom(day) {
+  let next = day;
+  while (!isTarget2Day(next)) next = addDays(next, 1);
+  return next;
+}
+
+// docs/api.md part 16: a collection takes every open direct-debit invoice due on or before its date,
+// whoever's it is. The invoices made today are due in 14 days: DUE is the first collection date that
+// takes them (far more than D-1 ahead), LATER the one after it. A mandate signed 3 years before LATER
+// has expired on LATER but not on DUE.
+const DUE = target2DayFrom(addDays(TODAY, 14));
+const LATER = target2DayFrom(addDays(DUE, 1));
+const LAPSING_SIGNED_ON = `${Number(LATER.slice(0, 4)) - 3}${LATER.slice(4)}`;
+
+/**
+ * A camt.053 statement of the seller's account (docs/api.md part 15) with one booked credit that
+ * names no invoice and no payer: stored `unmatched`, its amount left to allocate by hand. A unique
+ * AcctSvcrRef keeps it from being a duplicate of an earlier one.
+ */
+function statementFile() {
+  const id = crypto.randomUUID().replaceAll("-", "");
+  return camt053File({
+    version: "camt.053.001.08",
+    messageId: id,
+    statements: [
+      {
+        id,
+        iban: VARS.CREDITOR_IBAN,
+        entries: [
+          { amount: "50.00", creditDebit: "credit", status: "BOOK", bookedOn: TODAY, accountServicerReference: id },
+        ],
+      },
+    ],
+  });
+}
+
+/** `call` for a statement file (http.mjs sends JSON bodies only), timed the same way. */
+async function upload(url, { token, xml, headers = {}, requestId }) {
+  const sent = { ...headers, Authorization: `Bearer ${token}`, "Content-Type": "application/xml" };
+  if (requestId) sent["X-Request-Id"] = requestId;
+  const started = performance.now();
+  const response = await fetch(url, { method: "POST", headers: sent, body: xml });
+  const text = await response.text();
+  const ms = performance.now() - started;
+  return { status: response.status, headers: response.headers, body: text && JSON.parse(text), ms };
+}
+
 /** The transitions that lead a new card order into each state (it gets one entry first). */
 const PATH_TO = { draft: [], submitted: ["submit"], in_production: ["submit", "start_production"] };
 
@@ -52,9 +115,13 @@ class Customer {
     return (await expectStatus(status, this.url + path, { token: this.token, method: "POST", json })).body;
   }
 
-  /** The billing profile a submit needs (written once per client). */
-  async profile() {
-    this.profiled ??= expectStatus(200, this.url + PROFILE_PATH, { token: this.token, method: "PUT", json: PROFILE });
+  async get(path) {
+    return (await expectStatus(200, this.url + path, { token: this.token })).body;
+  }
+
+  /** The billing profile a submit needs (written once per client: the first call's `profile`). */
+  async profile(profile = PROFILE) {
+    this.profiled ??= expectStatus(200, this.url + PROFILE_PATH, { token: this.token, method: "PUT", json: profile });
     await this.profiled;
   }
 
@@ -69,6 +136,43 @@ class Customer {
 
   async invoice() {
     return (await this.post("/invoices", { order_id: await this.order("submitted") })).data[0].id;
+  }
+
+  /**
+   * An invoice under a mandate of its own that has expired on LATER, not on DUE (a new reference each
+   * round: a collection under it would renew it).
+   */
+  async lapsingInvoice() {
+    await this.profile({
+      ...PROFILE,
+      direct_debit_mandate_reference: `BENCH-LAPSING-${this.round}`,
+      direct_debit_mandate_signed_on: LAPSING_SIGNED_ON,
+    });
+    return this.invoice();
+  }
+
+  /** A direct debit collection on DUE: it takes this client's new invoice (and any other collectable). */
+  async collection() {
+    await this.invoice();
+    return (await this.post("/direct_debit_collections", { collection_date: DUE })).data[0].id;
+  }
+
+  /** An uploaded bank statement, still `processing`. */
+  async statement() {
+    const { status, body } = await upload(`${this.url}/bank_statements`, { token: this.token, xml: statementFile() });
+    if (status !== 202) throw new Error(`POST /bank_statements: ${status}, not 202: ${JSON.stringify(body)}`);
+    return body.data[0].id;
+  }
+
+  /** The unmatched transaction of a statement, once the jobs Worker has read and stored it. */
+  async transaction() {
+    const id = await this.statement();
+    for (const deadline = Date.now() + 60_000; ; await new Promise((r) => setTimeout(r, 200))) {
+      const { state, error } = (await this.get(`/bank_statements/${id}`)).data;
+      if (state === "processed") break;
+      if (state === "failed" || Date.now() > deadline) throw new Error(`bank statement ${id}: ${state} ${error ?? ""}`);
+    }
+    return (await this.get(`/bank_transactions?bank_statement_id=${id}`)).data[0].id;
   }
 
   async device(name) {
@@ -88,8 +192,10 @@ class Customer {
 }
 
 // One case per operation (operationId): its route, the status it answers, and what to set up for
-// one request of it (the path, the body). A list shows one row of its own, so that its page is not
-// empty.
+// one request of it (the path, the body: `json`, or `xml` for a statement file), given the client and
+// the variant (`keyed`). A list shows one row of its own, so that its page is not empty. Cases marked
+// `alone` are set up one after another before all others (below). The requests are timed in this
+// order: those whose invoice must be open come before createDirectDebitCollection, which takes it.
 const CASES = {
   health: { route: "GET /health", status: 200, request: async () => ({ path: "/health" }) },
   createCardOrder: {
@@ -243,6 +349,86 @@ const CASES = {
     status: 204,
     request: async (c) => ({ path: `/webhook_endpoints/${(await c.post("/webhook_endpoints", HOOK)).data[0].id}` }),
   },
+  // docs/api.md part 15: the back office's statements and transactions, an invoice's payments.
+  createBankStatements: {
+    route: "POST /bank_statements",
+    status: 202,
+    request: async () => ({ path: "/bank_statements", xml: statementFile() }),
+  },
+  listBankStatements: {
+    route: "GET /bank_statements",
+    status: 200,
+    request: async (c) => (await c.statement(), { path: "/bank_statements" }),
+  },
+  getBankStatement: {
+    route: "GET /bank_statements/{id}",
+    status: 200,
+    request: async (c) => ({ path: `/bank_statements/${await c.statement()}` }),
+  },
+  listBankTransactions: {
+    route: "GET /bank_transactions",
+    status: 200,
+    request: async (c) => (await c.transaction(), { path: "/bank_transactions" }),
+  },
+  getBankTransaction: {
+    route: "GET /bank_transactions/{id}",
+    status: 200,
+    request: async (c) => ({ path: `/bank_transactions/${await c.transaction()}` }),
+  },
+  createAllocation: {
+    route: "POST /bank_transactions/{id}/allocations",
+    status: 201,
+    request: async (c) => {
+      const [transaction, invoice] = await Promise.all([c.transaction(), c.invoice()]);
+      return { path: `/bank_transactions/${transaction}/allocations`, json: { invoice_id: invoice, amount: "1.00" } };
+    },
+  },
+  // A paid invoice: one payment (manual).
+  listInvoicePayments: {
+    route: "GET /invoices/{id}/payments",
+    status: 200,
+    request: async (c) => {
+      const id = await c.invoice();
+      await c.post(`/invoices/${id}/pay`, undefined, 200);
+      return { path: `/invoices/${id}/payments` };
+    },
+  },
+  getInvoiceBalance: {
+    route: "GET /invoices/{id}/balance",
+    status: 200,
+    request: async (c) => ({ path: `/invoices/${await c.invoice()}/balance` }),
+  },
+  // docs/api.md part 16. A collection takes every collectable invoice there is, the round's others'
+  // too: the request without a key, on LATER, takes them all but the keyed one's, whose mandate has
+  // expired on LATER; the keyed request, which follows, takes that one on DUE.
+  createDirectDebitCollection: {
+    route: "POST /direct_debit_collections",
+    status: 201,
+    request: async (c, { keyed }) => {
+      await (keyed ? c.lapsingInvoice() : c.invoice());
+      return { path: "/direct_debit_collections", json: { collection_date: keyed ? DUE : LATER } };
+    },
+  },
+  // These collections are made before any other request's invoice exists, which they would take.
+  listDirectDebitCollections: {
+    route: "GET /direct_debit_collections",
+    status: 200,
+    alone: true,
+    request: async (c) => (await c.collection(), { path: "/direct_debit_collections" }),
+  },
+  getDirectDebitCollection: {
+    route: "GET /direct_debit_collections/{id}",
+    status: 200,
+    alone: true,
+    request: async (c) => ({ path: `/direct_debit_collections/${await c.collection()}` }),
+  },
+  // The first request of the pain.008 file: written from the collection, stored in R2.
+  getDirectDebitCollectionDocument: {
+    route: "GET /direct_debit_collections/{id}/document",
+    status: 200,
+    alone: true,
+    request: async (c) => ({ path: `/direct_debit_collections/${await c.collection()}/document` }),
+  },
 };
 
 const methodOf = (operation) => CASES[operation].route.split(" ")[0];
@@ -286,27 +472,34 @@ export async function measureLatency({ url, secret, rounds, log, logLines }) {
   await checkCoverage(url);
   const results = new Map();
   const exp = Math.floor(Date.now() / 1000) + 3600;
+  const prepare = async (variant, i, round) => {
+    const principal = `bench-latency-${i}`;
+    const token = await sign({ sub: principal, customer_id: principal, scope: SCOPES, exp }, secret, "HS256");
+    const request = await CASES[variant.operation].request(new Customer(url, token, principal, round), variant);
+    return { ...variant, ...request, token, requestId: `${PROBE_PREFIX}latency-${round}-${i}` };
+  };
+  const isAlone = (variant) => CASES[variant.operation].alone === true;
   for (let round = 0; round <= rounds; round++) {
-    // Set up every request of the round at once (their preconditions are independent), then time
-    // them one after another on an otherwise idle Worker.
-    const prepared = await Promise.all(
+    // Set up the requests of the round: those `alone` one after another, then all others at once
+    // (their preconditions are independent); then time them one after another on an otherwise idle
+    // Worker.
+    const prepared = [];
+    for (const [i, variant] of VARIANTS.entries()) {
+      if (isAlone(variant)) prepared[i] = await prepare(variant, i, round);
+    }
+    await Promise.all(
       VARIANTS.map(async (variant, i) => {
-        const principal = `bench-latency-${i}`;
-        const token = await sign({ sub: principal, customer_id: principal, scope: SCOPES, exp }, secret, "HS256");
-        const request = await CASES[variant.operation].request(new Customer(url, token, principal, round));
-        return { ...variant, ...request, token, requestId: `${PROBE_PREFIX}latency-${round}-${i}` };
+        if (!isAlone(variant)) prepared[i] = await prepare(variant, i, round);
       }),
     );
     for (const request of prepared) {
       const headers = request.keyed ? { "Idempotency-Key": `bench-${request.requestId}` } : {};
       const { route, status: expected } = CASES[request.operation];
-      const answer = await call(url + request.path, {
-        method: methodOf(request.operation),
-        token: request.token,
-        json: request.json,
-        headers,
-        requestId: request.requestId,
-      });
+      const options = { token: request.token, headers, requestId: request.requestId };
+      const answer =
+        request.xml === undefined
+          ? await call(url + request.path, { ...options, method: methodOf(request.operation), json: request.json })
+          : await upload(url + request.path, { ...options, xml: request.xml });
       if (answer.status !== expected)
         throw new Error(
           `latency, ${route} (${request.path}): ${answer.status}, not ${expected}: ${JSON.stringify(answer.body)}`,
@@ -330,6 +523,24 @@ export async function measureLatency({ url, secret, rounds, log, logLines }) {
     log(round === 0 ? "  latency: warm-up round done" : `  latency: round ${round} of ${rounds} done`);
   }
   return results;
+}
+
+/**
+ * Hands `onLine` each line wrangler dev writes to `path` (a Worker's `logFile`) as it comes, without
+ * the Worker's name wrangler puts before a console line ("[voucher-billing-jobs] {...}").
+ */
+export function followWorkerLog(path, onLine) {
+  const [file, decoder] = [openSync(path, "r"), new TextDecoder()];
+  let [read, partial] = [0, ""];
+  setInterval(() => {
+    const size = fstatSync(file).size;
+    if (size <= read) return;
+    const chunk = Buffer.alloc(size - read);
+    read += readSync(file, chunk, 0, chunk.length, read);
+    const lines = (partial + decoder.decode(chunk, { stream: true })).split("\n");
+    partial = lines.pop();
+    for (const line of lines) onLine(line.replace(/^\[[\w-]+\] /, ""));
+  }, 50).unref();
 }
 
 /**

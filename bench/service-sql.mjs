@@ -39,9 +39,9 @@ export async function serviceListStatements({ customer, pageSize }) {
     });
     const { listCardOrders, bindValues } = await import(outfile);
     const sent = [];
-    // readBoth is the one call a list page makes (src/db/keyset.ts, readPage).
+    // readAll is the one call a list page makes (src/db/keyset.ts, readPage).
     const recorder = {
-      readBoth: async (...reads) => {
+      readAll: async (...reads) => {
         for (const [read, values] of reads) sent.push({ sql: read.sql, params: bindValues(read, values) });
         return [[], [{ total: 0 }]];
       },
