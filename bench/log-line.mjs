@@ -8,33 +8,18 @@
 import { mkdtempSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { sign } from "hono/jwt";
 import { startWorker } from "../scripts/local-worker.mjs";
 import { isFree } from "../scripts/ports.mjs";
 import { call } from "./http.mjs";
 import { runBench } from "./lifecycle.mjs";
-import { alternate } from "./load.mjs";
+import { alternate, turnsFromArgs } from "./load.mjs";
 import { LogLines, PROBE_PREFIX } from "./log-lines.mjs";
 import { median } from "./measure.mjs";
 import { writeSeed } from "./seed.mjs";
 
 process.env.WRANGLER_SEND_METRICS = "false";
-const { values: flags } = parseArgs({
-  options: {
-    quick: { type: "boolean", default: false },
-    rounds: { type: "string" },
-    seconds: { type: "string" },
-    port: { type: "string", default: "9070" },
-  },
-});
-// The full run's rounds are those of `npm run bench` at one connection.
-const PLAN = {
-  rounds: Number(flags.rounds ?? (flags.quick ? 3 : 8)),
-  seconds: Number(flags.seconds ?? (flags.quick ? 1 : 4)),
-  warmup: flags.quick ? 1 : 3,
-  connections: 1,
-};
+const { quick: QUICK, port: BASE_PORT, plan: PLAN } = turnsFromArgs(9070);
 const PAGE_SIZE = 25;
 const work = mkdtempSync(join(tmpdir(), "log-line-"));
 const t0 = Date.now();
@@ -58,7 +43,7 @@ const WORKERS = [
 
 async function main() {
   const loadAverage = loadavg();
-  const base = Number(flags.port);
+  const base = BASE_PORT;
   for (let port = base; port < base + WORKERS.length; port++)
     if (!(await isFree(port)) || !(await isFree(port + 1000)))
       throw new Error(`port ${port} or ${port + 1000} is in use; pass --port <base>`);
@@ -208,7 +193,7 @@ function report(load, sizes, loadAverage) {
   const rounded = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, round3(v)]));
   console.log(
     JSON.stringify({
-      mode: flags.quick ? "quick" : "full",
+      mode: QUICK ? "quick" : "full",
       rounds: PLAN.rounds,
       seconds: PLAN.seconds,
       health: rounded(figures.health),
