@@ -1,10 +1,10 @@
 // Writes the generated static assets (wrangler.toml [assets], git-ignored) beside the committed ones:
-// - assets/openapi.json, the OpenAPI document built from the route specs here, at build time, so
+// - assets/openapi.json, the OpenAPI document built from the route table here, at build time, so
 //   that zod's JSON Schema converter stays out of the Worker bundle (the Worker serves the file);
 // - assets/docs/scalar-standalone.js, the reference UI of /docs from the pinned npm package.
 // Run as wrangler.toml's [build] command (every `wrangler dev` and `wrangler deploy`), by
 // vitest.config.ts, lint:openapi and client:types; a file is rewritten only when its content changed.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,26 +15,13 @@ const DOCUMENT_FILE = join(ROOT, "assets/openapi.json");
 const SCALAR_FILE = join(ROOT, "assets/docs/scalar-standalone.js");
 const SCALAR = "@scalar/api-reference";
 
-/** Every routes folder's `.docs.ts` (the routes' prose), relative to the project root, without `.ts`. */
-const docModules = () =>
-  readdirSync(join(ROOT, "src/routes"), { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .flatMap(({ name }) =>
-      readdirSync(join(ROOT, "src/routes", name))
-        .filter((file) => file.endsWith(".docs.ts"))
-        .map((file) => `./src/routes/${name}/${file.slice(0, -".ts".length)}`),
-    )
-    .sort();
-
-/** The document of the app's endpoints, from src/ bundled for Node (scripts/import-source.mjs). */
+/** The document of the route table (src/app.ts), from src/ bundled for Node (scripts/import-source.mjs). */
 async function openApiJson() {
-  const modules = docModules();
   const { default: document } = await importSource(
     [
       'import { endpoints } from "./src/app";',
       'import { openApiDocument } from "./src/openapi/document";',
-      ...modules.map((path, i) => `import * as docs${i} from ${JSON.stringify(path)};`),
-      `export default openApiDocument(endpoints, [${modules.map((_, i) => `docs${i}`).join(", ")}]);`,
+      "export default openApiDocument(endpoints);",
     ].join("\n"),
   );
   return `${JSON.stringify(document, null, 2)}\n`;

@@ -21,9 +21,6 @@ const ENTRY_EXPORTS = new Set([
   "src/openapi/document.ts:openApiDocument",
 ]);
 
-// The routes' prose, which whoever builds the OpenAPI document finds by name (scripts/build-assets.mjs).
-const DOCS = /^src\/routes\/[^/]+\/[^/]+\.docs\.ts$/;
-
 const files = ["src", "test"]
   .flatMap((dir) => walk(join(ROOT, dir)))
   .filter((file) => /\.ts$/.test(file) && !file.endsWith(".d.ts"));
@@ -127,7 +124,7 @@ const cycles = [];
 const rel = (file) => relative(ROOT, file);
 const unused = [];
 for (const [file, names] of exported) {
-  if (!rel(file).startsWith("src/") || ENTRY_EXPORTS.has(`${rel(file)}:*`) || DOCS.test(rel(file))) continue;
+  if (!rel(file).startsWith("src/") || ENTRY_EXPORTS.has(`${rel(file)}:*`)) continue;
   const users = used.get(file) ?? new Set();
   for (const name of names)
     if (!users.has(name) && !users.has("*") && !ENTRY_EXPORTS.has(`${rel(file)}:${name}`))

@@ -2,7 +2,6 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { endpoints } from "../src/app";
 import { openApiDocument } from "../src/openapi/document";
-import { ROUTE_DOC_MODULES } from "./support/route-docs";
 import {
   BASE,
   call,
@@ -26,9 +25,7 @@ describe("GET /openapi.json", () => {
   it("answers the document of today's routes and schemas, not a stale build", async () => {
     const response = await call("/openapi.json");
     expect(response.status).toBe(200);
-    expect(await response.json()).toStrictEqual(
-      JSON.parse(JSON.stringify(openApiDocument(endpoints, ROUTE_DOC_MODULES))),
-    );
+    expect(await response.json()).toStrictEqual(JSON.parse(JSON.stringify(openApiDocument(endpoints))));
   });
 
   it("carries the Worker's headers, cacheable for 5 minutes", async () => {
@@ -46,7 +43,7 @@ describe("GET /openapi.json", () => {
 });
 
 describe("the document's response headers", () => {
-  const document = JSON.parse(JSON.stringify(openApiDocument(endpoints, ROUTE_DOC_MODULES)));
+  const document = JSON.parse(JSON.stringify(openApiDocument(endpoints)));
   const resolve = (header: any) => (header.$ref ? document.components.headers[header.$ref.split("/").pop()] : header);
   // Content-Type is the media type of the content; OpenAPI ignores a header of that name.
   const NOT_HEADERS = new Set(["content-type", "content-length"]);

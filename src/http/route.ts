@@ -1,3 +1,17 @@
+// A route, in one place: its folder, src/routes/<resource>/.
+// - `<resource>.routes.ts`: its spec (RouteSpec): method, path, operationId, tag, access, body, query,
+//   params, errors, success, its prose (`docs`; the tag's description on one route of each tag), and
+//   the Worker that answers it (`worker: "jobs"`; absent: the API Worker). A folder's routes share a Worker.
+// - `<resource>.handlers.ts`: its handler, typed by the spec, and its line in the list ending the file
+//   (`endpoint(spec, handler)`, or `loadingEndpoint(spec, load, handler)` for a handler that reads first).
+// The route table, src/app.ts `endpoints`, holds each folder once, in the OpenAPI document's order; the
+// rest is derived from it: each Worker's mounts (http/app.ts), the requests the API Worker passes on
+// (http/pass-on.ts), the OpenAPI document, the tests that cover every route. A folder of the API Worker
+// is in the table by its handlers' list; a folder of the jobs Worker by its specs alone
+// (`specsOnly(<resource>Routes)`, a list in its .routes.ts), and by its handlers' list in
+// src/jobs/handlers.ts: the API Worker imports the table, and its bundle must not carry the jobs
+// Worker's code (test/build/api-bundle.test.mjs). Each Worker refuses to start when the table and the
+// handlers disagree.
 import type { Context } from "hono";
 import * as z from "zod/mini";
 import type { AccessRequirement } from "../auth/principal";
@@ -14,16 +28,22 @@ type HttpMethod = "get" | "post" | "put" | "delete";
 export const NO_CONTENT = z.undefined();
 
 /**
- * Everything about a route but its handler and its prose: what the app mounts and the OpenAPI
- * document shows. The prose (RouteDocs) is in `<resource>.docs.ts`, which only the document reads.
+ * Everything about a route but its handler: what the Workers mount and pass on, and what the OpenAPI
+ * document shows, its prose too.
  */
 export interface RouteSpec {
   method: HttpMethod;
   /** OpenAPI form, e.g. `/card_orders/{id}`. */
   path: string;
-  /** Also the key of the route's RouteDocs. */
   operationId: string;
   tag: string;
+  /**
+   * The Worker that answers the route: absent, the API Worker (src/index.ts); `"jobs"`, the jobs Worker
+   * (src/jobs), to which the API Worker passes the route's requests on, unread (http/pass-on.ts).
+   */
+  worker?: "jobs";
+  /** Its prose in the OpenAPI document (built at build time: scripts/build-assets.mjs). */
+  docs: RouteDocs;
   /** Absent: a public route. */
   access?: AccessRequirement;
   /** NO_BODY (http/request-body.ts) when the route takes none, or a file (`upload`). */
@@ -51,12 +71,8 @@ export interface RouteSpec {
   };
 }
 
-/**
- * A route's prose in the OpenAPI document, kept out of RouteSpec so that the Worker's bundle does
- * not carry it (the document is built at build time: scripts/build-assets.mjs). `success`: the
- * description of the success response.
- */
-export interface RouteDocs {
+/** A route's prose in the OpenAPI document. `success`: the description of the success response. */
+interface RouteDocs {
   /** The description of the route's tag: one route of each tag carries it. */
   tag?: string;
   summary: string;
@@ -109,6 +125,12 @@ export interface Endpoint {
   load?: (c: Context<AppEnv>, request: never) => Reads;
   handler: (c: Context<AppEnv>, input: never) => Response | Promise<Response>;
 }
+
+/**
+ * A row of the route table (src/app.ts): a route of the API Worker with its handler (an Endpoint), or a
+ * route of the jobs Worker by its spec alone (`specsOnly`), whose handler the jobs Worker binds (http/app.ts).
+ */
+export type Route = Endpoint | { spec: RouteSpec; load?: undefined; handler?: undefined };
 
 /** Binds a handler to its route: the handler's types follow from the route's schemas. */
 export const endpoint = <S extends RouteSpec>(spec: S, handler: Handler<S>): Endpoint => ({ spec, handler });

@@ -5,7 +5,7 @@ import { BOOKMARK_HEADER } from "../http/d1-bookmark";
 import { errorsOf, keyed } from "../http/mount";
 import { BODY_LIMIT_BYTES, NO_BODY } from "../http/request-body";
 import { REQUEST_ID_HEADER, SANE_REQUEST_ID } from "../http/request-context";
-import type { Endpoint, RouteDocs, RouteSpec } from "../http/route";
+import type { Route, RouteSpec } from "../http/route";
 import { ErrorEnvelope } from "../schemas/envelopes";
 import { components } from "../schemas/registry";
 import { HEADERS, responseHeaders } from "./headers";
@@ -45,7 +45,8 @@ function schemaRef(schema: z.ZodMiniType): Record<string, unknown> {
 
 type Properties = { properties?: Record<string, { description?: string }> };
 
-function operation(spec: RouteSpec, docs: RouteDocs) {
+function operation(spec: RouteSpec) {
+  const { docs } = spec;
   const path = spec.params ? ((z.toJSONSchema(spec.params, JSON_SCHEMA_OPTIONS) as Properties).properties ?? {}) : {};
   const names = [...spec.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name);
   if (names.join() !== Object.keys(path).join())
@@ -167,53 +168,28 @@ function operation(spec: RouteSpec, docs: RouteDocs) {
 }
 
 /** The scopes the routes ask for, each once, sorted. */
-const scopesOf = (endpoints: readonly Endpoint[]) =>
-  [...new Set(endpoints.flatMap(({ spec }) => (spec.access ? [spec.access.scope] : [])))].sort();
-
-/**
- * Every route's prose, by operationId, from the `.docs.ts` modules of src/routes/<folder>/ (whoever builds the
- * document finds them: scripts/build-assets.mjs, test/support/route-docs.ts; the Worker's bundle carries
- * none of it). An operationId documented twice is refused.
- */
-function routeDocsOf(modules: readonly Record<string, unknown>[]): Map<string, RouteDocs> {
-  const docs = new Map<string, RouteDocs>();
-  for (const byOperation of modules.flatMap((module) => Object.values(module) as Record<string, RouteDocs>[]))
-    for (const [operationId, texts] of Object.entries(byOperation)) {
-      if (docs.has(operationId)) throw new Error(`${operationId}: documented twice`);
-      docs.set(operationId, texts);
-    }
-  return docs;
-}
+const scopesOf = (routes: readonly Route[]) =>
+  [...new Set(routes.flatMap(({ spec }) => (spec.access ? [spec.access.scope] : [])))].sort();
 
 /** Each tag in the order its routes come, described by the one route of it whose docs carry `tag`. */
-function tagsOf(endpoints: readonly Endpoint[], ROUTE_DOCS: Map<string, RouteDocs>) {
-  return [...new Set(endpoints.map(({ spec }) => spec.tag))].map((name) => {
-    const described = endpoints.flatMap(({ spec }) => {
-      const description = spec.tag === name ? ROUTE_DOCS.get(spec.operationId)?.tag : undefined;
-      return description === undefined ? [] : [description];
-    });
+function tagsOf(routes: readonly Route[]) {
+  return [...new Set(routes.map(({ spec }) => spec.tag))].map((name) => {
+    const described = routes.flatMap(({ spec }) =>
+      spec.tag === name && spec.docs.tag !== undefined ? [spec.docs.tag] : [],
+    );
     if (described.length !== 1)
-      throw new Error(`Tag ${name}: ${described.length} routes describe it; one must (\`tag\` in its .docs.ts)`);
+      throw new Error(`Tag ${name}: ${described.length} routes describe it; one must (\`docs.tag\` in its spec)`);
     return { name, description: described[0] };
   });
 }
 
 /**
- * The OpenAPI 3.1 document, built from the same specs and schemas that the app mounts and validates
- * with, and the routes' prose: `docModules`, the exports of every routes folder's `.docs.ts`.
+ * The OpenAPI 3.1 document of the route table (src/app.ts), built from the same specs and schemas that
+ * the Workers mount and validate with, and the prose of each spec (`docs`).
  */
-export function openApiDocument(endpoints: readonly Endpoint[], docModules: readonly Record<string, unknown>[]) {
-  const ROUTE_DOCS = routeDocsOf(docModules);
+export function openApiDocument(routes: readonly Route[]) {
   const paths: Record<string, Record<string, unknown>> = {};
-  // Docs are taken by their operation; any left over name none (a typo, or a removed route).
-  const unclaimed = new Set(ROUTE_DOCS.keys());
-  for (const { spec } of endpoints) {
-    const docs = ROUTE_DOCS.get(spec.operationId);
-    if (!docs) throw new Error(`${spec.operationId}: no docs (in its routes folder's .docs.ts)`);
-    unclaimed.delete(spec.operationId);
-    (paths[spec.path] ??= {})[spec.method] = operation(spec, docs);
-  }
-  if (unclaimed.size) throw new Error(`Docs of no operation: ${[...unclaimed].join(", ")}`);
+  for (const { spec } of routes) (paths[spec.path] ??= {})[spec.method] = operation(spec);
 
   const { schemas } = z.toJSONSchema(components, {
     ...JSON_SCHEMA_OPTIONS,
@@ -241,7 +217,7 @@ export function openApiDocument(endpoints: readonly Endpoint[], docModules: read
         "to webhook endpoints as the `webhooks` section describes.",
     },
     servers: [{ url: "/" }],
-    tags: tagsOf(endpoints, ROUTE_DOCS),
+    tags: tagsOf(routes),
     paths,
     webhooks: webhooks(schemas.Event as { properties: Record<string, unknown> }),
     components: {
@@ -254,7 +230,7 @@ export function openApiDocument(endpoints: readonly Endpoint[], docModules: read
           description:
             `HS256 (or, when configured, RS256/ES256 from a JWK set) with \`sub\`, \`customer_id\` and ` +
             `\`exp\`. Its space-separated \`scope\` claim must hold the scope an operation's security requirement ` +
-            `names: ${scopesOf(endpoints)
+            `names: ${scopesOf(routes)
               .map((scope) => `\`${scope}\``)
               .join(", ")}.`,
         },

@@ -7,28 +7,33 @@ import { pathId } from "../schemas/formats";
 
 const camelCase = (name: string) => name.replace(/_(\w)/g, (_, ch: string) => ch.toUpperCase());
 
-/** The operationId of a transition's route, e.g. `submitCardOrder` (its docs are keyed by it). */
-export const transitionOperationId = (action: string, resource: string) => `${camelCase(action)}${resource}`;
-
 /**
- * The route of one transition of a lifecycle table: POST /<collection>/{id}/<action>, with its scope.
- * Its prose: transition-route.docs.ts.
+ * The route of one transition of a lifecycle table: POST /<collection>/{id}/<action>, with its scope and
+ * its prose; `effects`: what the action does beyond changing the state, as a sentence ending in a space.
  */
 export function transitionRoute<Action extends string, Schema extends z.ZodMiniType>(
   lifecycle: Lifecycle<string, Action, string>,
   action: Action,
-  route: { collection: string; resource: string; tag: string; schema: Schema },
+  route: { collection: string; resource: string; tag: string; schema: Schema; effects?: string },
 ) {
+  const { from, to, scope } = lifecycle.transitions[action];
   return {
     method: "post",
     path: `/${route.collection}/{id}/${action}`,
-    operationId: transitionOperationId(action, route.resource),
+    operationId: `${camelCase(action)}${route.resource}`,
     tag: route.tag,
-    access: { scope: lifecycle.transitions[action].scope, tenant: true },
+    access: { scope, tenant: true },
     body: NO_BODY,
     query: NO_QUERY,
     params: z.object({ id: pathId(lifecycle.noun) }),
     errors: ["invalid_state", "conflict"],
     success: { status: 200, schema: route.schema },
+    docs: {
+      summary: `${action.replace(/_/g, " ")}: ${from.join(" or ")} → ${to}`,
+      description:
+        `Takes no body. ${route.effects ?? ""}` +
+        "A transition not allowed from the current state answers 409 invalid_state and changes nothing.",
+      success: `The ${lifecycle.noun}, now ${to}.`,
+    },
   } satisfies RouteSpec;
 }

@@ -23,6 +23,13 @@ export const listBankTransactions = {
     bank_statement_id: anyFilter("Only the transactions of this statement."),
   }),
   success: { status: 200, schema: listOf("BankTransactionList", BankTransaction) },
+  docs: {
+    summary: "List the bank transactions, newest first",
+    description:
+      "Every transaction of the imported statements (duplicates are not stored twice), newest first; filter by " +
+      "`state` (e.g. `unmatched`: what a person must look at) and `bank_statement_id`.",
+    success: "A page of bank transactions.",
+  },
 } satisfies RouteSpec;
 
 export const getBankTransaction = {
@@ -35,6 +42,11 @@ export const getBankTransaction = {
   query: NO_QUERY,
   params: z.object({ id: pathId("bank transaction") }),
   success: { status: 200, schema: dataOf("BankTransactionData", BankTransaction) },
+  docs: {
+    summary: "Get a bank transaction",
+    description: "What it is, what of it is allocated, and what is unapplied.",
+    success: "The transaction.",
+  },
 } satisfies RouteSpec;
 
 export const createAllocation = {
@@ -48,4 +60,13 @@ export const createAllocation = {
   params: z.object({ id: pathId("bank transaction") }),
   errors: ["conflict"],
   success: { status: 201, schema: listOf("PaymentList", Payment) },
+  docs: {
+    summary: "Allocate what a transaction has unapplied to an invoice",
+    description:
+      "A person's decision for an `unmatched` or `overpaid` transaction: `amount` of it to the open invoice " +
+      "`invoice_id`, recorded as a payment by bank transfer (events payment.received, and invoice.paid when it " +
+      "settles the invoice). 409 beyond the transaction's unapplied or the invoice's open amount, or when the " +
+      "invoice is not open; 422 for a malformed amount or an unknown invoice.",
+    success: "The payment.",
+  },
 } satisfies RouteSpec;

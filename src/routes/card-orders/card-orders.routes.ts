@@ -23,6 +23,15 @@ export const createCardOrder = {
   body: CreateCardOrder,
   query: NO_QUERY,
   success: { status: 201, schema: CardOrderList },
+  docs: {
+    tag:
+      "A customer's orders of voucher cards: draft → submitted → in_production → delivered, or cancelled while draft " +
+      "or submitted.",
+    summary: "Create a card order (state draft)",
+    description:
+      "Creates a draft card order for the token's customer. Answers the new order as a single-page list envelope.",
+    success: "The new card order, as a single-page list envelope.",
+  },
 } satisfies RouteSpec;
 
 export const listCardOrders = {
@@ -34,6 +43,13 @@ export const listCardOrders = {
   body: NO_BODY,
   query: listQuery({ state: filter("Only card orders in this state.", cardOrderLifecycle.states) }),
   success: { status: 200, schema: CardOrderList },
+  docs: {
+    summary: "List the customer's card orders, newest first",
+    description:
+      "Pages the customer's card orders, newest first (created_at, then id, descending), " +
+      "optionally only those in one state.",
+    success: "A page of card orders.",
+  },
 } satisfies RouteSpec;
 
 export const getCardOrder = {
@@ -46,6 +62,11 @@ export const getCardOrder = {
   query: NO_QUERY,
   params: z.object({ id: pathId(cardOrderLifecycle.noun) }),
   success: { status: 200, schema: CardOrderData },
+  docs: {
+    summary: "Get a card order",
+    description: "One card order of the customer; another customer's order answers 404 like one that does not exist.",
+    success: "The card order.",
+  },
 } satisfies RouteSpec;
 
 export const transitionCardOrder = (action: CardOrderAction) =>

@@ -22,6 +22,16 @@ export const createDirectDebitCollection = {
   query: NO_QUERY,
   errors: ["conflict"],
   success: { status: 201, schema: CollectionList },
+  docs: {
+    summary: "Collect the due direct debits",
+    description:
+      "Takes every open direct-debit invoice due on or before `collection_date` that no pending collection " +
+      "holds (at most 1,000, the earliest due first), with its customer's mandate, into one SEPA Core " +
+      "collection. `collection_date`: a TARGET2 business day at least DIRECT_DEBIT_LEAD_DAYS (default 1) " +
+      "TARGET2 days ahead, today counting when it is one; else 422. No invoice to collect: 409 conflict, " +
+      "nothing created. Its pain.008 file is GET .../document.",
+    success: "The new collection.",
+  },
 } satisfies RouteSpec;
 
 export const listDirectDebitCollections = {
@@ -33,6 +43,11 @@ export const listDirectDebitCollections = {
   body: NO_BODY,
   query: listQuery({}),
   success: { status: 200, schema: CollectionList },
+  docs: {
+    summary: "List the direct debit collections, newest first",
+    description: "Every collection made, pending until each of its debits is paid or returned.",
+    success: "A page of collections.",
+  },
 } satisfies RouteSpec;
 
 export const getDirectDebitCollection = {
@@ -45,6 +60,11 @@ export const getDirectDebitCollection = {
   query: NO_QUERY,
   params,
   success: { status: 200, schema: dataOf("DirectDebitCollectionData", DirectDebitCollection) },
+  docs: {
+    summary: "Get a direct debit collection",
+    description: "Its date, message id, count, control sum and state.",
+    success: "The collection.",
+  },
 } satisfies RouteSpec;
 
 export const getDirectDebitCollectionDocument = {
@@ -62,5 +82,12 @@ export const getDirectDebitCollectionDocument = {
     mediaType: "application/xml",
     headers: { "Cache-Control": "private" },
     conditional: true,
+  },
+  docs: {
+    summary: "Download a collection's pain.008 file",
+    description:
+      "The ISO 20022 pain.008.001.08 file (SEPA Core) to hand to the seller's bank: the same bytes on every " +
+      "request, kept once written. A strong ETag; If-None-Match answers 304.",
+    success: "The pain.008 file, as an attachment named after its message id.",
   },
 } satisfies RouteSpec;

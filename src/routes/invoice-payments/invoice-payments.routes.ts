@@ -21,6 +21,13 @@ export const listInvoicePayments = {
   query: listQuery({}),
   params,
   success: { status: 200, schema: listOf("InvoicePaymentList", Payment) },
+  docs: {
+    summary: "List an invoice's payments, oldest first",
+    description:
+      "Every payment allocated to the invoice: matched from a bank statement, allocated by a person, collected by " +
+      "direct debit, or recorded by `pay`; a returned direct debit shows `returned_at` and its reason.",
+    success: "A page of payments.",
+  },
 } satisfies RouteSpec;
 
 export const getInvoiceBalance = {
@@ -33,4 +40,11 @@ export const getInvoiceBalance = {
   query: NO_QUERY,
   params,
   success: { status: 200, schema: dataOf("InvoiceBalanceData", InvoiceBalance) },
+  docs: {
+    summary: "Get what is paid of an invoice and what is open",
+    description:
+      "Its ISO 11649 payment reference (the RF reference to quote), gross amount, what is allocated of it, and " +
+      "what is still open (never below zero).",
+    success: "The invoice's balance.",
+  },
 } satisfies RouteSpec;

@@ -25,6 +25,15 @@ export const createInvoice = {
   query: NO_QUERY,
   errors: ["invalid_state", "conflict"],
   success: { status: 201, schema: InvoiceList },
+  docs: {
+    tag: "Invoices of card orders (INV-YYYY-NNNNNN, gapless per year): open → paid, or cancelled (CN-YYYY-NNNNNN).",
+    summary: "Invoice a card order (state open, numbered INV-YYYY-NNNNNN)",
+    description:
+      "Books the invoice today (UTC), due in 14 days, with the order's payment method and cost center, " +
+      "and links it as the order's `invoice`. An unknown or foreign order_id is a 422 on /order_id; " +
+      "an order that has an invoice, 409 conflict; a cancelled order, 409 invalid_state.",
+    success: "The new invoice, as a single-page list envelope.",
+  },
 } satisfies RouteSpec;
 
 export const listInvoices = {
@@ -39,6 +48,13 @@ export const listInvoices = {
     order_id: anyFilter("Only the invoice of this card order."),
   }),
   success: { status: 200, schema: InvoiceList },
+  docs: {
+    summary: "List the customer's invoices, newest first",
+    description:
+      "Pages the customer's invoices, newest first (created_at, then id, descending), " +
+      "optionally filtered by state and by card order.",
+    success: "A page of invoices.",
+  },
 } satisfies RouteSpec;
 
 export const getInvoice = {
@@ -51,6 +67,11 @@ export const getInvoice = {
   query: NO_QUERY,
   params: z.object({ id: pathId(invoiceLifecycle.noun) }),
   success: { status: 200, schema: InvoiceData },
+  docs: {
+    summary: "Get an invoice",
+    description: "One invoice of the customer; another customer's invoice answers 404 like one that does not exist.",
+    success: "The invoice.",
+  },
 } satisfies RouteSpec;
 
 const InvoiceLineList = listOf("InvoiceLineList", InvoiceLine);
@@ -65,7 +86,21 @@ export const listInvoiceLines = {
   query: listQuery({}),
   params: z.object({ id: pathId(invoiceLifecycle.noun) }),
   success: { status: 200, schema: InvoiceLineList },
+  docs: {
+    summary: "List an invoice's lines, by position",
+    description:
+      "Pages the invoice's lines in position order, ascending; total_entries is the number of its lines. " +
+      "An invoice issued before invoices had lines has none.",
+    success: "A page of lines.",
+  },
 } satisfies RouteSpec;
+
+/** What a transition does beyond changing the state, in its prose. */
+const EFFECTS: Partial<Record<InvoiceAction, string>> = {
+  cancel:
+    "Sets cancelled_at and a cancellation number CN-YYYY-NNNNNN (gapless per UTC year); " +
+    "invoices are never deleted or renumbered. ",
+};
 
 export const transitionInvoice = (action: InvoiceAction) =>
   transitionRoute(invoiceLifecycle, action, {
@@ -73,4 +108,5 @@ export const transitionInvoice = (action: InvoiceAction) =>
     resource: "Invoice",
     tag: TAG,
     schema: InvoiceData,
+    effects: EFFECTS[action],
   });

@@ -18,6 +18,12 @@ export const health = {
   path: "/health",
   operationId: "health",
   success: { status: 200, schema: Health },
+  docs: {
+    tag: "Public, without a token: liveness, this document and its interactive reference.",
+    summary: "Liveness: the Worker answers (no database call)",
+    description: "Answers 200 while the Worker runs; it touches no database and needs no token.",
+    success: "Alive.",
+  },
 } satisfies RouteSpec;
 
 export const openApi = {
@@ -29,6 +35,11 @@ export const openApi = {
     status: 200,
     schema: z.object({ openapi: z.string() }),
     headers: { "Cache-Control": PUBLIC_CACHE },
+  },
+  docs: {
+    summary: "This OpenAPI 3.1 document",
+    description: "The document, built from the same route specs and schemas that the Worker validates with.",
+    success: "The document.",
   },
 } satisfies RouteSpec;
 
@@ -42,5 +53,10 @@ export const docs = {
     schema: z.string(),
     mediaType: "text/html",
     headers: { "Cache-Control": PUBLIC_CACHE, "Content-Security-Policy": DOCS_CSP },
+  },
+  docs: {
+    summary: "Interactive API reference",
+    description: "An HTML page that renders /openapi.json.",
+    success: "An HTML page.",
   },
 } satisfies RouteSpec;

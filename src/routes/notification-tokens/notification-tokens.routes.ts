@@ -23,6 +23,16 @@ export const registerNotificationToken = {
   body: RegisterNotificationToken,
   query: NO_QUERY,
   success: { status: 204, schema: NO_CONTENT },
+  docs: {
+    tag: "The push-notification tokens of the calling voucher owner's devices.",
+    summary: "Register (or replace) the token of one of the caller's devices",
+    description:
+      "One registration per (voucher owner, device_identifier): a second PUT replaces the value, " +
+      "keeps created_at and advances updated_at. A value belongs to one owner's device at a time: " +
+      `registering it elsewhere removes it here. An owner has at most ${MAX_DEVICES_PER_OWNER} devices: ` +
+      "registering another removes the least recently updated one, in the same write.",
+    success: "Registered.",
+  },
 } satisfies RouteSpec;
 
 export const listNotificationTokens = {
@@ -34,6 +44,13 @@ export const listNotificationTokens = {
   body: NO_BODY,
   query: listQuery({}),
   success: { status: 200, schema: NotificationDeviceList },
+  docs: {
+    summary: "List the caller's registered devices, newest first",
+    description:
+      "Pages the devices registered for the token's subject (the voucher owner), newest first; " +
+      "never the token values.",
+    success: "A page of devices.",
+  },
 } satisfies RouteSpec;
 
 export const deleteNotificationToken = {
@@ -46,4 +63,9 @@ export const deleteNotificationToken = {
   query: NO_QUERY,
   params: z.object({ device_identifier: z.string() }),
   success: { status: 204, schema: NO_CONTENT },
+  docs: {
+    summary: "Remove a device's token",
+    description: "Answers 204 also when nothing was registered for the device.",
+    success: "Gone.",
+  },
 } satisfies RouteSpec;
