@@ -1,10 +1,39 @@
-import type { Endpoint } from "./http/route";
-import { apiEndpoints } from "./routes/api";
-import { jobsEndpoints } from "./routes/jobs";
+import { specsOnly, type Route } from "./http/route";
+import { billingProfileEndpoints } from "./routes/billing-profile/billing-profile.handlers";
+import { cardOrderEndpoints } from "./routes/card-orders/card-orders.handlers";
+import { entryEndpoints } from "./routes/entries/entries.handlers";
+import { eventEndpoints } from "./routes/events/events.handlers";
+import { invoiceEndpoints } from "./routes/invoices/invoices.handlers";
+import { metaEndpoints } from "./routes/meta/meta.handlers";
+import { notificationTokenEndpoints } from "./routes/notification-tokens/notification-tokens.handlers";
+import { webhookEndpointEndpoints } from "./routes/webhook-endpoints/webhook-endpoints.handlers";
+import { bankStatementRoutes } from "./routes/bank-statements/bank-statements.routes";
+import { bankTransactionRoutes } from "./routes/bank-transactions/bank-transactions.routes";
+import { directDebitCollectionRoutes } from "./routes/direct-debit-collections/direct-debit-collections.routes";
+import { invoiceDocumentRoutes } from "./routes/invoice-documents/invoice-documents.routes";
+import { invoicePaymentRoutes } from "./routes/invoice-payments/invoice-payments.routes";
 
 /**
- * The route table: every endpoint of the service, the API Worker's (src/routes/api.ts) and those it
- * passes on to the jobs Worker (src/routes/jobs.ts, http/pass-on.ts). The OpenAPI document and the
- * tests that must cover every route read it; each Worker mounts its own part (http/app.ts).
+ * The route table: every route of the service, each folder of src/routes once, in the OpenAPI document's
+ * order. Each Worker mounts the routes whose spec names it (http/app.ts), the API Worker passes on those
+ * of the jobs Worker (http/pass-on.ts), the OpenAPI document and the tests that cover every route read it.
+ * A folder of the API Worker is here with its handlers; one of the jobs Worker (`worker: "jobs"`) with
+ * its specs alone, since the API Worker imports this table: its handlers are bound in src/jobs/handlers.ts.
+ * (The imports' order, the API Worker's folders first, is the order in which their schemas enter the
+ * document's components, schemas/registry.ts: a new folder's go last.)
  */
-export const endpoints: readonly Endpoint[] = [...apiEndpoints, ...jobsEndpoints];
+export const endpoints: readonly Route[] = [
+  ...cardOrderEndpoints,
+  ...entryEndpoints,
+  ...invoiceEndpoints,
+  ...billingProfileEndpoints,
+  ...notificationTokenEndpoints,
+  ...eventEndpoints,
+  ...webhookEndpointEndpoints,
+  ...metaEndpoints,
+  ...specsOnly(invoiceDocumentRoutes),
+  ...specsOnly(invoicePaymentRoutes),
+  ...specsOnly(bankStatementRoutes),
+  ...specsOnly(bankTransactionRoutes),
+  ...specsOnly(directDebitCollectionRoutes),
+];

@@ -2,12 +2,12 @@ import { stalledStatements } from "./db/bank-statements";
 import { deleteEventsBefore } from "./db/events";
 import { deleteExpiredIdempotencyKeys } from "./db/idempotency-keys";
 import { EVENT_RETENTION_DAYS } from "./domain/events";
+import { endpoints } from "./app";
 import type { Bindings } from "./env";
 import { appOf } from "./http/app";
-import { isPassedOn } from "./http/pass-on";
+import { passedOn } from "./http/pass-on";
 import { redispatch } from "./events/redispatch";
 import { STALLED_MS } from "./payments/messages";
-import { apiEndpoints } from "./routes/api";
 
 // The API Worker (wrangler.toml): the requests, and its Cron Triggers: every minute, events the queue
 // never got and bank statements whose processing stopped moving are sent again; every hour, stored
@@ -15,12 +15,12 @@ import { apiEndpoints } from "./routes/api";
 // and the requests this Worker passes on (http/pass-on.ts) run in the jobs Worker (src/jobs,
 // wrangler.jobs.toml), whose code this Worker's bundle, which every request's isolate loads, does not carry.
 const HOURLY = "17 * * * *";
-const app = appOf(apiEndpoints);
+const app = appOf("api", endpoints);
+const isPassedOn = passedOn(endpoints);
 
 export default {
   // A request passed on goes as it came, body unread, its URL (and so its links) unchanged.
-  fetch: (request, env, ctx) =>
-    isPassedOn(new URL(request.url).pathname) ? env.JOBS.fetch(request) : app.fetch(request, env, ctx),
+  fetch: (request, env, ctx) => (isPassedOn(request) ? env.JOBS.fetch(request) : app.fetch(request, env, ctx)),
   // Awaited, so that a failed run shows as failed in the Cron Trigger's history.
   async scheduled(controller, env, _ctx) {
     if (controller.cron !== HOURLY) {

@@ -132,6 +132,9 @@ export interface Endpoint {
  */
 export type Route = Endpoint | { spec: RouteSpec; load?: undefined; handler?: undefined };
 
+/** The rows of a jobs Worker's folder in the route table: its specs, without the handlers' code. */
+export const specsOnly = (specs: readonly RouteSpec[]): Route[] => specs.map((spec) => ({ spec }));
+
 /** Binds a handler to its route: the handler's types follow from the route's schemas. */
 export const endpoint = <S extends RouteSpec>(spec: S, handler: Handler<S>): Endpoint => ({ spec, handler });
 

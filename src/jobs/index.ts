@@ -1,10 +1,11 @@
+import { endpoints } from "../app";
 import type { Bindings } from "../env";
 import { consume } from "../events/consumer";
 import type { QueueMessage } from "../events/messages";
 import { appOf } from "../http/app";
 import type { StatementMessage } from "../payments/messages";
 import { consumeStatements } from "../payments/statements";
-import { jobsEndpoints } from "../routes/jobs";
+import { jobsHandlers } from "./handlers";
 
 /**
  * The jobs Worker (wrangler.jobs.toml): the queues' consumers, what is done off the request, and the
@@ -14,7 +15,7 @@ import { jobsEndpoints } from "../routes/jobs";
  * (src/payments/statements.ts).
  */
 export default {
-  fetch: appOf(jobsEndpoints).fetch,
+  fetch: appOf("jobs", endpoints, jobsHandlers).fetch,
   queue: (batch, env, _ctx) =>
     batch.queue.startsWith("voucher-billing-statements")
       ? consumeStatements(batch as MessageBatch<StatementMessage>, env)

@@ -17,6 +17,7 @@ export const createBankStatements = {
   path: "/bank_statements",
   operationId: "createBankStatements",
   tag: TAG,
+  worker: "jobs",
   access: { scope: "payments:write", tenant: false },
   body: NO_BODY,
   upload: {
@@ -48,6 +49,7 @@ export const listBankStatements = {
   path: "/bank_statements",
   operationId: "listBankStatements",
   tag: TAG,
+  worker: "jobs",
   access: { scope: "payments:read", tenant: false },
   body: NO_BODY,
   query: listQuery({}),
@@ -64,6 +66,7 @@ export const getBankStatement = {
   path: "/bank_statements/{id}",
   operationId: "getBankStatement",
   tag: TAG,
+  worker: "jobs",
   access: { scope: "payments:read", tenant: false },
   body: NO_BODY,
   query: NO_QUERY,
@@ -75,3 +78,6 @@ export const getBankStatement = {
     success: "The statement.",
   },
 } satisfies RouteSpec;
+
+/** This folder's routes, in the route table's order (src/app.ts: the jobs Worker binds their handlers). */
+export const bankStatementRoutes = [createBankStatements, listBankStatements, getBankStatement];

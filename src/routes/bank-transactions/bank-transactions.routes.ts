@@ -16,6 +16,7 @@ export const listBankTransactions = {
   path: "/bank_transactions",
   operationId: "listBankTransactions",
   tag: TAG,
+  worker: "jobs",
   access: { scope: "payments:read", tenant: false },
   body: NO_BODY,
   query: listQuery({
@@ -37,6 +38,7 @@ export const getBankTransaction = {
   path: "/bank_transactions/{id}",
   operationId: "getBankTransaction",
   tag: TAG,
+  worker: "jobs",
   access: { scope: "payments:read", tenant: false },
   body: NO_BODY,
   query: NO_QUERY,
@@ -54,6 +56,7 @@ export const createAllocation = {
   path: "/bank_transactions/{id}/allocations",
   operationId: "createAllocation",
   tag: TAG,
+  worker: "jobs",
   access: { scope: "payments:write", tenant: false },
   body: CreateAllocation,
   query: NO_QUERY,
@@ -70,3 +73,6 @@ export const createAllocation = {
     success: "The payment.",
   },
 } satisfies RouteSpec;
+
+/** This folder's routes, in the route table's order (src/app.ts: the jobs Worker binds their handlers). */
+export const bankTransactionRoutes = [listBankTransactions, getBankTransaction, createAllocation];

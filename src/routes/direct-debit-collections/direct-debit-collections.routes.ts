@@ -17,6 +17,7 @@ export const createDirectDebitCollection = {
   path: "/direct_debit_collections",
   operationId: "createDirectDebitCollection",
   tag: TAG,
+  worker: "jobs",
   access: { scope: "payments:write", tenant: false },
   body: CreateDirectDebitCollection,
   query: NO_QUERY,
@@ -39,6 +40,7 @@ export const listDirectDebitCollections = {
   path: "/direct_debit_collections",
   operationId: "listDirectDebitCollections",
   tag: TAG,
+  worker: "jobs",
   access: { scope: "payments:read", tenant: false },
   body: NO_BODY,
   query: listQuery({}),
@@ -55,6 +57,7 @@ export const getDirectDebitCollection = {
   path: "/direct_debit_collections/{id}",
   operationId: "getDirectDebitCollection",
   tag: TAG,
+  worker: "jobs",
   access: { scope: "payments:read", tenant: false },
   body: NO_BODY,
   query: NO_QUERY,
@@ -72,6 +75,7 @@ export const getDirectDebitCollectionDocument = {
   path: "/direct_debit_collections/{id}/document",
   operationId: "getDirectDebitCollectionDocument",
   tag: TAG,
+  worker: "jobs",
   access: { scope: "payments:read", tenant: false },
   body: NO_BODY,
   query: NO_QUERY,
@@ -91,3 +95,11 @@ export const getDirectDebitCollectionDocument = {
     success: "The pain.008 file, as an attachment named after its message id.",
   },
 } satisfies RouteSpec;
+
+/** This folder's routes, in the route table's order (src/app.ts: the jobs Worker binds their handlers). */
+export const directDebitCollectionRoutes = [
+  createDirectDebitCollection,
+  listDirectDebitCollections,
+  getDirectDebitCollection,
+  getDirectDebitCollectionDocument,
+];

@@ -64,11 +64,12 @@ const ABOUT = {
   },
 } satisfies Record<DocumentKind, Pick<RouteSpec, "path" | "operationId" | "docs">>;
 
-export const getDocument = (kind: DocumentKind) =>
+const documentRoute = (kind: DocumentKind) =>
   ({
     ...ABOUT[kind],
     method: "get",
     tag: TAG,
+    worker: "jobs",
     access: { scope: "invoices:read", tenant: true },
     body: NO_BODY,
     query: DocumentQuery,
@@ -83,3 +84,11 @@ export const getDocument = (kind: DocumentKind) =>
       conditional: true,
     },
   }) satisfies RouteSpec;
+
+const DOCUMENT_ROUTES = { invoice: documentRoute("invoice"), credit_note: documentRoute("credit_note") };
+
+/** The route of an invoice's document of `kind`, the same object each time (its handler is bound by it). */
+export const getDocument = (kind: DocumentKind) => DOCUMENT_ROUTES[kind];
+
+/** This folder's routes, in the route table's order (src/app.ts: the jobs Worker binds their handlers). */
+export const invoiceDocumentRoutes = [getDocument("invoice"), getDocument("credit_note")];

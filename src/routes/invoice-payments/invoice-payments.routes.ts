@@ -16,6 +16,7 @@ export const listInvoicePayments = {
   path: "/invoices/{id}/payments",
   operationId: "listInvoicePayments",
   tag: TAG,
+  worker: "jobs",
   access: { scope: "invoices:read", tenant: true },
   body: NO_BODY,
   query: listQuery({}),
@@ -35,6 +36,7 @@ export const getInvoiceBalance = {
   path: "/invoices/{id}/balance",
   operationId: "getInvoiceBalance",
   tag: TAG,
+  worker: "jobs",
   access: { scope: "invoices:read", tenant: true },
   body: NO_BODY,
   query: NO_QUERY,
@@ -48,3 +50,6 @@ export const getInvoiceBalance = {
     success: "The invoice's balance.",
   },
 } satisfies RouteSpec;
+
+/** This folder's routes, in the route table's order (src/app.ts: the jobs Worker binds their handlers). */
+export const invoicePaymentRoutes = [listInvoicePayments, getInvoiceBalance];
