@@ -17,6 +17,9 @@ export const WRITE_ROUTES = ROUTES.filter((spec) => spec.method !== "get");
 /** Public routes (no access requirement): served without a token and without the database (src/http/mount.ts). */
 export const PUBLIC_ROUTES = ROUTES.filter((spec) => spec.access === undefined);
 
+/** The routes with an access requirement (a token, its scope, for most a customer). */
+export const SECURED_ROUTES = ROUTES.filter((spec) => spec.access !== undefined);
+
 /** The routes that use the database: every authenticated one. */
 export const DATABASE_ROUTES = ROUTES.filter((spec) => spec.access !== undefined);
 
