@@ -5,13 +5,15 @@ import { appOf } from "../http/app";
 import type { StatementMessage } from "../payments/messages";
 import { consumeStatements } from "../payments/statements";
 import { jobsEndpoints } from "../routes/jobs";
+import { scheduled } from "./crons";
 
 /**
  * The jobs Worker (wrangler.jobs.toml): the queues' consumers, what is done off the request, and the
  * requests the API Worker passes on (http/pass-on.ts): the back office's, an invoice's payments and
  * documents. The events queues fan each event out into webhook deliveries and pushes
  * (src/events/consumer.ts); the statements queue reads and matches bank statements
- * (src/payments/statements.ts).
+ * (src/payments/statements.ts). Its Cron Triggers (wrangler.jobs.toml [triggers]) send again what a
+ * queue never got or stopped carrying, and sweep what is past its time (./crons.ts).
  */
 export default {
   fetch: appOf(jobsEndpoints).fetch,
@@ -19,4 +21,5 @@ export default {
     batch.queue.startsWith("voucher-billing-statements")
       ? consumeStatements(batch as MessageBatch<StatementMessage>, env)
       : consume(batch as MessageBatch<QueueMessage>, env),
+  scheduled,
 } satisfies ExportedHandler<Bindings, QueueMessage | StatementMessage>;
