@@ -2,6 +2,11 @@ import type { RouteDocs } from "../../http/route";
 
 /** The prose of meta.routes.ts in the OpenAPI document, by operationId. */
 export const metaDocs: Record<string, RouteDocs> = {
+  serviceIndex: {
+    summary: "Where the reference is",
+    description: "Links to the interactive reference (/docs) and this document (/openapi.json); no token needed.",
+    success: "The links, absolute URLs on the host the request named.",
+  },
   health: {
     tag: "Public, without a token: liveness, this document and its interactive reference.",
     summary: "Liveness: the Worker answers (no database call)",
