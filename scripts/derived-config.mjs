@@ -8,9 +8,9 @@ import { unstable_readConfig } from "wrangler";
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
 
-/** wrangler.toml's [vars], as strings. */
-export function apiVars() {
-  const { vars } = unstable_readConfig({ config: resolve(ROOT, "wrangler.toml") });
+/** wrangler.toml's [vars] (an environment's, `[env.<env>.vars]`, with `env`), as strings. */
+export function apiVars(env) {
+  const { vars } = unstable_readConfig({ config: resolve(ROOT, "wrangler.toml"), env });
   return Object.fromEntries(Object.entries(vars ?? {}).map(([key, value]) => [key, String(value)]));
 }
 
@@ -21,9 +21,9 @@ export function apiVars() {
  * companion's: `wrangler dev --var` reaches the first Worker only). `devVars`: a .dev.vars file whose
  * values the Worker gets as secrets (wrangler reads the .dev.vars beside a config, and shows its values
  * as "(hidden)", where it prints [vars] in clear): the config is then written in a folder of its own,
- * beside a link to that file.
+ * beside a link to that file. `env`: the vars are those of that wrangler environment (`--env`).
  */
-export function derivedConfig(config, name, { rateLimit, main: entry, vars, devVars }) {
+export function derivedConfig(config, name, { rateLimit, main: entry, vars, devVars, env }) {
   const source = resolve(ROOT, config);
   let toml = readFileSync(source, "utf8")
     .replace(
@@ -35,8 +35,11 @@ export function derivedConfig(config, name, { rateLimit, main: entry, vars, devV
   if (rateLimit)
     toml = toml.replace(/simple = \{ limit = \d+, period = (\d+) \}/, `simple = { limit = ${rateLimit}, period = $1 }`);
   if (vars && Object.keys(vars).length > 0) {
-    if (/^\[vars\]$/m.test(toml)) throw new Error(`${config} has [vars] of its own: give its vars with --var`);
-    toml += `\n[vars]\n${Object.entries(vars)
+    // An environment's vars are its own (wrangler does not inherit [vars] into [env.<env>]).
+    const table = env ? `env.${env}.vars` : "vars";
+    if (toml.split("\n").includes(`[${table}]`))
+      throw new Error(`${config} has [${table}] of its own: give its vars with --var`);
+    toml += `\n[${table}]\n${Object.entries(vars)
       .map(([key, value]) => `${key} = ${JSON.stringify(value)}`)
       .join("\n")}\n`;
   }
