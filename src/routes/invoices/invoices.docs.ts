@@ -8,7 +8,8 @@ export const invoiceDocs: Record<string, RouteDocs> = {
     tag: "Invoices of card orders (INV-YYYY-NNNNNN, gapless per year): open → paid, or cancelled (CN-YYYY-NNNNNN).",
     summary: "Invoice a card order (state open, numbered INV-YYYY-NNNNNN)",
     description:
-      "Books the invoice today (UTC), due in 14 days, with the order's payment method and cost center, " +
+      "Books the invoice today in BUSINESS_TIME_ZONE (default Europe/Berlin), due in 14 days, with the order's " +
+      "payment method and cost center, " +
       "and links it as the order's `invoice`. An unknown or foreign order_id is a 422 on /order_id; " +
       "an order that has an invoice, 409 conflict; a cancelled order, 409 invalid_state.",
     success: "The new invoice, as a single-page list envelope.",
@@ -34,7 +35,7 @@ export const invoiceDocs: Record<string, RouteDocs> = {
   },
   ...transitionDocs(invoiceLifecycle, "Invoice", {
     cancel:
-      "Sets cancelled_at and a cancellation number CN-YYYY-NNNNNN (gapless per UTC year); " +
+      "Sets cancelled_at and a cancellation number CN-YYYY-NNNNNN (gapless per year in BUSINESS_TIME_ZONE); " +
       "invoices are never deleted or renumbered. ",
   }),
 };
