@@ -2,15 +2,15 @@
 // the scripts that start Workers (npm run dev, the bench and the tests' dev servers) and for npm run
 // deploy. The jobs Worker answers requests the API Worker passes on (src/http/pass-on.ts), so it needs
 // the API Worker's [vars]; wrangler.toml keeps them once, and the jobs Worker gets them from here.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { unstable_readConfig } from "wrangler";
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
 
-/** wrangler.toml's [vars], as strings. */
-export function apiVars() {
-  const { vars } = unstable_readConfig({ config: resolve(ROOT, "wrangler.toml") });
+/** wrangler.toml's [vars] (an environment's, `[env.<env>.vars]`, with `env`), as strings. */
+export function apiVars(env) {
+  const { vars } = unstable_readConfig({ config: resolve(ROOT, "wrangler.toml"), env });
   return Object.fromEntries(Object.entries(vars ?? {}).map(([key, value]) => [key, String(value)]));
 }
 
@@ -18,9 +18,12 @@ export function apiVars() {
  * A copy of a wrangler config with absolute paths (it is written elsewhere) and, optionally, a
  * different rate limit (load generators speak for many clients through few tokens), another entry
  * point (bench/wrapped-d1: the same Worker on a slow or failing D1), or `vars` of its own (a
- * companion's: `wrangler dev --var` reaches the first Worker only).
+ * companion's: `wrangler dev --var` reaches the first Worker only). `devVars`: a .dev.vars file whose
+ * values the Worker gets as secrets (wrangler reads the .dev.vars beside a config, and shows its values
+ * as "(hidden)", where it prints [vars] in clear): the config is then written in a folder of its own,
+ * beside a link to that file. `env`: the vars are those of that wrangler environment (`--env`).
  */
-export function derivedConfig(config, name, { rateLimit, main: entry, vars }) {
+export function derivedConfig(config, name, { rateLimit, main: entry, vars, devVars, env }) {
   const source = resolve(ROOT, config);
   let toml = readFileSync(source, "utf8")
     .replace(
@@ -32,14 +35,26 @@ export function derivedConfig(config, name, { rateLimit, main: entry, vars }) {
   if (rateLimit)
     toml = toml.replace(/simple = \{ limit = \d+, period = (\d+) \}/, `simple = { limit = ${rateLimit}, period = $1 }`);
   if (vars && Object.keys(vars).length > 0) {
-    if (/^\[vars\]$/m.test(toml)) throw new Error(`${config} has [vars] of its own: give its vars with --var`);
-    toml += `\n[vars]\n${Object.entries(vars)
+    // An environment's vars are its own (wrangler does not inherit [vars] into [env.<env>]).
+    const table = env ? `env.${env}.vars` : "vars";
+    if (toml.split("\n").includes(`[${table}]`))
+      throw new Error(`${config} has [${table}] of its own: give its vars with --var`);
+    toml += `\n[${table}]\n${Object.entries(vars)
       .map(([key, value]) => `${key} = ${JSON.stringify(value)}`)
       .join("\n")}\n`;
   }
-  const dir = resolve(ROOT, ".wrangler/generated");
+  const dir = resolve(ROOT, ".wrangler/generated", devVars ? name : ".");
   mkdirSync(dir, { recursive: true });
-  const path = resolve(dir, `${name}.toml`);
+  const path = resolve(dir, devVars ? "wrangler.toml" : `${name}.toml`);
   writeFileSync(path, toml);
+  if (devVars) {
+    const link = resolve(dir, ".dev.vars");
+    rmSync(link, { force: true });
+    try {
+      symlinkSync(resolve(devVars), link);
+    } catch {
+      copyFileSync(resolve(devVars), link); // no symlinks (Windows without developer mode)
+    }
+  }
   return path;
 }

@@ -3,11 +3,15 @@
 // PORT moves the API and its inspector with it (PORT + 1000, as every Worker the scripts and tests
 // start), so that two dev servers never meet on wrangler's default inspector port 9229. `--port` and
 // `--inspector-port` after `npm run dev --` win over PORT and PORT + 1000 (wrangler gets each once).
-// The migrations print one line (wrangler's tables only when they fail).
+// The migrations print one line (wrangler's tables only when they fail); wrangler's tables of bindings
+// are left out (scripts/dev-quiet.mjs) and a short summary follows "Ready on": where the API, its
+// reference and the crons are. No secret is printed: the jobs Worker gets .dev.vars as secrets.
 import { apiVars, derivedConfig } from "./derived-config.mjs";
-import { readDevVars, syncDevVars } from "./dev-vars.mjs";
+import { holdDevLock } from "./dev-lock.mjs";
+import { syncDevVars } from "./dev-vars.mjs";
+import { CRON_WORKER } from "./local-worker.mjs";
 import { INSPECTOR_OFFSET } from "./ports.mjs";
-import { applyLocalMigrations, wranglerSpawn } from "./wrangler.mjs";
+import { applyLocalMigrations, quietEnv, wranglerSpawn } from "./wrangler.mjs";
 
 /** The value of `name <value>` or `name=<value>` in `args`, taken out of them (the last one wins). */
 function takeOption(args, name) {
@@ -39,10 +43,13 @@ if (problem) {
 
 syncDevVars();
 applyLocalMigrations();
+// `npm run db:reset` refuses while this runs (scripts/dev-lock.mjs).
+holdDevLock(`http://127.0.0.1:${port}`);
 
 // The jobs Worker answers what the API Worker passes on with the same pipeline: it gets wrangler.toml's
-// [vars] and .dev.vars' secrets (wrangler reads .dev.vars beside a config, and its config is derived).
-const jobs = derivedConfig("wrangler.jobs.toml", "dev-jobs", { vars: { ...apiVars(), ...readDevVars() } });
+// [vars], and .dev.vars' secrets as secrets (wrangler reads .dev.vars beside a config, and its config is
+// derived: a link to .dev.vars goes beside it).
+const jobs = derivedConfig("wrangler.jobs.toml", "dev-jobs", { vars: apiVars(), devVars: ".dev.vars" });
 const args = [
   "dev",
   // The API Worker, the jobs Worker that consumes its queues and answers what it passes on, and the
@@ -61,6 +68,18 @@ const args = [
   String(inspectorPort),
   ...passed,
 ];
-const dev = wranglerSpawn(args, { stdio: "inherit" });
+const url = `http://127.0.0.1:${port}`;
+const summary = [
+  "",
+  `  API        ${url}  (the API Worker; the jobs and documents Workers answer behind it)`,
+  `  Reference  ${url}/docs  (OpenAPI: ${url}/openapi.json; docs/api.md)`,
+  `  Tokens     npm run token -- --sub alice --customer acme --scope "card_orders:read"  (--help: the scopes)`,
+  `  Crons      curl -X POST "${url}/cdn-cgi/local/explorer/api/local/scheduled?worker=${CRON_WORKER}" \\`,
+  `               -H 'Content-Type: application/json' -d '{"cron":"* * * * *"}'  (hourly: "17 * * * *")`,
+  `  Database   .wrangler/state (npm run db:reset once this is stopped); inspector on 127.0.0.1:${inspectorPort}`,
+  "",
+].join("\n");
+const quiet = new URL("./dev-quiet.mjs", import.meta.url).href;
+const dev = wranglerSpawn(args, { stdio: "inherit", env: { ...quietEnv, VOUCHER_DEV_SUMMARY: summary } }, [quiet]);
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => dev.kill(signal));
 dev.on("exit", (code) => process.exit(code ?? 0));

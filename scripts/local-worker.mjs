@@ -236,15 +236,31 @@ export async function startWorker({
   return { url, inspectorPort, persistTo, configPath, stop };
 }
 
+/** The Worker whose Cron Triggers run (wrangler.jobs.toml [triggers]; src/jobs/crons.ts). */
+export const CRON_WORKER = "voucher-billing-jobs";
+
 /**
- * Runs a Worker's Cron Trigger on a local `wrangler dev`, as the deployed schedule would: wrangler's
- * own route for it, `/cdn-cgi/local/scheduled` (the one `wrangler dev` prints; `/__scheduled` is
- * only there under `--test-scheduled`). Throws on any answer but 200, so that a cron that did not
- * run is never mistaken for one that found nothing to do.
+ * Runs a Cron Trigger of the jobs Worker on a local `wrangler dev` (`workerUrl`: the dev server's own
+ * URL, whichever Worker it serves first), as the deployed schedule would. `wrangler dev` with several
+ * Workers answers `/cdn-cgi/local/scheduled` for its first Worker only (the API Worker, which has no
+ * crons: 500), and gives the others no port of their own; its Local Explorer runs any Worker's:
+ * `POST /cdn-cgi/local/explorer/api/local/scheduled?worker=<name>` with `{"cron": "..."}` (on unless
+ * X_LOCAL_EXPLORER=false). Throws unless the run's outcome is "ok", so that a cron that did not run
+ * (or threw) is never mistaken for one that found nothing to do.
  */
-export async function runCron(workerUrl, cron) {
-  const response = await fetch(`${workerUrl}/cdn-cgi/local/scheduled?cron=${encodeURIComponent(cron)}`);
+export async function runCron(workerUrl, cron, worker = CRON_WORKER) {
+  const response = await fetch(`${workerUrl}/cdn-cgi/local/explorer/api/local/scheduled?worker=${worker}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ cron }),
+  });
   const text = await response.text();
-  if (response.status !== 200)
-    throw new Error(`cron "${cron}" on ${workerUrl} answered ${response.status}: ${text.slice(0, 200)}`);
+  let outcome;
+  try {
+    outcome = JSON.parse(text).result?.outcome;
+  } catch {
+    // reported below
+  }
+  if (response.status !== 200 || outcome !== "ok")
+    throw new Error(`cron "${cron}" of ${worker} on ${workerUrl} answered ${response.status}: ${text.slice(0, 200)}`);
 }

@@ -1,25 +1,24 @@
-// `npm run sample:pdf [-- --pdf <file>]`: the README's picture of an e-invoice, docs/sample-invoice.png,
-// page 1 of a sample voucher invoice rendered as the documents Worker renders it (renderPdf, ZUGFeRD),
-// drawn by poppler's pdftoppm. The invoice is fixed (test/einvoice/fixtures.mjs: a public-sector buyer
-// with a Leitweg-ID, made by the service's own code, fixed dates),
-// and renderPdf and pdftoppm are deterministic: a second run (with the same poppler) writes the same
-// bytes, so the PNG changes in git only when the layout does. The PDF itself is not kept (`--pdf <file>` keeps a copy).
+// `npm run sample:pdf [-- --out <png>] [--pdf <file>]`: page 1 of a sample voucher invoice rendered as the
+// documents Worker renders it (renderPdf, ZUGFeRD: GiroCode, RF reference), drawn by poppler's pdftoppm,
+// written to a temporary folder unless `--out` names the PNG, and the path printed. The README's picture,
+// docs/sample-invoice.png, is made on purpose: `npm run sample:pdf -- --out docs/sample-invoice.png`, then
+// looked at and committed. The invoice is fixed (test/einvoice/fixtures.mjs: a public-sector buyer
+// with a Leitweg-ID, made by the service's own code, fixed dates), and renderPdf and pdftoppm are
+// deterministic: a second run (with the same poppler) writes the same bytes, so the PNG changes in git
+// only when the layout does. The PDF itself is not kept (`--pdf <file>` keeps a copy).
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { issued } from "../test/einvoice/fixtures.mjs";
 import { PROFILES } from "../test/einvoice/parties.mjs";
 import { importSource } from "./import-source.mjs";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const PNG = join(ROOT, "docs/sample-invoice.png");
-// 100 dpi: A4 as 827 × 1170 pixels, the footer's 7 pt still legible, the file under 150 KB.
+// 100 dpi: A4 as 827 × 1170 pixels, the footer's 7 pt still legible, the file about 150 KB.
 const DPI = 100;
 
-const { values } = parseArgs({ options: { pdf: { type: "string" } } });
+const { values } = parseArgs({ options: { pdf: { type: "string" }, out: { type: "string" } } });
 
 const probe = spawnSync("pdftoppm", ["-v"], { stdio: "ignore" });
 if (probe.error) {
@@ -54,6 +53,10 @@ const { renderPdf } = await importSource('export { renderPdf } from "./src/docum
 const pdf = await renderPdf(invoice);
 
 const dir = mkdtempSync(join(tmpdir(), "sample-invoice-"));
+// Outside the project unless asked: a run never changes a tracked file by the way.
+const PNG = values.out
+  ? resolve(values.out)
+  : join(mkdtempSync(join(tmpdir(), "sample-invoice-png-")), "sample-invoice.png");
 try {
   const file = join(dir, "sample-invoice.pdf");
   writeFileSync(file, pdf);
@@ -68,4 +71,4 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-console.log(`${relative(ROOT, PNG)}: page 1 at ${DPI} dpi, ${statSync(PNG).size} bytes (PDF ${pdf.length} bytes)`);
+console.log(`${PNG}: page 1 at ${DPI} dpi, ${statSync(PNG).size} bytes (PDF ${pdf.length} bytes)`);

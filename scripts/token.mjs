@@ -1,14 +1,23 @@
 // `npm run token -- --sub <id> [--customer <id>] [--scope "<scopes>"] [--ttl <seconds>]`
 // Prints an HS256 access token signed with JWT_SECRET from .dev.vars, for local requests.
-// `--help` prints the usage (exit 0); a wrong argument prints one line saying what is wrong and the
-// usage (exit 2), never a stack trace.
+// `--help` prints the usage with the scopes a route asks for (exit 0); a wrong argument, a scope no route
+// asks for included, prints one line saying what is wrong and the usage (exit 2), never a stack trace.
+// The scopes are the route table's (src/app.ts, bundled for Node as the OpenAPI document is), so that a
+// typo is refused here and not found later as a 403.
 import { parseArgs } from "node:util";
 import { sign } from "hono/jwt";
 import { readDevVars } from "./dev-vars.mjs";
+import { importSource } from "./import-source.mjs";
 
 /** A year: a local token that outlives that is a mistake more often than a wish. */
 const MAX_TTL = 365 * 24 * 3600;
-const USAGE = `usage: npm run token -- --sub <id> [--customer <id>] [--scope "<scopes>"] [--ttl <seconds>]
+/** The scopes the routes ask for, each once, sorted (docs/api.md part 2). */
+async function knownScopes() {
+  const { endpoints } = await importSource('export { endpoints } from "./src/app";');
+  return [...new Set(endpoints.flatMap(({ spec }) => (spec.access ? [spec.access.scope] : [])))].sort();
+}
+
+const usage = (scopes) => `usage: npm run token -- --sub <id> [--customer <id>] [--scope "<scopes>"] [--ttl <seconds>]
 
 Prints an access token (HS256, signed with JWT_SECRET from .dev.vars) for requests to \`npm run dev\`.
 
@@ -19,7 +28,10 @@ Prints an access token (HS256, signed with JWT_SECRET from .dev.vars) for reques
   --iss <issuer>      the iss claim, for JWT_ISSUER
   --aud <audience>    the aud claim, for JWT_AUDIENCE
   --vars-file <file>  where JWT_SECRET is read (default .dev.vars)
-  -h, --help          this text`;
+  -h, --help          this text
+
+Scopes (the routes', docs/api.md part 2):
+${scopes.map((scope) => `  ${scope}`).join("\n")}`;
 
 const OPTIONS = {
   sub: { type: "string" },
@@ -76,7 +88,7 @@ function parseError(error) {
   }
 }
 
-function check(values) {
+function check(values, scopes) {
   if (values.sub === undefined) throw new UsageError("--sub is required");
   if (values.sub === "") throw new UsageError("--sub must not be empty");
   if (values.customer === "") throw new UsageError("--customer must not be empty; leave it out for no customer_id");
@@ -85,22 +97,28 @@ function check(values) {
     throw new UsageError(
       `--ttl must be a whole number of seconds from 1 to ${MAX_TTL}, not ${JSON.stringify(values.ttl)}`,
     );
+  const unknown = values.scope.split(" ").filter((scope) => scope !== "" && !scopes.includes(scope));
+  if (unknown.length > 0)
+    throw new UsageError(
+      `unknown scope${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}; the known ones: ${scopes.join(", ")}`,
+    );
   return ttl;
 }
 
 async function main(argv) {
+  const scopes = await knownScopes();
   let values;
   let ttl;
   try {
     values = parse(argv);
     if (values.help) {
-      console.log(USAGE);
+      console.log(usage(scopes));
       return 0;
     }
-    ttl = check(values);
+    ttl = check(values, scopes);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    console.error(`npm run token: ${error.message}\n\n${USAGE}`);
+    console.error(`npm run token: ${error.message}\n\n${usage(scopes)}`);
     return 2;
   }
 

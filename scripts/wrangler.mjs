@@ -60,7 +60,8 @@ export function applyLocalMigrations() {
 // puts its name back (scripts/wrangler-worker-names.mjs).
 const workerNames = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), "wrangler-worker-names.mjs")).href;
 
-export function wranglerSpawn(args, options = {}) {
-  const preload = args[0] === "dev" ? ["--import", workerNames] : [];
+/** wrangler `args` as a child process; `preloads`: more modules (file URLs) loaded into it first. */
+export function wranglerSpawn(args, options = {}, preloads = []) {
+  const preload = [...(args[0] === "dev" ? [workerNames] : []), ...preloads].flatMap((url) => ["--import", url]);
   return spawn(process.execPath, [...preload, bin, ...args], { env: quietEnv, ...options });
 }

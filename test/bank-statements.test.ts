@@ -6,7 +6,6 @@ import {
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import api from "../src/index";
 import jobs from "../src/jobs/index";
 import type { StatementMessage } from "../src/payments/messages";
 import {
@@ -1262,7 +1261,7 @@ describe("processing: crash and resume, the queue's retries, its dead-letter que
 
     const log = vi.spyOn(console, "log");
     const ctx = createExecutionContext();
-    await api.scheduled(
+    await jobs.scheduled(
       createScheduledController({ scheduledTime: now, cron: "* * * * *" }),
       { ...env, EVENTS: queued.binding, STATEMENTS: statementsQueued.binding },
       ctx,

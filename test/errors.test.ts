@@ -116,7 +116,7 @@ describe("400 invalid_json", () => {
 
 describe("404 not_found for unknown routes", () => {
   it.each([
-    ["GET", "/"],
+    ["GET", "//"],
     ["GET", "/nope"],
     ["GET", "/card_orders/"],
     ["GET", "/CARD_ORDERS"],

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
-import worker from "../src/index";
+import worker from "../src/jobs/index";
 import { BASE, newBillingProfile, newCardOrder, send as sendToWorker, token } from "./support/api";
 import { requestOf, routeExamples } from "./support/examples";
 import { FaultyD1 } from "./support/faulty-d1";

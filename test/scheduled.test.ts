@@ -1,10 +1,10 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import worker from "../src/index";
+import worker from "../src/jobs/index";
 import { call, newCardOrder, token, unique } from "./support/api";
 
-const CRON = "17 * * * *"; // wrangler.toml [triggers] crons
+const CRON = "17 * * * *"; // wrangler.jobs.toml [triggers] crons
 const HOUR_MS = 60 * 60 * 1000;
 
 /** Inserts `count` stored responses of one principal expiring at `expiresAt(i)`, in one statement. */

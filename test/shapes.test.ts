@@ -249,7 +249,7 @@ async function story() {
   await request(tokens, { token: owner, method: "PUT", json: { value: unique("v"), device_identifier: "phone" } });
   await request(tokens, { token: owner });
   await request(`${tokens}/phone`, { token: owner, method: "DELETE" });
-  for (const path of ["/health", "/openapi.json", "/docs"]) await request(path);
+  for (const path of ["/", "/health", "/openapi.json", "/docs"]) await request(path);
   // A route the story does not tell (a new one, say) answers its example (test/support/examples.ts):
   // its body is checked too. The story is for what examples do not show: every state, every null.
   for (const { operationId, example } of routeExamples())

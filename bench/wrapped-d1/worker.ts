@@ -58,5 +58,4 @@ export function counted(fetch: Fetch) {
 
 export default {
   fetch: counted(service.fetch),
-  scheduled: (controller, env, ctx) => service.scheduled(controller, wrapped(env), ctx),
 } satisfies ExportedHandler<WrappedBindings>;

@@ -8,6 +8,7 @@ import { REQUEST_ID_HEADER, SANE_REQUEST_ID } from "../http/request-context";
 import type { Route, RouteSpec } from "../http/route";
 import { ErrorEnvelope } from "../schemas/envelopes";
 import { components } from "../schemas/registry";
+import { withExamples } from "./examples";
 import { HEADERS, responseHeaders } from "./headers";
 import { webhooks } from "./webhooks";
 
@@ -199,6 +200,7 @@ export function openApiDocument(routes: readonly Route[]) {
     delete schema.$schema;
     delete schema.$id;
   }
+  withExamples(schemas);
 
   return {
     openapi: "3.1.0",
@@ -213,8 +215,9 @@ export function openApiDocument(routes: readonly Route[]) {
         "newest first; their `next`, `prev` and `last` links add a signed `cursor`, so following them costs a " +
         "page at any depth. Every error is the envelope `{errors: [{detail, code, source}]}`. POSTs accept an " +
         "`Idempotency-Key`. Responses carry `x-d1-bookmark`; echo it to read your own writes. Amounts are " +
-        "decimal strings with two places (EUR), never numbers. Every change is an event (GET /events), delivered " +
-        "to webhook endpoints as the `webhooks` section describes.",
+        "decimal strings with two places (EUR), never numbers. Every change of a card order's or an invoice's " +
+        "state, of a billing profile and every payment is an event (GET /events; a draft, its entries, devices " +
+        "and webhook endpoints emit none), delivered to webhook endpoints as the `webhooks` section describes.",
     },
     servers: [{ url: "/" }],
     tags: tagsOf(routes),

@@ -1,6 +1,7 @@
 import { componentOf, EVENT_TYPES } from "../domain/events";
 import { MAX_ATTEMPTS, describeRetries } from "../events/retry";
 import { DELIVERY_TIMEOUT_MS, FAST_LANE_TIMEOUT_MS } from "../events/webhook-delivery";
+import { eventExample } from "./examples";
 
 // OpenAPI 3.1 `webhooks`: what a webhook endpoint receives, one operation per event type, so that
 // a generated receiver knows which resource each type carries (docs/api.md part 11).
@@ -61,6 +62,7 @@ export function webhooks(event: { properties: Record<string, unknown> }) {
                     type: { type: "string", const: type },
                     data: { $ref: `#/components/schemas/${componentOf(type)}` },
                   },
+                  examples: [eventExample(type, componentOf(type))],
                 },
               },
             },

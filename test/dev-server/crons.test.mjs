@@ -1,17 +1,36 @@
-// Both Cron Triggers of wrangler.toml run on a real `wrangler dev` through the route that
-// scripts/local-worker.mjs's runCron(), the load and README use (`/cdn-cgi/local/scheduled`): each
-// answers 200 and its job logs its line. A wrangler upgrade that moves or breaks the route fails here,
-// not silently in the load. Ports: free from DEV_SERVER_PORT (default 8900) + 100 on.
+// The Cron Triggers are the jobs Worker's (wrangler.jobs.toml [triggers]; the API Worker's wrangler.toml
+// has none) and run on a real `wrangler dev` of the three Workers the way the README, the load and
+// scripts/local-worker.mjs's runCron() run them: the Local Explorer's
+// `POST /cdn-cgi/local/explorer/api/local/scheduled?worker=voucher-billing-jobs`, on the dev server's
+// one URL. Each answers outcome "ok" and its job logs its line. What does not work is held too, so
+// that the README never names it: `/cdn-cgi/local/scheduled` reaches the first Worker only (the API
+// Worker: 500, it has no crons), and `/__scheduled` is the API's own 404 without --test-scheduled.
+// A wrangler upgrade that moves or breaks the route fails here, not silently in the load.
+// Ports: free from DEV_SERVER_PORT (default 8900) + 100 on.
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { runCron, startWorker } from "../../scripts/local-worker.mjs";
+import { CRON_WORKER, runCron, startWorker } from "../../scripts/local-worker.mjs";
 import { firstFreePorts, INSPECTOR_OFFSET } from "../../scripts/ports.mjs";
 
-test("each Cron Trigger runs through /cdn-cgi/local/scheduled and logs its job", { timeout: 120_000 }, async (t) => {
+const cronsOf = (config) =>
+  JSON.parse(
+    readFileSync(new URL(`../../${config}`, import.meta.url), "utf8").match(/^crons = (\[.*\])$/m)?.[1] ?? "[]",
+  );
+
+test("each Cron Trigger of the jobs Worker runs through the Local Explorer and logs its job", {
+  timeout: 120_000,
+}, async (t) => {
+  assert.deepEqual(cronsOf("wrangler.jobs.toml"), ["* * * * *", "17 * * * *"]);
+  assert.deepEqual(cronsOf("wrangler.toml"), [], "the API Worker has no Cron Triggers");
+  assert.equal(
+    CRON_WORKER,
+    readFileSync(new URL("../../wrangler.jobs.toml", import.meta.url), "utf8").match(/^name = "(.+)"$/m)[1],
+  );
+
   const port = await firstFreePorts(
     Number(process.env.DEV_SERVER_PORT ?? 8900) + 100,
     [0, INSPECTOR_OFFSET],
@@ -26,22 +45,34 @@ test("each Cron Trigger runs through /cdn-cgi/local/scheduled and logs its job",
   });
   t.after(() => worker.stop());
 
-  const toml = readFileSync(new URL("../../wrangler.toml", import.meta.url), "utf8");
-  const crons = JSON.parse(toml.match(/^crons = (\[.*\])$/m)[1]);
-  assert.deepEqual(crons, ["* * * * *", "17 * * * *"]);
-  await runCron(worker.url, crons[0]);
-  await runCron(worker.url, crons[1]);
-  // Without --test-scheduled, `/__scheduled` is the Worker's own 404: a cron sent there never runs.
-  const legacy = await fetch(`${worker.url}/__scheduled?cron=${encodeURIComponent(crons[0])}`);
+  const [everyMinute, hourly] = cronsOf("wrangler.jobs.toml");
+  await runCron(worker.url, everyMinute);
+  await runCron(worker.url, hourly);
+  // The same route for the API Worker: it runs, and fails, as it exports no scheduled().
+  await assert.rejects(
+    runCron(worker.url, everyMinute, "voucher-billing-api"),
+    /answered 200: .*"outcome":"exception"/,
+  );
+  // wrangler's own route, the one its warning prints, reaches the first Worker only: the API Worker.
+  const primary = await fetch(`${worker.url}/cdn-cgi/local/scheduled?cron=${encodeURIComponent(everyMinute)}`);
+  assert.deepEqual([primary.status, await primary.text()], [500, "exception"]);
+  // Without --test-scheduled, `/__scheduled` is the API's own 404: a cron sent there never runs.
+  const legacy = await fetch(`${worker.url}/__scheduled?cron=${encodeURIComponent(everyMinute)}`);
   assert.equal(legacy.status, 404, await legacy.text());
 
   await new Promise((resolve) => setTimeout(resolve, 500)); // the log line's way to the file
-  // With the documents Worker beside it, wrangler dev puts the Worker's name in brackets before each line.
+  // With several Workers, wrangler dev puts the Worker's name in brackets before each line.
   const jobs = readFileSync(logFile, "utf8")
     .split("\n")
-    .map((line) => line.replace(/^\[[^\]]*\] /, ""))
-    .filter((line) => line.startsWith('{"job"'))
-    .map((line) => JSON.parse(line).job);
+    .filter((line) => line.includes('{"job"'))
+    .map((line) => {
+      const [, name, json] = line.match(/^\[([^\]]*)\] (\{"job".*)$/);
+      return `${name} ${JSON.parse(json).job}`;
+    });
   // Every minute: events sent again, then stalled bank statements; every hour: the sweep.
-  assert.deepEqual(jobs, ["redispatch_events", "resume_statements", "sweep"]);
+  assert.deepEqual(jobs, [
+    `${CRON_WORKER} redispatch_events`,
+    `${CRON_WORKER} resume_statements`,
+    `${CRON_WORKER} sweep`,
+  ]);
 });

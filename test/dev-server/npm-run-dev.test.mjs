@@ -2,16 +2,21 @@
 // the developer's own .dev.vars and .wrangler/state are never touched): the migrations of a fresh
 // database print one summary line (up to date the second time; wrangler's full output only when they
 // fail), an explicit `--inspector-port` wins over PORT + 1000 (which stays free), and the API Worker's
-// log lines carry its name, not `[undefined]` (wrangler's prefix when it runs several Workers).
+// log lines carry its name, not `[undefined]` (wrangler's prefix when it runs several Workers). It is
+// quiet: no table of bindings, a short summary after "Ready on", and no secret of .dev.vars in what it
+// prints (the jobs Worker still gets them: a passed-on route accepts a token). `npm run db:reset`
+// refuses while it runs (nothing deleted, the server still answers), and works once it has stopped.
 // Ports: free from DEV_SERVER_PORT (default 8900) + 250 on: the API, the inspector asked for (2 above)
 // and PORT + 1000.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { sign } from "hono/jwt";
+import { readDevVars } from "../../scripts/dev-vars.mjs";
 import { firstFreePorts, INSPECTOR_OFFSET, isFree } from "../../scripts/ports.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -62,6 +67,22 @@ async function until(what, check, timeoutMs, dev) {
   assert.fail(`${what} within ${timeoutMs} ms; the dev server printed:\n${dev.output()}`);
 }
 
+/** `npm run db:reset` in `cwd`, to its end. */
+const dbReset = (cwd) => {
+  const { status, stdout, stderr } = spawnSync(process.execPath, ["scripts/db-reset.mjs"], { cwd, encoding: "utf8" });
+  return { status, stdout, stderr };
+};
+
+/** What `npm run dev` prints after "Ready on" on a port (scripts/dev.mjs), the same for every developer. */
+const summaryOf = (api, inspector) => `
+  API        ${api}  (the API Worker; the jobs and documents Workers answer behind it)
+  Reference  ${api}/docs  (OpenAPI: ${api}/openapi.json; docs/api.md)
+  Tokens     npm run token -- --sub alice --customer acme --scope "card_orders:read"  (--help: the scopes)
+  Crons      curl -X POST "${api}/cdn-cgi/local/explorer/api/local/scheduled?worker=voucher-billing-jobs" \\
+               -H 'Content-Type: application/json' -d '{"cron":"* * * * *"}'  (hourly: "17 * * * *")
+  Database   .wrangler/state (npm run db:reset once this is stopped); inspector on 127.0.0.1:${inspector}
+`;
+
 const answers = async (url) => {
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
@@ -72,7 +93,7 @@ const answers = async (url) => {
   }
 };
 
-test("npm run dev: one migrations line, an explicit --inspector-port, named log lines", {
+test("npm run dev: one migrations line, an explicit --inspector-port, named log lines, quiet, no secret", {
   timeout: 300_000,
 }, async (t) => {
   const dir = projectCopy();
@@ -111,8 +132,50 @@ test("npm run dev: one migrations line, an explicit --inspector-port, named log 
     new RegExp(`^(\\x1b\\[\\d+m)*\\[voucher-billing-api\\](\\x1b\\[\\d+m)* \\{"request_id":"${requestId}"`),
   );
   assert.ok(!first.output().includes("[undefined]"), "no line starts with [undefined]");
+
+  // Quiet: wrangler's tables of bindings are gone, the summary follows "Ready on".
+  const output = first.output();
+  assert.doesNotMatch(output, /has access to the following bindings|Using secrets defined in|Environment Variable/);
+  assert.doesNotMatch(output, /cdn-cgi\/local\/scheduled/, "no route that misses the jobs Worker's crons");
+  const ready = output.indexOf(`Ready on ${api}`);
+  assert.ok(ready > 0, output);
+  const afterReady = output.slice(output.indexOf("\n", ready) + 1);
+  assert.ok(afterReady.startsWith(summaryOf(api, port + 2)), afterReady);
+  assert.ok(output.slice(0, ready).split("\n").length <= 8, `a few lines before Ready on:\n${output}`);
+  // No secret of the copy's .dev.vars, whole or its first 16 characters, yet the jobs Worker has them:
+  // a passed-on route takes a token signed with JWT_SECRET.
+  const secrets = readDevVars(join(dir, ".dev.vars"));
+  for (const name of ["JWT_SECRET", "APP_SECRET"]) {
+    assert.ok(secrets[name]?.length >= 32, name);
+    assert.ok(!output.includes(secrets[name].slice(0, 16)), `${name} is not printed`);
+  }
+  const now = Math.floor(Date.now() / 1000);
+  const office = await sign({ sub: "office-1", scope: "payments:read", exp: now + 600 }, secrets.JWT_SECRET, "HS256");
+  const passedOn = await fetch(`${api}/bank_transactions`, { headers: { Authorization: `Bearer ${office}` } });
+  assert.equal(passedOn.status, 200, await passedOn.text());
+
+  // db:reset refuses while the dev server runs: exit 1, one line, nothing deleted, still answering.
+  const refused = dbReset(dir);
+  assert.equal(refused.status, 1, refused.stderr);
+  assert.equal(refused.stdout, "");
+  assert.match(
+    refused.stderr,
+    new RegExp(
+      `^npm run db:reset: npm run dev is running \\(pid \\d+, ${api}\\): stop it first \\(Ctrl-C\\), then reset\\. Nothing was deleted\\.\n$`,
+    ),
+  );
+  assert.ok(existsSync(join(dir, ".wrangler/state")), "the local state is still there");
+  assert.equal((await fetch(`${api}/health`)).status, 200);
   await first.stop();
   await until("the ports are free", async () => (await isFree(port)) && (await isFree(port + 2)), 10_000, first);
+  assert.ok(!existsSync(join(dir, ".wrangler/dev-server.json")), "the dev server took its lock file away");
+  // Stopped, db:reset empties the database and migrates it again.
+  const reset = dbReset(dir);
+  assert.equal(reset.status, 0, reset.stderr);
+  assert.equal(
+    reset.stdout,
+    `Local D1 database: applied ${migrations.length} migrations (${migrations[0]} to ${migrations.at(-1)}).\n`,
+  );
 
   // Again on the same database: up to date, and the inspector at PORT + 1000 by default.
   const second = startDev(dir, [], { PORT: String(port) });
@@ -133,12 +196,12 @@ test("npm run dev: one migrations line, an explicit --inspector-port, named log 
   writeFileSync(join(dir, "drizzle", "9999_broken.sql"), "SELEC 1;\n");
   const broken = startDev(dir, [], { PORT: String(port) });
   assert.notEqual(await broken.exited, 0);
-  const output = broken.output();
-  assert.match(output, /Migrations to be applied:/);
-  assert.match(output, /9999_broken\.sql/);
-  assert.match(output, /near "SELEC": syntax error/);
-  assert.match(output, /^wrangler d1 migrations apply DB --local failed \(exit 1\): above\.$/m);
-  assert.doesNotMatch(output, /Ready on/);
+  const failed = broken.output();
+  assert.match(failed, /Migrations to be applied:/);
+  assert.match(failed, /9999_broken\.sql/);
+  assert.match(failed, /near "SELEC": syntax error/);
+  assert.match(failed, /^wrangler d1 migrations apply DB --local failed \(exit 1\): above\.$/m);
+  assert.doesNotMatch(failed, /Ready on/);
 });
 
 test("npm run dev refuses a port it cannot use in one line, before touching anything", async () => {

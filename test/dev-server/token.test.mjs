@@ -1,10 +1,10 @@
-// `npm run token` (scripts/token.mjs) as a developer meets it: `--help` prints the usage and exits 0; a
-// wrong argument prints one line naming what is wrong, then the usage, and exits 2; never a Node stack
-// trace. A right one prints a token signed with the JWT_SECRET of the vars file, with the claims asked
+// `npm run token` (scripts/token.mjs) as a developer meets it: `--help` prints the usage, with the scopes
+// of docs/api.md part 2, and exits 0; a wrong argument (a scope no route asks for too) prints one line
+// naming what is wrong, then the usage, and exits 2; never a Node stack trace. A right one prints a token signed with the JWT_SECRET of the vars file, with the claims asked
 // for. Needs no dev server (run by `npm run test:dev` with the others).
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { after, test } from "node:test";
@@ -28,6 +28,16 @@ const run = (args, { npm = false } = {}) =>
     );
   });
 
+/** The scopes of docs/api.md part 2's table, in its order. */
+const DOCUMENTED_SCOPES = readFileSync(join(ROOT, "docs/api.md"), "utf8")
+  .split("### Scopes\n")[1]
+  .split("\n\n")[0]
+  .trim()
+  .split("\n")
+  .slice(2)
+  .map((row) => row.match(/^\| `([^`]+)` \|/)[1]);
+const KNOWN = [...DOCUMENTED_SCOPES].sort().join(", ");
+
 const STACK_FRAME = /^\s+at /m;
 const USAGE_LINE = /^usage: npm run token -- --sub <id>/m;
 
@@ -42,6 +52,14 @@ test("--help prints the usage on stdout and exits 0, also through npm", async ()
     assert.match(stdout, /^usage: npm run token -- --sub <id>/);
     for (const option of ["--sub", "--customer", "--scope", "--ttl", "--iss", "--aud", "--vars-file", "--help"])
       assert.ok(stdout.includes(option), `the usage names ${option}`);
+    // Every scope a route asks for, one a line, and nothing else after them.
+    assert.equal(
+      stdout.split("\nScopes (the routes', docs/api.md part 2):\n")[1],
+      `${[...DOCUMENTED_SCOPES]
+        .sort()
+        .map((scope) => `  ${scope}`)
+        .join("\n")}\n`,
+    );
     assert.equal(stderr, "");
   }
 });
@@ -70,6 +88,11 @@ const BAD = [
   [
     ["--sub", "alice", "--scope", "card_orders:read", "invoices:read"],
     `unexpected argument 'invoices:read' (several scopes go in quotes: --scope "a b")`,
+  ],
+  [["--sub", "alice", "--scope", "card_order:read"], `unknown scope card_order:read; the known ones: ${KNOWN}`],
+  [
+    ["--sub", "alice", "--scope", "invoices:read  invoice:write payments"],
+    `unknown scopes invoice:write, payments; the known ones: ${KNOWN}`,
   ],
 ];
 

@@ -29,7 +29,8 @@ export const createInvoice = {
     tag: "Invoices of card orders (INV-YYYY-NNNNNN, gapless per year): open → paid, or cancelled (CN-YYYY-NNNNNN).",
     summary: "Invoice a card order (state open, numbered INV-YYYY-NNNNNN)",
     description:
-      "Books the invoice today (UTC), due in 14 days, with the order's payment method and cost center, " +
+      "Books the invoice today in BUSINESS_TIME_ZONE (default Europe/Berlin), due in 14 days, with the order's " +
+      "payment method and cost center, " +
       "and links it as the order's `invoice`. An unknown or foreign order_id is a 422 on /order_id; " +
       "an order that has an invoice, 409 conflict; a cancelled order, 409 invalid_state.",
     success: "The new invoice, as a single-page list envelope.",
@@ -98,7 +99,7 @@ export const listInvoiceLines = {
 /** What a transition does beyond changing the state, in its prose. */
 const EFFECTS: Partial<Record<InvoiceAction, string>> = {
   cancel:
-    "Sets cancelled_at and a cancellation number CN-YYYY-NNNNNN (gapless per UTC year); " +
+    "Sets cancelled_at and a cancellation number CN-YYYY-NNNNNN (gapless per year in BUSINESS_TIME_ZONE); " +
     "invoices are never deleted or renumbered. ",
 };
 

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
-import { replyHtml, replyText } from "../../http/reply";
+import { reply, replyHtml, replyText } from "../../http/reply";
 import { endpoint, type Endpoint } from "../../http/route";
 import { DOCS_HTML } from "../../openapi/docs-page";
 import * as routes from "./meta.routes";
@@ -24,8 +24,13 @@ async function openApiText(c: Context<AppEnv>): Promise<string> {
 const setHeaders = (c: Context, headers: Record<string, string>) =>
   Object.entries(headers).forEach(([name, value]) => c.header(name, value));
 
-/** Health, the OpenAPI document and its interactive reference. */
+/** Health, the OpenAPI document and its interactive reference, and `/` naming the last two. */
 export const metaEndpoints: Endpoint[] = [
+  endpoint(routes.index, (c) =>
+    reply(c, 200, {
+      links: { docs: new URL(routes.docs.path, c.req.url).href, openapi: new URL(routes.openApi.path, c.req.url).href },
+    }),
+  ),
   endpoint(routes.health, (c) => replyText(c, 200, HEALTHY)),
   endpoint(routes.openApi, async (c) => {
     const document = await openApiText(c);

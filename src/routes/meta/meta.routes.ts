@@ -11,6 +11,24 @@ const PUBLIC = { tag: TAG, body: NO_BODY, query: NO_QUERY } as const;
 const PUBLIC_CACHE = "public, max-age=300";
 
 const Health = named("Health", z.strictObject({ status: z.literal("ok") }));
+const ServiceIndex = named(
+  "ServiceIndex",
+  z.strictObject({ links: z.strictObject({ docs: z.string(), openapi: z.string() }) }),
+);
+
+/** Where a first request, a browser's or curl's, finds the reference (docs/api.md part 5, "Service endpoints"). */
+export const index = {
+  ...PUBLIC,
+  method: "get",
+  path: "/",
+  operationId: "serviceIndex",
+  docs: {
+    summary: "Where the reference is",
+    description: "Links to the interactive reference (/docs) and this document (/openapi.json); no token needed.",
+    success: "The links, absolute URLs on the host the request named.",
+  },
+  success: { status: 200, schema: ServiceIndex },
+} satisfies RouteSpec;
 
 export const health = {
   ...PUBLIC,

@@ -1,0 +1,33 @@
+import { stalledStatements } from "../db/bank-statements";
+import { deleteEventsBefore } from "../db/events";
+import { deleteExpiredIdempotencyKeys } from "../db/idempotency-keys";
+import { EVENT_RETENTION_DAYS } from "../domain/events";
+import type { Bindings } from "../env";
+import { redispatch } from "../events/redispatch";
+import { STALLED_MS } from "../payments/messages";
+
+/** The hourly cron of wrangler.jobs.toml [triggers]; the other one runs every minute. */
+const HOURLY = "17 * * * *";
+
+/**
+ * The jobs Worker's Cron Triggers (wrangler.jobs.toml [triggers]): every minute, events the queue never
+ * got and bank statements whose processing stopped moving are sent again; every hour, stored idempotent
+ * responses (24 h) and events (30 days) past their time are swept. Awaited, so that a failed run shows
+ * as failed in the Cron Trigger's history.
+ */
+export async function scheduled(controller: ScheduledController, env: Bindings, _ctx: ExecutionContext) {
+  if (controller.cron !== HOURLY) {
+    console.log(JSON.stringify({ job: "redispatch_events", sent: await redispatch(env) }));
+    const stalled = await stalledStatements(env.DB, new Date(controller.scheduledTime - STALLED_MS).toISOString());
+    if (stalled.length > 0)
+      await env.STATEMENTS.sendBatch(stalled.map(({ id }) => ({ body: { kind: "statement", statementId: id } })));
+    console.log(JSON.stringify({ job: "resume_statements", sent: stalled.length }));
+    return;
+  }
+  const keys = await deleteExpiredIdempotencyKeys(env.DB);
+  const events = await deleteEventsBefore(
+    env.DB,
+    new Date(controller.scheduledTime - EVENT_RETENTION_DAYS * 86_400_000).toISOString(),
+  );
+  console.log(JSON.stringify({ job: "sweep", expired_idempotency_keys: keys, expired_events: events }));
+}
