@@ -2,21 +2,13 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BASE_RATES, baseRateOn } from "../src/domain/base-rates";
 import { defaultRateOn, INTEREST_MARGIN, interestOf, openOn, percentOf } from "../src/domain/interest";
+import { aDay, CALENDAR, naiveInterestCents, PUBLISHED } from "./support/naive-interest";
 
 // CONTRACT part 18's default interest (src/domain/interest.ts) and the base rates it is counted from
 // (src/domain/base-rates.ts): the table in order, one entry a half-year and no gap, and as the
 // Bundesbank published it; the worked example; payments counting from their booking day; and, for random
 // open amounts, payments, returns and periods across half-years and leap days, the same cents as a
-// naive day-by-day sum of exact fractions written here, with its own calendar and its own copy of the rates.
-
-/** The rates as the Deutsche Bundesbank published them (§ 247 BGB), percent strings, written again here. */
-const PUBLISHED: [string, string][] = [
-  ["2024-01-01", "3.62"],
-  ["2024-07-01", "3.37"],
-  ["2025-01-01", "2.27"],
-  ["2025-07-01", "1.27"],
-  ["2026-01-01", "1.27"],
-];
+// naive day-by-day sum of exact fractions (test/support/naive-interest.ts), with its own calendar and rates.
 
 describe("the base rates (§ 247 BGB)", () => {
   it("are the published rates, in basis points", () => {
@@ -41,7 +33,9 @@ describe("the base rates (§ 247 BGB)", () => {
     expect(baseRateOn("2025-06-30")).toBe(227);
     expect(baseRateOn("2025-07-01")).toBe(127);
     expect(baseRateOn("2031-12-31")).toBe(127);
-    expect(() => baseRateOn("2023-12-31")).toThrow("no base rate is known for 2023-12-31: BASE_RATES begins 2024-01-01");
+    expect(() => baseRateOn("2023-12-31")).toThrow(
+      "no base rate is known for 2023-12-31: BASE_RATES begins 2024-01-01",
+    );
   });
 
   it("plus 9 points between businesses, plus 5 for a consumer (§ 288 (1) and (2) BGB)", () => {
@@ -120,8 +114,12 @@ describe("default interest (§§ 288, 289 BGB)", () => {
   it("rounds half up once: half a cent up, just under it down", () => {
     // 365 days of x cents at r basis points is exactly x × r / 10000 cents; 2027 is at 10.27 %.
     const year = (openCents: number) =>
-      interestOf({ timeline: { openCents, changes: [] }, defaultSince: "2027-01-01", until: "2027-12-31", consumer: false })
-        .cents;
+      interestOf({
+        timeline: { openCents, changes: [] },
+        defaultSince: "2027-01-01",
+        until: "2027-12-31",
+        consumer: false,
+      }).cents;
     expect(year(5000)).toBe(514); // 513.5
     expect(year(1037)).toBe(106); // 106.4999
     expect(year(1000)).toBe(103); // 102.7
@@ -134,7 +132,12 @@ describe("default interest (§§ 288, 289 BGB)", () => {
       "not a day: 2025-02-30",
     );
     expect(() =>
-      interestOf({ timeline: { openCents: -1, changes: [] }, defaultSince: "2025-03-01", until: "2025-03-01", consumer: false }),
+      interestOf({
+        timeline: { openCents: -1, changes: [] },
+        defaultSince: "2025-03-01",
+        until: "2025-03-01",
+        consumer: false,
+      }),
     ).toThrow("not an open amount: -1");
     expect(() =>
       interestOf({
@@ -146,50 +149,6 @@ describe("default interest (§§ 288, 289 BGB)", () => {
     ).toThrow("not an amount: 0.5");
   });
 });
-
-// --- The naive computation: a calendar of its own (a day as year, month, day, stepped by hand), the
-// rates from PUBLISHED, the open amount replayed day by day, each day's interest an exact fraction
-// (cents × percent / 100 / 365 with the percent's digits as an integer), summed as a fraction and
-// compared with the cents by cross-multiplication.
-
-const LENGTHS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const leap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-function nextDay(day: string): string {
-  let [y, m, d] = day.split("-").map(Number) as [number, number, number];
-  d++;
-  if (d > (m === 2 && leap(y) ? 29 : LENGTHS[m - 1]!)) [m, d] = [m + 1, 1];
-  if (m > 12) [y, m] = [y + 1, 1];
-  return `${y}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
-}
-/** The percent of a day, in hundredths, from PUBLISHED: the last published half-year that began by then. */
-function hundredthsOn(day: string, consumer: boolean): bigint {
-  const rate = PUBLISHED.filter(([from]) => from <= day).at(-1)![1];
-  return BigInt(rate.replace(".", "")) + (consumer ? 500n : 900n);
-}
-
-function naiveCents(open: number, changes: { on: string; cents: number }[], from: string, to: string, consumer: boolean) {
-  // Sum of fractions n / (100 × 100 × 365): cents × hundredths of a percent, a day at a time.
-  let numerator = 0n;
-  let balance = open;
-  for (const change of changes) if (change.on < from) balance += change.cents;
-  for (let day = from; day <= to; day = nextDay(day)) {
-    for (const change of changes) if (change.on === day) balance += change.cents;
-    numerator += BigInt(Math.max(0, balance)) * hundredthsOn(day, consumer);
-  }
-  const denominator = 10_000n * 365n;
-  // The cents c with c - 1/2 <= n/d < c + 1/2.
-  let cents = numerator / denominator;
-  if ((numerator - cents * denominator) * 2n >= denominator) cents++;
-  return Number(cents);
-}
-
-/** Days from 2024-01-01 to 2027-12-31, heavy on the edges: half-years' first and last days, 29 February. */
-const EDGES = ["2024-02-28", "2024-02-29", "2024-03-01", "2024-06-30", "2024-07-01", "2024-12-31", "2025-01-01"]
-  .concat(["2025-06-30", "2025-07-01", "2025-12-31", "2026-01-01", "2026-06-30", "2026-07-01", "2027-01-01"]);
-let CALENDAR: string[] = [];
-for (let day = "2024-01-01"; day <= "2027-12-31"; day = nextDay(day)) CALENDAR.push(day);
-CALENDAR = Object.freeze(CALENDAR) as string[];
-const aDay = fc.oneof(fc.constantFrom(...EDGES), fc.constantFrom(...CALENDAR));
 
 describe("default interest, for any timeline", () => {
   it("is the naive day-by-day sum of exact fractions, rounded half up once, to the cent", () => {
@@ -204,8 +163,13 @@ describe("default interest, for any timeline", () => {
         fc.boolean(),
         (openCents, changes, a, b, consumer) => {
           const [from, to] = a <= b ? [a, b] : [b, a];
-          const { cents, periods } = interestOf({ timeline: { openCents, changes }, defaultSince: from, until: to, consumer });
-          expect(cents).toBe(naiveCents(openCents, changes, from, to, consumer));
+          const { cents, periods } = interestOf({
+            timeline: { openCents, changes },
+            defaultSince: from,
+            until: to,
+            consumer,
+          });
+          expect(cents).toBe(naiveInterestCents({ openCents, changes }, from, to, consumer));
           // The periods account for every day with something open, in order, each within one half-year.
           for (const period of periods) {
             expect(period.from <= period.to && period.from >= from && period.to <= to).toBe(true);

@@ -8,7 +8,7 @@
 // after the last known half-year is counted at the last known rate, so a late entry only moves reminders
 // issued after it is added.
 
-export interface BaseRate {
+interface BaseRate {
   /** The first day it applies: a 1 January or 1 July, `YYYY-MM-DD`. */
   from: string;
   /** The rate in basis points (may be negative: it was from 2013 to 2022). */

@@ -21,7 +21,7 @@ export const REMINDER_TITLES: Record<DocumentLanguage, readonly [string, string,
 /** Default begins the day after the level-1 reminder's issued_on (§ 286 (1) BGB). */
 export const defaultSinceOf = (level1IssuedOn: string): string => addDays(level1IssuedOn, 1);
 
-export interface ReminderInput {
+interface ReminderInput {
   level: 1 | 2 | 3;
   issuedOn: string;
   language: DocumentLanguage;

@@ -37,7 +37,7 @@ export function parseDunningDays(text: string | undefined): DunningDays | "off" 
 /** The business day a Cron Trigger's run is for: its scheduledTime's calendar day in BUSINESS_TIME_ZONE. */
 export const runDayOf = (scheduledTime: number, zone: string): string => dayIn(new Date(scheduledTime), zone);
 
-export type DunningLevel = 0 | 1 | 2 | 3;
+type DunningLevel = 0 | 1 | 2 | 3;
 
 /** What a run needs to know of an invoice. */
 export interface InvoiceDunning {
@@ -61,9 +61,9 @@ export interface InvoiceDunning {
   overdueSent: boolean;
 }
 
-export type DunningStep = { kind: "reminder"; level: 1 | 2 | 3 } | { kind: "end" };
+type DunningStep = { kind: "reminder"; level: 1 | 2 | 3 } | { kind: "end" };
 
-export interface RunOutcome {
+interface RunOutcome {
   /** Emit invoice.overdue (before the step, when both come). */
   overdue: boolean;
   step: DunningStep | null;

@@ -22,7 +22,7 @@ export function percentOf(basisPoints: number): string {
 }
 
 /** A change of the open amount booked on a day: negative for a payment, positive for a return reopening one. */
-export interface OpenAmountChange {
+interface OpenAmountChange {
   on: string;
   cents: number;
 }
@@ -42,7 +42,7 @@ export function openOn(timeline: OpenAmountTimeline, day: string): number {
   return Math.max(0, sum);
 }
 
-export interface InterestInput {
+interface InterestInput {
   timeline: OpenAmountTimeline;
   /** The first day of default, included. */
   defaultSince: string;
@@ -60,7 +60,7 @@ export interface InterestPeriod {
   basisPoints: number;
 }
 
-export interface Interest {
+interface Interest {
   cents: number;
   /** The days with an open amount, in order; days with nothing open earn nothing and are left out. */
   periods: InterestPeriod[];
