@@ -35,6 +35,8 @@ interface ReminderInput {
 export interface ReminderFigures {
   level: 1 | 2 | 3;
   title: string;
+  /** Whether the buyer is a consumer (§ 13 BGB): 5 points instead of 9, and no fee. */
+  consumer: boolean;
   issuedOn: string;
   payBy: string;
   defaultSince: string | null;
@@ -63,6 +65,7 @@ export function reminderFigures(input: ReminderInput): ReminderFigures {
   return {
     level,
     title: REMINDER_TITLES[language][level - 1]!,
+    consumer,
     issuedOn,
     payBy: addDays(issuedOn, PAY_BY_DAYS),
     defaultSince,
