@@ -157,6 +157,7 @@ describe("a reminder's figures", () => {
     expect(figures).toStrictEqual({
       level: 1,
       title: "Zahlungserinnerung",
+      consumer: false,
       issuedOn: "2025-06-20",
       payBy: "2025-06-30",
       defaultSince: null,
