@@ -58,6 +58,8 @@ const WORDS = {
     invoiceDate: "Rechnungsdatum",
     due: "Fällig am",
     since: "Verzug seit",
+    gross: "Rechnungsbetrag",
+    received: "abzüglich erhaltener Zahlungen",
     open: "Offener Rechnungsbetrag",
     interest: (from, to) => `Verzugszinsen vom ${from} bis ${to}`,
     basis: (consumer, rate) =>
@@ -87,6 +89,8 @@ const WORDS = {
     invoiceDate: "Invoice date",
     due: "Due on",
     since: "In default since",
+    gross: "Invoice amount",
+    received: "less payments received",
     open: "Open invoice amount",
     interest: (from, to) => `Default interest from ${from} to ${to}`,
     basis: (consumer, rate) =>
@@ -158,6 +162,11 @@ test("every letter holds what part 18 lists, per level and language", async (t) 
     shows(row(w.due, w.day("2025-06-13")));
     // The amounts: open, interest (rate, period, amount, § 288 BGB) and fee from level 2, the total.
     shows(row(w.open, w.euro(x.open)));
+    // What was paid already, when anything was (level 3: 500.00 of 1,000.00).
+    if (level === 3) {
+      shows(new RegExp(`\\n${literally(w.gross)} +${literally(w.euro(100_000))}`));
+      shows(row(w.received, `−${w.euro(50_000)}`));
+    } else lacks(w.received);
     if (level === 1) {
       for (const phrase of [w.since, w.interest(w.day("2025-06-21"), w.day(ISSUED[1])), "§ 288", w.fee]) lacks(phrase);
     } else {

@@ -24,6 +24,8 @@ interface ReminderLabels {
   salutation: string;
   /** The letter's paragraphs of a level; the last of level 3 announces the court dunning procedure. */
   body: (level: 1 | 2 | 3, facts: Facts) => string[];
+  gross: string;
+  received: string;
   open: string;
   interest: (from: string, to: string) => string;
   interestBasis: (consumer: boolean, rate: string) => string;
@@ -104,6 +106,8 @@ export const REMINDER_LABELS: Record<DocumentLanguage, ReminderLabels> = {
     heading: (title, number) => `${title} – Rechnung ${number}`,
     salutation: "Sehr geehrte Damen und Herren,",
     body: bodyDe,
+    gross: "Rechnungsbetrag",
+    received: "abzüglich erhaltener Zahlungen",
     open: "Offener Rechnungsbetrag",
     interest: (from, to) => `Verzugszinsen vom ${from} bis ${to}`,
     interestBasis: (consumer, rate) =>
@@ -134,6 +138,8 @@ export const REMINDER_LABELS: Record<DocumentLanguage, ReminderLabels> = {
     heading: (title, number) => `${title} – invoice ${number}`,
     salutation: "Dear Sir or Madam,",
     body: bodyEn,
+    gross: "Invoice amount",
+    received: "less payments received",
     open: "Open invoice amount",
     interest: (from, to) => `Default interest from ${from} to ${to}`,
     interestBasis: (consumer, rate) =>

@@ -8,12 +8,12 @@
 import type { ReminderFigures } from "../../domain/dunning-reminder";
 import type { Buyer, Seller } from "../../domain/einvoice";
 import { percentOf } from "../../domain/interest";
-import { inGroupsOfFour as groupsOfFour } from "../../domain/payment-reference";
 import { type Payment, present } from "../semantic";
 import type { Fonts } from "./font";
 import { type Formats, formatsOf } from "./format";
 import { LABELS } from "./labels";
 import { paymentBlock } from "./payment-block";
+import { reminderFooter } from "./reminder-footer";
 import { REMINDER_LABELS } from "./reminder-labels";
 import { AREA, BODY, Sheet } from "./sheet";
 
@@ -22,7 +22,7 @@ export interface ReminderLetter {
   language: "de" | "en";
   seller: Seller;
   buyer: Buyer;
-  invoice: { number: string; issueDate: string; dueDate: string; reference: string | null };
+  invoice: { number: string; issueDate: string; dueDate: string; reference: string | null; grossCents: number };
   /** The invoice's RF reference (docs/api.md part 15). */
   paymentReference: string;
   reminder: ReminderFigures;
@@ -36,7 +36,6 @@ const AMOUNTS = { label: 400, rule: 330 };
 const ACCOUNT = { days: 280, open: 400, rate: AREA.right };
 /** A text whose references stay on one line: "§ 288", "Abs. 5", "40,00 €" (sheet.ts breaks at spaces only). */
 const kept = (text: string) => text.replace(/(§§?|Abs\.|\(\d\)) (?=\S)/g, "$1\u00a0").replace(/ €/g, "\u00a0€");
-const FOOTER = { pageNumber: 84, rule: 78, top: 68, leading: 8.5, size: 7, columns: [AREA.left, 225, 385], width: 150 };
 
 /** The pages' content streams and the fonts they use. */
 export function layoutReminder(letter: ReminderLetter, fonts: Fonts): { pages: string[]; fonts: Set<string> } {
@@ -123,16 +122,16 @@ class ReminderPage {
         right -= BODY.leading;
       }
     }
-    sheet.y = Math.min(y, right) - 24;
+    sheet.y = Math.min(y, right) - 20;
     sheet.text(AREA.left, sheet.y, reminderTitleOf(letter), { bold: true, size: 14, fit: WIDTH });
-    sheet.y -= 22;
+    sheet.y -= 18;
   }
 
   text() {
     const { sheet, letter, labels, f } = this;
     const { reminder, invoice } = letter;
     sheet.paragraph(labels.salutation);
-    sheet.y -= 6;
+    sheet.y -= 4;
     const facts = {
       number: invoice.number,
       invoiceDate: f.day(invoice.issueDate),
@@ -148,15 +147,24 @@ class ReminderPage {
       // Level 3's last paragraph, the court dunning procedure, in bold.
       const bold = reminder.level === 3 && i === paragraphs.length - 1;
       sheet.paragraph(kept(text), AREA.left, WIDTH, { bold });
-      sheet.y -= 6;
+      sheet.y -= 4;
     });
-    sheet.y -= 6;
+    sheet.y -= 2;
   }
 
   amounts() {
     const { sheet, labels, f } = this;
     const { reminder } = this.letter;
-    const rows: [string, string | null, number][] = [[labels.open, null, reminder.openCents]];
+    const { grossCents } = this.letter.invoice;
+    // What was paid already, when anything was: the gross amount less it is the open amount.
+    const paid: [string, string | null, number, boolean][] =
+      grossCents > reminder.openCents
+        ? [
+            [labels.gross, null, grossCents, false],
+            [labels.received, null, grossCents - reminder.openCents, true],
+          ]
+        : [];
+    const rows: [string, string | null, number, boolean][] = [...paid, [labels.open, null, reminder.openCents, false]];
     if (reminder.level > 1) {
       const to = f.day(reminder.issuedOn);
       const rate = f.percent(reminder.interestPercent!);
@@ -164,15 +172,16 @@ class ReminderPage {
         labels.interest(f.day(reminder.defaultSince!), to),
         labels.interestBasis(reminder.consumer, rate),
         reminder.interestCents,
+        false,
       ]);
-      if (reminder.feeCents > 0) rows.push([labels.fee, null, reminder.feeCents]);
+      if (reminder.feeCents > 0) rows.push([labels.fee, null, reminder.feeCents, false]);
     }
     const width = AMOUNTS.label - AREA.left;
     const height = rows.reduce((sum, [, note]) => sum + BODY.leading * (note ? 2 : 1) + 3, BODY.leading * 2 + 8);
     sheet.need(height);
-    for (const [label, note, cents] of rows) {
+    for (const [label, note, cents, negative] of rows) {
       sheet.text(AREA.left, sheet.y, label, { fit: width });
-      sheet.text(AREA.right, sheet.y, this.euro(cents), { align: "right" });
+      sheet.text(AREA.right, sheet.y, `${negative ? "−" : ""}${this.euro(cents)}`, { align: "right" });
       sheet.y -= BODY.leading;
       if (note) {
         for (const line of sheet.wrap(kept(note), width, 8)) {
@@ -189,7 +198,7 @@ class ReminderPage {
     if (reminder.level > 1) {
       sheet.paragraph(labels.noVat, AREA.left, WIDTH, { grey: true, size: 8 });
     }
-    sheet.y -= 10;
+    sheet.y -= 6;
   }
 
   /** Levels 2 and 3: each run of days of one open amount at one rate (docs/api.md part 18's rule). */
@@ -229,7 +238,7 @@ class ReminderPage {
       sheet.text(AREA.left, sheet.y, line, { size: 8, grey: true, fit: WIDTH });
       sheet.y -= 10;
     }
-    sheet.y -= 10;
+    sheet.y -= 6;
   }
 
   /** The invoice's payment block for the reminder's total, due by pay_by: the RF reference and GiroCode. */
@@ -245,7 +254,6 @@ class ReminderPage {
     };
     const amount = { grossCents: reminder.totalCents, dueDate: reminder.payBy };
     paymentBlock(this.sheet, amount, LABELS[this.letter.language], this.f, payment);
-    this.sheet.y -= 6;
   }
 
   closing() {
@@ -253,40 +261,21 @@ class ReminderPage {
     const { seller } = this.letter;
     sheet.paragraph(labels.paid);
     sheet.paragraph(labels.questions(seller.contactPhone, seller.contactEmail));
-    sheet.y -= 8;
-    sheet.need(BODY.leading * 3);
+    sheet.y -= 6;
+    // The greeting and the name stay together.
+    sheet.need(BODY.leading * 2 + 2);
     sheet.paragraph(labels.closing);
-    sheet.y -= 4;
+    sheet.y -= 2;
     sheet.paragraph(seller.name);
   }
 
-  /** The invoice PDF's footer (invoice-pages.ts), with the letter's page numbers. */
   footer(sheet: Sheet, page: number, pages: number) {
     const { seller, invoice, reminder, language } = this.letter;
-    const words = LABELS[language];
-    const directors = present(seller.managingDirectors)
-      ? [`${language === "de" ? "Geschäftsführung" : "Managing directors"}: ${seller.managingDirectors}`]
-      : [];
-    const columns = [
-      [seller.name, seller.street, `${seller.postcode} ${seller.city}`, ...directors],
-      [seller.contactName, `${words.phone} ${seller.contactPhone}`, seller.contactEmail],
-      [
-        `IBAN ${groupsOfFour(seller.iban)}`,
-        ...(present(seller.bic) ? [`BIC ${seller.bic}`] : []),
-        `${words.vatId} ${seller.vatId}`,
-        ...(present(seller.taxNumber) ? [`${words.taxNumber} ${seller.taxNumber}`] : []),
-        seller.registrationId,
-      ],
-    ];
-    const label = `${invoice.number} · ${reminder.title} · ${words.page(page, pages)}`;
-    sheet.text(AREA.right, FOOTER.pageNumber, label, { size: 7.5, grey: true, align: "right" });
-    sheet.rule(FOOTER.rule);
-    columns.forEach((lines, c) => {
-      let y = FOOTER.top;
-      for (const part of lines.flatMap((line) => sheet.wrap(line, FOOTER.width, FOOTER.size)).slice(0, 6)) {
-        sheet.text(FOOTER.columns[c]!, y, part, { size: FOOTER.size, grey: true, fit: FOOTER.width });
-        y -= FOOTER.leading;
-      }
-    });
+    reminderFooter(
+      sheet,
+      seller,
+      language,
+      `${invoice.number} · ${reminder.title} · ${LABELS[language].page(page, pages)}`,
+    );
   }
 }

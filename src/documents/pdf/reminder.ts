@@ -93,6 +93,7 @@ function letterOf(invoice: InvoiceRow, reminder: ReminderFigures, vars: SellerVa
       issueDate: invoice.bookedOn,
       dueDate: invoice.dueOn,
       reference: invoice.reference,
+      grossCents: invoice.grossAmount ?? reminder.openCents,
     },
     paymentReference: paymentReferenceOf(invoice.number),
     reminder,
