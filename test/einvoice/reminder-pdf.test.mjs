@@ -13,7 +13,7 @@ import { after, test } from "node:test";
 import { command, qrReader, readQr, validatorRequired } from "../../scripts/einvoice-validator.mjs";
 import { paymentReference } from "./fixtures.mjs";
 import { PROFILES, SELLER_VARS } from "./parties.mjs";
-import { renderReminderPdf, reminderInput } from "./reminders.mjs";
+import { reminderFigures, renderReminderPdf, reminderInput } from "./reminders.mjs";
 
 const dir = mkdtempSync(join(tmpdir(), "reminder-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -249,4 +249,42 @@ test("a letter refuses a malformed seller variable and an invoice without its bu
   await assert.rejects(renderReminderPdf({ ...input, invoice: { ...input.invoice, buyer: null } }), {
     message: "INV-2025-000123 was issued without the buyer's data",
   });
+});
+
+test("a long account of interest runs onto a second page, its header repeated, every period once", async (t) => {
+  const pdftotext = tool(t, command("pdftotext"));
+  if (!pdftotext) return;
+  // A payment of 10.00 every other day and its return the next: from 21 June to 19 August, 60 one-day periods.
+  const changes = [];
+  for (let i = 0; i < 30; i++) {
+    const day = (n) => new Date(Date.UTC(2025, 5, 21 + n)).toISOString().slice(0, 10);
+    changes.push({ on: day(2 * i), cents: -1000 }, { on: day(2 * i + 1), cents: 1000 });
+  }
+  const input = reminderInput(3, "de");
+  const reminder = reminderFigures({
+    level: 3,
+    issuedOn: "2025-08-19",
+    language: "de",
+    consumer: false,
+    defaultSince: "2025-06-21",
+    timeline: { openCents: 100_000, changes },
+  });
+  assert.equal(reminder.interestPeriods.length, 60);
+  const file = await write("long", { ...input, reminder });
+  const run = spawnSync(pdftotext, ["-layout", "-enc", "UTF-8", file, "-"], { encoding: "utf8" });
+  const pages = run.stdout.replaceAll("\u00a0", " ").split("\f").slice(0, -1);
+  assert.equal(pages.length, 2);
+  assert.match(pages[1], /Letzte Mahnung – Rechnung INV-2025-000123 \(Fortsetzung\)/);
+  assert.match(pages[1], /Zeitraum +Tage +Offener Betrag € +Zinssatz p\. a\./);
+  assert.match(pages[1], /Seite 2 von 2/);
+  const rows = pages.join("\n").match(/^ *\d\d\.\d\d\.2025 – \d\d\.\d\d\.2025 .*$/gm);
+  assert.equal(rows.length, 60);
+  assert.deepEqual(
+    rows.map((line) => line.trim().slice(0, 23)),
+    reminder.interestPeriods.map(
+      (p) => `${p.from.split("-").reverse().join(".")} – ${p.to.split("-").reverse().join(".")}`,
+    ),
+  );
+  assert.match(pages.join("\n"), /Gesamtbetrag +[\d.]+,\d\d €/);
+  assert.match(pages[1], /Mit freundlichen Grüßen/);
 });
