@@ -288,3 +288,52 @@ test("a long account of interest runs onto a second page, its header repeated, e
   assert.match(pages.join("\n"), /Gesamtbetrag +[\d.]+,\d\d €/);
   assert.match(pages[1], /Mit freundlichen Grüßen/);
 });
+
+/** Words of each page whose boxes overlap (pdftotext -bbox), a box shrunk to the middle of its line. */
+function collisions(pdftotext, file) {
+  const run = spawnSync(pdftotext, ["-bbox", file, "-"], { encoding: "utf8", maxBuffer: 64 << 20 });
+  assert.equal(run.status, 0, run.stderr);
+  const found = [];
+  run.stdout
+    .split("<page ")
+    .slice(1)
+    .forEach((page, p) => {
+      const words = [
+        ...page.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</g),
+      ].map(([, x0, y0, x1, y1, word]) => {
+        const [top, bottom] = [Number(y0), Number(y1)];
+        const inset = (bottom - top) * 0.3;
+        return { x0: Number(x0) + 0.3, x1: Number(x1) - 0.3, y0: top + inset, y1: bottom - inset, word };
+      });
+      for (let i = 0; i < words.length; i++)
+        for (let j = i + 1; j < words.length; j++) {
+          const [a, b] = [words[i], words[j]];
+          if (a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1)
+            found.push(`page ${p + 1}: ${a.word} / ${b.word}`);
+        }
+    });
+  return found;
+}
+
+test("no two words on a page overlap: every level and language, a long seller name, buyers abroad and public", async (t) => {
+  const pdftotext = tool(t, command("pdftotext"));
+  if (!pdftotext) return;
+  const long = {
+    CREDITOR_NAME: "Gutscheinwerk Süd Vertriebs- und Produktionsgesellschaft für Gutscheinkarten mbH & Co. KG",
+  };
+  const letters = [
+    ...CASES.map(({ language, consumer, level }) => [
+      `${language}-${consumer}-${level}`,
+      { consumer },
+      level,
+      language,
+    ]),
+    ["long-seller", { sellerVars: long }, 3, "de"],
+    ["public", { buyer: "DE-public" }, 3, "de"],
+    ["abroad", { buyer: "CH" }, 2, "en"],
+  ];
+  for (const [name, options, level, language] of letters) {
+    const file = await write(`overlap-${name}`, reminderInput(level, language, options));
+    assert.deepEqual(collisions(pdftotext, file), [], name);
+  }
+});

@@ -56,8 +56,12 @@ export function invoiceRow(number, profile) {
 }
 
 /** The letter's input of a level in a language, for a business or a consumer. */
-export function reminderInput(level, language, { consumer = false, number = "INV-2025-000123", sellerVars = {} } = {}) {
-  const profile = { ...PROFILES.DE, documentLanguage: language };
+export function reminderInput(
+  level,
+  language,
+  { consumer = false, number = "INV-2025-000123", sellerVars = {}, buyer = "DE" } = {},
+) {
+  const profile = { ...PROFILES[buyer], documentLanguage: language };
   const reminder = reminderFigures({
     level,
     issuedOn: ISSUED_ON[level],
