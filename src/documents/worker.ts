@@ -2,6 +2,7 @@ import { WorkerEntrypoint } from "cloudflare:workers";
 import type { DocumentFormat, EInvoice } from "../domain/einvoice";
 import { renderCii } from "./cii";
 import { renderPdf } from "./pdf";
+import { renderReminderPdf } from "./pdf/reminder";
 import { renderUbl } from "./ubl";
 
 /**
@@ -15,6 +16,11 @@ export class Renderer extends WorkerEntrypoint {
   async render(document: EInvoice, format: DocumentFormat): Promise<string | Uint8Array> {
     if (format === "pdf") return renderPdf(document);
     return format === "ubl" ? renderUbl(document) : renderCii(document);
+  }
+
+  /** A reminder's letter (docs/api.md part 18): the invoice as stored, the reminder's figures, the seller's vars. */
+  async renderReminder(letter: Parameters<typeof renderReminderPdf>[0]): Promise<Uint8Array> {
+    return renderReminderPdf(letter);
   }
 }
 

@@ -81,7 +81,7 @@ const streams = new WeakMap<Face, Promise<[Uint8Array, Uint8Array]>>();
  * A face as a Type 0 font: Identity-H (a code is a glyph id, two bytes), its TrueType program embedded
  * (CIDFontType2, glyph ids as CIDs), every glyph's width, and a ToUnicode map for text extraction.
  */
-async function type0(file: PdfFile, face: Face): Promise<Ref> {
+export async function type0(file: PdfFile, face: Face): Promise<Ref> {
   if (!streams.has(face)) streams.set(face, Promise.all([deflate(face.program), deflate(bytesOf(toUnicode(face)))]));
   const [program, unicode] = await streams.get(face)!;
   const fontFile = file.addStream(`/Length1 ${face.program.length} /Filter /FlateDecode`, program);

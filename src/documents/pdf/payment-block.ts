@@ -22,8 +22,14 @@ const PAYMENT_VALUE = AREA.left + 90;
  */
 const QR = { side: 99.21, gap: 20, capHeight: 6.5, labelSize: 7, height: 6.5 + 99.21 + 14 + 7 + 4 };
 
-/** Draws the payment block where the sheet stands. */
-export function paymentBlock(sheet: Sheet, doc: EInvoice, labels: Labels, f: Formats, payment: Payment) {
+/** Draws the payment block where the sheet stands (the amount and due date: an invoice's, or a reminder's). */
+export function paymentBlock(
+  sheet: Sheet,
+  doc: Pick<EInvoice, "grossCents" | "dueDate">,
+  labels: Labels,
+  f: Formats,
+  payment: Payment,
+) {
   const gross = `${f.money(doc.grossCents)} €`;
   const due = doc.dueDate ? f.day(doc.dueDate) : null;
   const [intro, rows]: [string, [string, string][]] =
