@@ -15,3 +15,9 @@ export function named<T extends z.ZodMiniType>(id: string, schema: T, descriptio
  */
 export const namedResponse = <T extends z.ZodMiniType>(id: string, build: () => T, description?: string) =>
   named(id, z.lazy(build), description);
+
+/**
+ * A named request body, built on the first request that sends one: a cold start that answers a GET
+ * builds none of them. The same schema, parsed through `z.lazy`: same issues, same document.
+ */
+export const namedRequest = <T extends z.ZodMiniType>(id: string, build: () => T) => named(id, z.lazy(build));
