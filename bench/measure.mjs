@@ -1,7 +1,10 @@
 // Size and startup of the service as it would be deployed, without an account or network:
 // `wrangler deploy --dry-run` builds the upload, `wrangler check startup` profiles its import locally.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { quietEnv, wranglerSync } from "../scripts/wrangler.mjs";
 
@@ -45,10 +48,11 @@ export function startupMsOf(profile, mainModule = "index.js") {
  * Median startup over `runs` profiles of the same bundle (a profile without samples is taken again, up
  * to twice as many tries).
  */
+let profiles = 0;
 export function startupMs(dir, bundle, runs, env = {}) {
   const figures = [];
   for (let attempt = 0; figures.length < runs && attempt < 2 * runs; attempt++) {
-    const outfile = join(dir, `startup-${attempt}.cpuprofile`);
+    const outfile = join(dir, `startup-${profiles++}.cpuprofile`);
     wrangler(["check", "startup", "--worker", bundle, "--outfile", outfile], env);
     const figure = startupMsOf(JSON.parse(readFileSync(outfile, "utf8")));
     if (figure !== undefined) figures.push(figure);
@@ -60,4 +64,44 @@ export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+/**
+ * The start-up of this checkout's Worker against another commit's (`ref`), both built as the bench
+ * builds the service and profiled in turns with `wrangler check startup`, `runs` profiles each, so that
+ * both see the same moments of a noisy machine; which side goes first alternates. The other commit is
+ * checked out in a temporary worktree and built with this checkout's node_modules.
+ * @returns {{ mine: number[], theirs: number[], ratio: number | undefined, script: string }}
+ */
+export function startupAgainst(ref, { runs, env = {}, root = ROOT }) {
+  const git = (...args) => execFileSync("git", ["-C", root, ...args], { stdio: ["ignore", "ignore", "inherit"] });
+  const work = mkdtempSync(join(tmpdir(), "startup-ab-"));
+  const other = join(work, "checkout");
+  // A worktree left by an interrupted run is forgotten first.
+  git("worktree", "prune");
+  let added = false;
+  try {
+    git("worktree", "add", "--detach", "--force", other, ref);
+    added = true;
+    symlinkSync(join(root, "node_modules"), join(other, "node_modules"));
+    const sides = [
+      { ...buildService(join(work, "this"), env, root), figures: [] },
+      { ...buildService(join(work, "other"), env, other), figures: [] },
+    ];
+    for (let round = 0; round < runs; round++) {
+      for (const side of round % 2 ? [...sides].reverse() : sides)
+        side.figures.push(...startupMs(work, side.bundle, 1, env).runs);
+    }
+    const [mine, theirs] = sides.map((side) => side.figures);
+    const ratio = mine.length && theirs.length ? median(mine) / median(theirs) : undefined;
+    return { mine, theirs, ratio, gzipKiB: gzipKiB(sides[0].script) };
+  } finally {
+    try {
+      if (added) git("worktree", "remove", "--force", other);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }
 }

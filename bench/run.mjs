@@ -1,12 +1,14 @@
-// `npm run bench` (node bench/run.mjs [--quick] [--port <base>]): the service against two bare
-// Workers on the same wrangler/workerd over loopback, its D1 cost per request, deep pages, its D1
-// round trips per endpoint on a delayed D1 (the latency scenario), its bundle size and startup time,
-// and the CPU time of rendering an e-invoice in Node (bench/render.mjs).
+// `npm run bench` (node bench/run.mjs [--quick] [--port <base>] [--only <parts>] [--startup-ref <ref>]):
+// the service against bare Workers on the same wrangler/workerd over loopback, its D1 cost per request,
+// deep pages, its D1 round trips per endpoint on a delayed D1 (the latency scenario), its bundle size
+// and start-up time against another commit's (A/B in turns), and the CPU time of rendering an
+// e-invoice in Node (bench/render.mjs). `--only` runs some parts: startup, render, pairs (the load
+// pairs, the probes and deep pages), latency; comma-separated.
 // BENCHMARKS.md explains the figures. The last line printed is one JSON object; progress goes to
 // stderr.
 import { mkdtempSync, readFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { sign } from "hono/jwt";
 import { startWorker } from "../scripts/local-worker.mjs";
@@ -16,10 +18,8 @@ import { call } from "./http.mjs";
 import { checkCoverage, followWorkerLog, latencyFigures, latencySummary, measureLatency } from "./latency.mjs";
 import { alternate, repeat, summarize } from "./load.mjs";
 import { d1Cost, LogLines, PROBE_PREFIX } from "./log-lines.mjs";
-import { buildService, gzipKiB, median, startupMs } from "./measure.mjs";
-import { rawListStatements } from "./raw-d1/sql.js";
+import { median, startupAgainst } from "./measure.mjs";
 import { measureNode, renderRows } from "./render.mjs";
-import { checkSameRouting } from "./same-routing.mjs";
 import { writeSeed } from "./seed.mjs";
 import { serviceListStatements } from "./service-sql.mjs";
 import { runBench } from "./lifecycle.mjs";
@@ -33,8 +33,17 @@ const { values: flags } = parseArgs({
     // Leaves out the latency scenario (its round trips and rows written): for when it cannot run, as
     // when bench/latency.mjs has no case yet for an operation of the API; the output says so.
     "no-latency": { type: "boolean", default: false },
+    only: { type: "string" },
+    // The start-up is measured against this commit's, profiled in turns (BENCHMARKS.md, startup_ms).
+    "startup-ref": { type: "string", default: "HEAD~1" },
   },
 });
+const PARTS = ["startup", "render", "pairs", "latency"];
+const only = flags.only?.split(",");
+for (const part of only ?? [])
+  if (!PARTS.includes(part)) throw new Error(`--only takes ${PARTS.join(", ")} (comma-separated), not ${part}`);
+/** Whether this run measures `part`. */
+const runs = (part) => (only ? only.includes(part) : part !== "latency" || !flags["no-latency"]);
 
 // --quick must finish within a minute on a busy 2-core machine; a full run trades time for rounds.
 const PLAN = flags.quick
@@ -67,8 +76,11 @@ const PLAN = flags.quick
 const CLIENT = 1;
 const SATURATED = 10;
 const PAGE_SIZE = 25;
-// Far above what the load generator can send in the limiter's 60-second period.
+// Far above what the load generator can send in the limiter's 60-second period; the raw-d1 baseline's
+// limiter gets the same.
 const RATE_LIMIT = 100_000_000;
+// Where the raw-d1 baseline puts the customer of its request among the values the service bound.
+const CUSTOMER_MARK = "bench:customer";
 const SCOPES = "card_orders:read card_orders:write";
 // The latency scenario's D1 delay per call: a round trip to a distant primary, and far above what
 // the service itself adds to a request here (a few milliseconds), so that p50 / delay rounds to
@@ -91,32 +103,76 @@ async function main() {
   ).version;
   const machine = { loadAverage: loadavg(), cpu: cpus()[0]?.model ?? "unknown", cores: cpus().length, wrangler };
   const seed = writeSeed(join(work, "seed.sql"));
-  await checkSameSql(seed.listCustomer);
   checkSameRouting("wrangler.toml", ["bench/static/wrangler.toml", "bench/raw-d1/wrangler.toml"]);
-  const size = measureBuild();
+  const size = runs("startup") ? measureBuild() : null;
   // In this process, before the Workers start to share the cores with it.
-  log("e-invoice rendering in Node, UBL, CII and PDF of 1, 50 and 500 lines (npm run bench:render: workerd too)");
-  const render = renderRows(await measureNode({ rounds: PLAN.renderRounds }), null);
-  const workers = await startWorkers(seed);
+  let render = null;
+  if (runs("render")) {
+    log("e-invoice rendering in Node, UBL, CII and PDF of 1, 50 and 500 lines (npm run bench:render: workerd too)");
+    render = renderRows(await measureNode({ rounds: PLAN.renderRounds }), null);
+  }
+  if (!runs("pairs") && !runs("latency")) return report({ size, machine, render, seed });
+  const workers = await startWorkers(seed, await listStatements());
   // Before minutes of load, not after: the scenario stops if the API has an operation it has no case for.
-  if (!flags["no-latency"]) await checkCoverage(workers.latency.url);
-  const tokens = await signTokens(workers.secret, seed.listCustomer);
-  const targets = targetsFor(workers, seed, tokens);
-  const cost = await probe(workers, targets, seed);
-  log(
-    `deep pages: following next through all ${seed.orders / seed.customers / DEEP_PAGE_SIZE} pages ` +
-      `of ${seed.listCustomer}'s orders, ${DEEP_PAGE_SIZE} a page`,
-  );
-  const deep = await measureDeepPages({
-    url: workers.service.url,
-    token: tokens.reader,
-    total: seed.orders / seed.customers,
-    pageSize: DEEP_PAGE_SIZE,
-    logLines: workers.serviceLines,
-  });
-  const load = await runLoad(targets);
-  const latency = flags["no-latency"] ? null : await runLatency(workers);
-  report({ size, cost, load, seed, deep, latency, machine, render });
+  if (runs("latency")) await checkCoverage(workers.latency.url);
+  let pairs = {};
+  if (runs("pairs")) {
+    const tokens = await signTokens(workers.secret, seed.listCustomer);
+    const targets = targetsFor(workers, seed, tokens);
+    const cost = await probe(workers, targets, seed);
+    log(
+      `deep pages: following next through all ${seed.orders / seed.customers / DEEP_PAGE_SIZE} pages ` +
+        `of ${seed.listCustomer}'s orders, ${DEEP_PAGE_SIZE} a page`,
+    );
+    const deep = await measureDeepPages({
+      url: workers.service.url,
+      token: tokens.reader,
+      total: seed.orders / seed.customers,
+      pageSize: DEEP_PAGE_SIZE,
+      logLines: workers.serviceLines,
+    });
+    pairs = { cost, deep, load: await runLoad(targets) };
+  }
+  const latency = runs("latency") ? await runLatency(workers) : null;
+  report({ size, ...pairs, seed, latency, machine, render });
+}
+
+/**
+ * The statements the service sends for page 1 of a card-order list, read off src/db by running its
+ * list code against a recorder (bench/service-sql.mjs), the customer's id marked: the raw-d1 baseline
+ * sends exactly these, so that list_ratio compares the same D1 work (no copy of the SQL to drift).
+ */
+async function listStatements() {
+  const statements = await serviceListStatements({ customer: CUSTOMER_MARK, pageSize: PAGE_SIZE });
+  const marks = statements.flatMap((s) => s.params).filter((value) => value === CUSTOMER_MARK).length;
+  if (statements.length !== 2 || marks !== 2)
+    throw new Error(`the service's list is no longer a page and its total, by customer: ${JSON.stringify(statements)}`);
+  log("the raw-d1 baseline sends the service's list statements and values, read off src/db/card-orders.ts");
+  return statements;
+}
+
+/** The [assets] table of a wrangler config: its keys and values, `directory` made absolute. */
+function assetsTable(config) {
+  const path = resolve(config);
+  const table = /^\[assets\]\n((?:(?!\[).*\n?)*)/m.exec(readFileSync(path, "utf8"))?.[1] ?? "";
+  const entries = table
+    .split("\n")
+    .map((line) => line.replace(/#.*/, "").trim())
+    .filter(Boolean)
+    .map((line) => line.split(/\s*=\s*/, 2))
+    .map(([key, value]) => [key, key === "directory" ? resolve(dirname(path), JSON.parse(value)) : value]);
+  return JSON.stringify(Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b))));
+}
+
+/**
+ * The baselines reach their Worker as the service's requests reach it: behind the same asset layer
+ * ([assets], BENCHMARKS.md "The asset layer"), or the pairs would price the layer, not the service.
+ */
+function checkSameRouting(service, baselines) {
+  const expected = assetsTable(service);
+  for (const baseline of baselines)
+    if (assetsTable(baseline) !== expected)
+      throw new Error(`${baseline}: its [assets] table is not ${service}'s (${expected})`);
 }
 
 async function runLatency(workers) {
@@ -136,32 +192,27 @@ async function runLatency(workers) {
   );
 }
 
-/**
- * The baseline must send the very statements the service sends, with the same values, or list_ratio
- * compares different work.
- */
-async function checkSameSql(customer) {
-  const page = { customer, pageSize: PAGE_SIZE };
-  const service = JSON.stringify(await serviceListStatements(page), null, 1);
-  if (service !== JSON.stringify(rawListStatements(page), null, 1)) {
-    throw new Error(
-      `bench/raw-d1/sql.js no longer holds the service's list statements; the service now sends:\n${service}`,
-    );
-  }
-  log("the raw-d1 baseline sends the service's list statements and values, statement for statement");
-}
-
 function measureBuild() {
   log(
-    "building the service (wrangler deploy --dry-run --minify), " +
-      `profiling its startup ${PLAN.startupRuns}x (wrangler check startup)`,
+    "building the service (wrangler deploy --dry-run --minify) and that of " +
+      `${flags["startup-ref"]}, profiling their start-up in turns, ${PLAN.startupRuns}x each (wrangler check startup)`,
   );
-  const { script, bundle } = buildService(work, wranglerEnv);
-  const startup = startupMs(work, bundle, PLAN.startupRuns, wranglerEnv);
-  return { gzipKiB: gzipKiB(script), startupMs: startup.median, startupRuns: startup.runs };
+  const { mine, theirs, ratio, gzipKiB } = startupAgainst(flags["startup-ref"], {
+    runs: PLAN.startupRuns,
+    env: wranglerEnv,
+  });
+  return {
+    gzipKiB,
+    startupMs: mine.length ? median(mine) : undefined,
+    startupRuns: mine,
+    ref: flags["startup-ref"],
+    refStartupMs: theirs.length ? median(theirs) : undefined,
+    refStartupRuns: theirs,
+    startupRatio: ratio,
+  };
 }
 
-async function startWorkers(seed) {
+async function startWorkers(seed, statements) {
   const base = Number(flags.port);
   const ports = { service: base, static: base + 1, rawD1: base + 2, latency: base + 3, bare: base + 4 };
   for (const port of Object.values(ports)) await assertFree(port), await assertFree(port + 1000);
@@ -184,59 +235,67 @@ async function startWorkers(seed) {
   // The baselines write the service's request log line too (bench/request-log.js); the probe reads it.
   const baselineLines = { static: new LogLines(), rawD1: new LogLines(), bare: new LogLines() };
   const [service, staticWorker, rawD1, latency, bare] = await Promise.all([
-    startWorker({
-      ...common,
-      name: "bench-service",
-      port: ports.service,
-      rateLimit: RATE_LIMIT,
-      vars: serviceVars,
-      seed: seedFile,
-      onLine: serviceLines.take,
-    }),
-    startWorker({
-      ...common,
-      name: "bench-static",
-      port: ports.static,
-      config: "bench/static/wrangler.toml",
-      d1: false,
-      readyPath: "/",
-      onLine: baselineLines.static.take,
-    }),
-    startWorker({
-      ...common,
-      name: "bench-raw-d1",
-      port: ports.rawD1,
-      config: "bench/raw-d1/wrangler.toml",
-      readyPath: "/",
-      seed: seedFile,
-      onLine: baselineLines.rawD1.take,
-    }),
-    // The same service on a D1 that waits before every call (bench/wrapped-d1, never deployed), and
+    runs("pairs") &&
+      startWorker({
+        ...common,
+        name: "bench-service",
+        port: ports.service,
+        rateLimit: RATE_LIMIT,
+        vars: serviceVars,
+        seed: seedFile,
+        onLine: serviceLines.take,
+      }),
+    runs("pairs") &&
+      startWorker({
+        ...common,
+        name: "bench-static",
+        port: ports.static,
+        config: "bench/static/wrangler.toml",
+        d1: false,
+        readyPath: "/",
+        onLine: baselineLines.static.take,
+      }),
+    // The service's rate limit, and its list statements (bench/raw-d1/worker.js).
+    runs("pairs") &&
+      startWorker({
+        ...common,
+        name: "bench-raw-d1",
+        port: ports.rawD1,
+        config: "bench/raw-d1/wrangler.toml",
+        readyPath: "/?limiter=off",
+        seed: seedFile,
+        rateLimit: RATE_LIMIT,
+        vars: { LIST_STATEMENTS: JSON.stringify(statements), CUSTOMER: CUSTOMER_MARK },
+        onLine: baselineLines.rawD1.take,
+      }),
+    // The same service on a D1 that waits before every call (bench/latency/, never deployed), and
     // the jobs Worker, which answers what it passes on (docs/api.md parts 13, 15, 16), on it too. Under
     // wrangler dev, inspector and all: its session shares the D1 and the queues among its Workers,
     // where the worker host gives a companion a D1 of its own; what the inspector costs is nothing
     // beside the delay. The Workers' console lines are read from its log file.
-    startWorker({
-      ...common,
-      inspector: true,
-      name: "bench-latency",
-      port: ports.latency,
-      main: "bench/wrapped-d1/worker.ts",
-      companionMains: { "wrangler.jobs.toml": "bench/wrapped-d1/jobs.ts" },
-      vars: { ...serviceVars, D1_DELAY_MS: String(D1_DELAY_MS) },
-      logFile: join(work, "latency-worker.log"),
-    }),
-    startWorker({
-      ...common,
-      name: "bench-bare",
-      port: ports.bare,
-      config: "bench/static/bare.toml",
-      d1: false,
-      readyPath: "/",
-      onLine: baselineLines.bare.take,
-    }),
+    runs("latency") &&
+      startWorker({
+        ...common,
+        inspector: true,
+        name: "bench-latency",
+        port: ports.latency,
+        main: "bench/latency/worker.ts",
+        companionMains: { "wrangler.jobs.toml": "bench/latency/jobs.ts" },
+        vars: { ...serviceVars, D1_DELAY_MS: String(D1_DELAY_MS) },
+        logFile: join(work, "latency-worker.log"),
+      }),
+    runs("pairs") &&
+      startWorker({
+        ...common,
+        name: "bench-bare",
+        port: ports.bare,
+        config: "bench/static/bare.toml",
+        d1: false,
+        readyPath: "/",
+        onLine: baselineLines.bare.take,
+      }),
   ]);
-  followWorkerLog(join(work, "latency-worker.log"), latencyLines.take);
+  if (latency) followWorkerLog(join(work, "latency-worker.log"), latencyLines.take);
   return { service, static: staticWorker, rawD1, latency, bare, secret, serviceLines, latencyLines, baselineLines };
 }
 
@@ -265,6 +324,8 @@ function targetsFor({ service, static: staticWorker, rawD1, bare }, seed, tokens
     bare: { url: `${bare.url}/` },
     list: { url: `${service.url}/card_orders?page_size=${PAGE_SIZE}`, headers: auth(tokens.reader) },
     rawList: { url: `${rawD1.url}/?customer=${seed.listCustomer}` },
+    // The same without the rate limiter's call: what the limiter costs on its own, in the same rounds.
+    rawListUnlimited: { url: `${rawD1.url}/?customer=${seed.listCustomer}&limiter=off` },
     get: { url: `${service.url}/card_orders/${seed.newestOrderId}`, headers: auth(tokens.reader) },
     create: {
       url: `${service.url}/card_orders`,
@@ -360,8 +421,16 @@ async function runLoad(targets) {
       { service: targets.health, baseline: targets.static, ...withBare },
       pairs(connections, rounds),
     );
-    log(`  GET /card_orders?page_size=${PAGE_SIZE} vs raw-d1`);
-    const list = await alternate({ service: targets.list, baseline: targets.rawList }, pairs(connections, rounds));
+    // With one connection raw-d1 without its limiter call takes a turn too: what the limiter costs alone.
+    const withUnlimited = regime === "client" ? { unlimited: targets.rawListUnlimited } : {};
+    log(
+      `  GET /card_orders?page_size=${PAGE_SIZE} vs raw-d1 (rate limiter, D1 session)` +
+        `${regime === "client" ? " vs raw-d1 without the limiter" : ""}`,
+    );
+    const list = await alternate(
+      { service: targets.list, baseline: targets.rawList, ...withUnlimited },
+      pairs(connections, rounds),
+    );
     load[regime] = { health, list };
   }
   log(`  GET /card_orders/{id}, ${SATURATED} connections, ${PLAN.singleRounds}x${PLAN.singleSeconds} s`);
@@ -381,7 +450,7 @@ function pairRatio(service, baseline) {
   return { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };
 }
 
-// Issue 11 part 4: the bars of the full run, judged with one connection.
+// Issue 11 part 4 and issue 36 point 4: the bars of the full run, judged with one connection.
 const BARS = { healthRatio: 0.95, listRatio: 0.9, bundleKiB: 64, startupMs: 10, readRoundTrips: 1, writeRoundTrips: 2 };
 
 function report({ size, cost, load, seed, deep, latency, machine, render }) {
@@ -396,15 +465,30 @@ function report({ size, cost, load, seed, deep, latency, machine, render }) {
     health: pairRatio(load[regime].health.service, load[regime].health.baseline),
     list: pairRatio(load[regime].list.service, load[regime].list.baseline),
   });
-  const [client, saturated] = [stats("client"), stats("saturated")];
-  const [clientRatios, saturatedRatios] = [ratios("client"), ratios("saturated")];
+  const [client, saturated] = load ? [stats("client"), stats("saturated")] : [];
+  const [clientRatios, saturatedRatios] = load ? [ratios("client"), ratios("saturated")] : [];
   // Against the bare Worker: the service, and the static baseline (what the asset layer costs alone).
-  const bare = summarize(load.client.health.bare);
-  const bareRatios = {
+  const bare = load && summarize(load.client.health.bare);
+  const bareRatios = load && {
     service: pairRatio(load.client.health.service, load.client.health.bare),
     assetLayer: pairRatio(load.client.health.baseline, load.client.health.bare),
   };
-  const single = { get: summarize(load.get), create: summarize(load.create) };
+  // raw-d1 with its limiter call over the same Worker without it, and the service against the latter.
+  const unlimited = load && summarize(load.client.list.unlimited);
+  const limiter = load && {
+    ratio: pairRatio(load.client.list.baseline, load.client.list.unlimited),
+    // Round by round (each round with the limiter beside the one without), the median: one connection's
+    // time a request is one over its req/s.
+    micros: median(
+      load.client.list.baseline.map(
+        (round, i) =>
+          1e6 / (round.requests / round.seconds) -
+          1e6 / (load.client.list.unlimited[i].requests / load.client.list.unlimited[i].seconds),
+      ),
+    ),
+    serviceRatio: pairRatio(load.client.list.service, load.client.list.unlimited),
+  };
+  const single = load && { get: summarize(load.get), create: summarize(load.create) };
 
   const row = (name, s) =>
     `${name.padEnd(44)} ${s.rps.toFixed(0).padStart(7)} ${`${s.p50} ms`.padStart(8)} ${`${s.p99} ms`.padStart(8)}`;
@@ -420,18 +504,26 @@ function report({ size, cost, load, seed, deep, latency, machine, render }) {
     ? latencySummary(latency)
     : { round_trips: null, max_read_round_trips: null, max_write_round_trips: null, rows_written: null };
   const bars = [
-    bar("health_ratio", clientRatios.health.median, BARS.healthRatio),
-    bar("list_ratio", clientRatios.list.median, BARS.listRatio),
-    cap(`bundle ${size.gzipKiB.toFixed(1)} KiB gzip`, size.gzipKiB, BARS.bundleKiB, " KiB"),
-    size.startupMs === undefined
-      ? "startup unmeasured"
-      : cap(`startup ${size.startupMs.toFixed(1)} ms`, size.startupMs, BARS.startupMs, " ms"),
+    ...(load
+      ? [
+          bar("health_ratio", clientRatios.health.median, BARS.healthRatio),
+          bar("list_ratio", clientRatios.list.median, BARS.listRatio),
+        ]
+      : ["load pairs not run"]),
+    ...(size
+      ? [
+          cap(`bundle ${size.gzipKiB.toFixed(1)} KiB gzip`, size.gzipKiB, BARS.bundleKiB, " KiB"),
+          size.startupMs === undefined
+            ? "startup unmeasured"
+            : cap(`startup ${size.startupMs.toFixed(1)} ms`, size.startupMs, BARS.startupMs, " ms"),
+        ]
+      : ["build not measured"]),
     ...(latency
       ? [
           cap(`read round trips ${trips.max_read_round_trips}`, trips.max_read_round_trips, BARS.readRoundTrips),
           cap(`write round trips ${trips.max_write_round_trips}`, trips.max_write_round_trips, BARS.writeRoundTrips),
         ]
-      : ["round trips not measured (--no-latency)"]),
+      : ["round trips not measured"]),
   ];
   const bareRows = (regime) =>
     regime === "client"
@@ -441,6 +533,15 @@ function report({ size, cost, load, seed, deep, latency, machine, render }) {
           ratioRow(bareRatios.assetLayer, "static/bare (asset layer)"),
         ]
       : [];
+  const limiterRows = (regime) =>
+    regime === "client"
+      ? [
+          row("GET /?...&limiter=off (raw-d1, no limiter)", unlimited),
+          ratioRow(limiter.ratio, "raw-d1/raw-d1 without limiter"),
+          `${"  the limiter's call, a request".padEnd(44)} ${limiter.micros.toFixed(0).padStart(7)} µs`,
+          ratioRow(limiter.serviceRatio, "service/raw-d1 without limiter"),
+        ]
+      : [];
   const regimeRows = (regime, s, r) => [
     `${regimes[regime]} connection(s)`,
     row("GET /health (service)", s.health),
@@ -448,52 +549,69 @@ function report({ size, cost, load, seed, deep, latency, machine, render }) {
     ratioRow(r.health),
     ...bareRows(regime),
     row(`GET /card_orders?page_size=${PAGE_SIZE} (service)`, s.list),
-    row("GET /?customer=... (raw-d1 baseline)", s.raw_d1_list),
+    row("GET /?customer=... (raw-d1: limiter, session)", s.raw_d1_list),
     ratioRow(r.list),
+    ...limiterRows(regime),
   ];
   console.log(
     [
       "",
-      `${flags.quick ? "quick" : "full"} run, ${((Date.now() - t0) / 1000).toFixed(0)} s over loopback: ` +
+      `${flags.quick ? "quick" : "full"} run${only ? ` (${only.join(", ")})` : ""}, ` +
+        `${((Date.now() - t0) / 1000).toFixed(0)} s over loopback: ` +
         `${PLAN.rounds} (1 connection) and ${PLAN.saturatedRounds} (${SATURATED}) alternating rounds ` +
         `of ${PLAN.seconds} s per side; ${seed.orders} card orders seeded; ` +
-        `service rate limit raised to ${RATE_LIMIT}/60 s`,
-      `${"scenario".padEnd(44)} ${"req/s".padStart(7)} ${"p50".padStart(8)} ${"p99".padStart(8)}`,
-      ...regimeRows("client", client, clientRatios),
-      ...regimeRows("saturated", saturated, saturatedRatios),
-      row("GET /card_orders/{id} (service)", single.get),
-      row("POST /card_orders (service)", single.create),
+        `service and raw-d1 rate limit raised to ${RATE_LIMIT}/60 s`,
+      ...(load
+        ? [
+            `${"scenario".padEnd(44)} ${"req/s".padStart(7)} ${"p50".padStart(8)} ${"p99".padStart(8)}`,
+            ...regimeRows("client", client, clientRatios),
+            ...regimeRows("saturated", saturated, saturatedRatios),
+            row("GET /card_orders/{id} (service)", single.get),
+            row("POST /card_orders (service)", single.create),
+            "",
+            `D1 per request, from the service's log: list ${costText(cost.list)}; get ${costText(cost.get)}; ` +
+              `create ${costText(cost.create)}`,
+            deepPagesText(deep, seed),
+          ]
+        : ["load pairs not run"]),
       "",
-      `D1 per request, from the service's log: list ${costText(cost.list)}; get ${costText(cost.get)}; ` +
-        `create ${costText(cost.create)}`,
-      deepPagesText(deep, seed),
+      ...(latency ? latencyRows(latency) : ["latency scenario not run"]),
       "",
-      ...(latency ? latencyRows(latency) : ["latency scenario not run (--no-latency)"]),
-      "",
-      `bundle ${size.gzipKiB.toFixed(1)} KiB gzip; ${startupText(size)}`,
-      renderText(render),
+      size ? `bundle ${size.gzipKiB.toFixed(1)} KiB gzip; ${startupText(size)}` : "build not measured",
+      render ? renderText(render) : "rendering not measured",
       `machine: ${machine.cores} x ${machine.cpu}; Node ${process.version}; wrangler ${machine.wrangler}; ` +
-        `load average ${machine.loadAverage.map((x) => x.toFixed(2)).join(", ")} at the start`,
+        `load average ${machine.loadAverage.map((x) => x.toFixed(2)).join(", ")} at the start, ` +
+        `${loadavg()
+          .map((x) => x.toFixed(2))
+          .join(", ")} at the end`,
       `bars (1 connection): ${bars.join("; ")}`,
     ].join("\n"),
   );
   const rps = (s) => Object.fromEntries(Object.entries(s).map(([name, x]) => [name, Math.round(x.rps)]));
+  const orNull = (x, f) => (x === undefined || x === null ? null : f(x));
   console.log(
     JSON.stringify({
-      health_ratio: round3(clientRatios.health.median),
-      list_ratio: round3(clientRatios.list.median),
-      rows_read_list: cost.list.rowsRead,
-      rows_read_get: cost.get.rowsRead,
-      rows_read_create: cost.create.rowsRead,
-      bundle_gzip_kib: round3(size.gzipKiB),
-      startup_ms: size.startupMs === undefined ? null : round3(size.startupMs),
-      health_ratio_bare: round3(bareRatios.service.median),
-      asset_layer_ratio: round3(bareRatios.assetLayer.median),
-      health_ratio_saturated: round3(saturatedRatios.health.median),
-      list_ratio_saturated: round3(saturatedRatios.list.median),
+      health_ratio: load ? round3(clientRatios.health.median) : null,
+      list_ratio: load ? round3(clientRatios.list.median) : null,
+      limiter_ratio: load ? round3(limiter.ratio.median) : null,
+      limiter_us: load ? Math.round(limiter.micros) : null,
+      list_ratio_without_limiter: load ? round3(limiter.serviceRatio.median) : null,
+      rows_read_list: cost?.list.rowsRead ?? null,
+      rows_read_get: cost?.get.rowsRead ?? null,
+      rows_read_create: cost?.create.rowsRead ?? null,
+      bundle_gzip_kib: size ? round3(size.gzipKiB) : null,
+      startup_ms: orNull(size?.startupMs, round3),
+      startup_ref: size?.ref ?? null,
+      startup_ref_ms: orNull(size?.refStartupMs, round3),
+      startup_ratio: orNull(size?.startupRatio, round3),
+      health_ratio_bare: load ? round3(bareRatios.service.median) : null,
+      asset_layer_ratio: load ? round3(bareRatios.assetLayer.median) : null,
+      health_ratio_saturated: load ? round3(saturatedRatios.health.median) : null,
+      list_ratio_saturated: load ? round3(saturatedRatios.list.median) : null,
       mode: flags.quick ? "quick" : "full",
-      rps: {
-        client: { ...rps(client), bare: Math.round(bare.rps) },
+      only: only ?? null,
+      rps: load && {
+        client: { ...rps(client), bare: Math.round(bare.rps), raw_d1_list_unlimited: Math.round(unlimited.rps) },
         saturated: rps(saturated),
         get: Math.round(single.get.rps),
         create: Math.round(single.create.rps),
@@ -501,9 +619,11 @@ function report({ size, cost, load, seed, deep, latency, machine, render }) {
       d1_delay_ms: D1_DELAY_MS,
       ...trips,
       latency_p50_ms: latency && Object.fromEntries(latency.map((f) => [f.name, Math.round(f.p50 * 10) / 10])),
-      deep_pages: deep,
-      render_node_median_ms: Object.fromEntries(render.map((r) => [`${r.format}_${r.lines}`, r.node_median_ms])),
+      deep_pages: deep ?? null,
+      render_node_median_ms:
+        render && Object.fromEntries(render.map((r) => [`${r.format}_${r.lines}`, r.node_median_ms])),
       load_average_start: machine.loadAverage.map(round3),
+      load_average_end: loadavg().map(round3),
     }),
   );
 }
@@ -521,29 +641,47 @@ function deepPagesText({ page_size: size, pages, rows_read: rows }, seed) {
   );
 }
 
-/** The latency scenario's table: per operation, p50, the round trips it implies and those counted, rows written. */
+/**
+ * The latency scenario's table: per operation, p50, the round trips it implies by time, the
+ * sequential round trips counted (the largest of the rounds; * when a round counted otherwise), the
+ * calls, rows written.
+ */
 function latencyRows(figures) {
   const line = (cells) =>
-    `${cells[0].padEnd(28)} ${cells[1].padEnd(62)} ${cells[2].padStart(7)} ` +
-    `${cells[3].padStart(8)} ${cells[4].padStart(8)} ${cells[5].padStart(8)}`;
-  const disagree = figures.filter((f) => f.implied !== f.counted);
+    `${cells[0].padEnd(28)} ${cells[1].padEnd(62)} ${cells[2].padStart(9)} ` +
+    `${cells[3].padStart(7)} ${cells[4].padStart(8)} ${cells[5].padStart(6)} ${cells[6].padStart(8)}`;
+  const byTime = figures.filter((f) => f.implied !== f.counted);
+  const varied = figures.filter((f) => !f.steady);
   return [
-    `latency: D1 delayed ${D1_DELAY_MS} ms per call (bench/wrapped-d1), ` +
-      `one request per operation and round, p50 of ${PLAN.latencyRounds} rounds`,
-    line(["operation", "route (+key: with an Idempotency-Key)", "p50", `p50/${D1_DELAY_MS}`, "counted", "written"]),
+    `latency: D1 delayed ${D1_DELAY_MS} ms per call (bench/latency/), ` +
+      `one request per operation and round, ${PLAN.latencyRounds} rounds`,
+    line([
+      "operation",
+      "route (+key: with an Idempotency-Key)",
+      "p50",
+      `p50/${D1_DELAY_MS}`,
+      "counted",
+      "calls",
+      "written",
+    ]),
     ...figures.map((f) =>
       line([
         f.name,
         f.route,
         `${f.p50.toFixed(1)} ms`,
         String(f.implied),
-        String(f.counted),
+        `${f.counted}${f.steady ? "" : "*"}`,
+        String(f.maxCalls),
         f.operation === "health" || /^(list|get)/.test(f.operation) ? "-" : String(f.rowsWritten),
       ]),
     ),
-    disagree.length === 0
-      ? `round trips implied by p50 / ${D1_DELAY_MS} ms agree with x-d1-round-trips on every operation`
-      : `round trips implied by p50 differ from x-d1-round-trips on: ${disagree.map((f) => f.name).join(", ")}`,
+    varied.length === 0
+      ? "every operation counted the same round trips in every round"
+      : `round trips differed between rounds on: ${varied.map((f) => `${f.name} (${f.countedRounds.join(",")})`).join(", ")}`,
+    byTime.length === 0
+      ? `p50 / ${D1_DELAY_MS} ms reads the counted round trips on every operation`
+      : `p50 / ${D1_DELAY_MS} ms reads otherwise on: ${byTime.map((f) => `${f.name} (${f.implied})`).join(", ")} ` +
+        "(what the request waits for besides D1)",
   ];
 }
 
@@ -551,9 +689,11 @@ const renderText = (rows) =>
   "e-invoice render, Node, median CPU ms (x JSON.stringify of the same data): " +
   rows.map((r) => `${r.format} ${r.lines} lines ${r.node_median_ms} (${r.node_json_ratio.toFixed(0)}x)`).join(", ");
 
-const startupText = ({ startupMs, startupRuns }) =>
+const startupText = ({ startupMs, startupRuns, ref, refStartupMs, refStartupRuns, startupRatio }) =>
   startupMs === undefined
     ? "startup: no usable profile (the machine was too busy for the sampler)"
-    : `startup ${startupMs.toFixed(1)} ms (median of ${startupRuns.map((ms) => ms.toFixed(1)).join(", ")})`;
+    : `startup ${startupMs.toFixed(1)} ms (median of ${startupRuns.map((ms) => ms.toFixed(1)).join(", ")}); ` +
+      `${ref}: ${refStartupMs?.toFixed(1)} ms (of ${refStartupRuns.map((ms) => ms.toFixed(1)).join(", ")}), ` +
+      `profiled in turns: ratio ${startupRatio?.toFixed(3)}`;
 
 runBench(main, { work, log });

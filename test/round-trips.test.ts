@@ -1,9 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { countedD1, type RoundTrips } from "../bench/latency/d1";
 import type { RouteSpec } from "../src/http/route";
 import { call, send, token, unique } from "./support/api";
 import { EXAMPLES, type Example, requestOf, routeExamples } from "./support/examples";
 import { FaultyD1, type CallRecord } from "./support/faulty-d1";
+import { drainStatements, statementsQueued } from "./support/queue";
 import { ROUTES } from "./support/routes";
 
 // Issue 11: at the edge, latency is sequential round trips to D1. Every read endpoint makes exactly
@@ -106,5 +108,60 @@ describe("round trips to D1 per request", () => {
     expect(next.status).toBe(200);
     expect(first.links.next).toContain("cursor=");
     expect(db.count).toBe(1);
+  });
+});
+
+// Issue 36 point 4: in one of two full bench runs the keyed statement upload read as 3 round trips.
+// The bench then took round trips from time (p50 / the D1 delay), and the upload also waits for its
+// file's R2 put; what it sends D1 is the same every time. The bench now counts sequential round trips
+// with bench/latency/d1.ts, as these tests do.
+describe("a bank statement upload's sequential round trips (docs/api.md part 15)", () => {
+  /** One upload of a new statement file, its D1 calls counted; `meanwhile` runs while it is under way. */
+  async function upload(idempotencyKey?: string, meanwhile?: () => Promise<unknown>): Promise<RoundTrips> {
+    const request = await EXAMPLES.createBankStatements!.prepare();
+    const trips: RoundTrips = { calls: 0, sequential: 0 };
+    const headers: Record<string, string> = idempotencyKey ? { "Idempotency-Key": idempotencyKey } : {};
+    const answer = send(requestOf(request, headers), { DB: countedD1(env.DB, 0, trips) });
+    await meanwhile?.();
+    const response = await answer;
+    expect(response.status, await response.clone().text()).toBe(202);
+    return trips;
+  }
+
+  it("counts calls under way at once as one round trip, and a call after one came back as one more", async () => {
+    const trips: RoundTrips = { calls: 0, sequential: 0 };
+    const db = countedD1(env.DB, 0, trips);
+    await Promise.all([db.prepare("SELECT 1").all(), db.withSession("first-primary").prepare("SELECT 2").first()]);
+    expect(trips).toStrictEqual({ calls: 2, sequential: 1 });
+    await db.batch([db.prepare("SELECT 3"), db.prepare("SELECT 4")]);
+    expect(trips).toStrictEqual({ calls: 3, sequential: 2 });
+  });
+
+  it("without an Idempotency-Key: one, the batch that stores the statements, every time", async () => {
+    for (let i = 0; i < 3; i++) expect(await upload()).toStrictEqual({ calls: 1, sequential: 1 });
+  });
+
+  it("with one: two, the key's lookup, then the batch that also stores the response, every time", async () => {
+    for (let i = 0; i < 3; i++) expect(await upload(unique("key"))).toStrictEqual({ calls: 2, sequential: 2 });
+  });
+
+  it("still two while the jobs Worker reads and matches earlier statements on the same database", async () => {
+    await upload();
+    await upload();
+    expect(statementsQueued.messages.length).toBeGreaterThanOrEqual(2);
+    let drained = 0;
+    const trips = await upload(unique("key"), async () => (drained = (await drainStatements()).length));
+    expect(trips).toStrictEqual({ calls: 2, sequential: 2 });
+    expect(drained).toBeGreaterThanOrEqual(2);
+  });
+
+  it("a keyed repeat: one, the lookup that finds the stored response", async () => {
+    const request = await EXAMPLES.createBankStatements!.prepare();
+    const key = unique("key");
+    expect((await send(requestOf(request, { "Idempotency-Key": key }))).status).toBe(202);
+    const trips: RoundTrips = { calls: 0, sequential: 0 };
+    const replay = await send(requestOf(request, { "Idempotency-Key": key }), { DB: countedD1(env.DB, 0, trips) });
+    expect([replay.status, replay.headers.get("Idempotent-Replayed")]).toStrictEqual([202, "true"]);
+    expect(trips).toStrictEqual({ calls: 1, sequential: 1 });
   });
 });

@@ -1,20 +1,41 @@
-// GET /?customer=<id>: page 1 of that customer's card orders (25 rows) and the total, with the SQL
-// and values the service sends, in one D1 batch as the service sends it. No router, ORM, auth or
-// validation; the request log line, as the service writes one (bench/request-log.js).
+// GET /?customer=<id>: page 1 of that customer's card orders (25 rows) and the total, as a production
+// Worker without the service's code would serve it: the calls the service makes of the platform and
+// nothing else. The rate limiter's call per principal (src/http/rate-limit.ts; `&limiter=off` leaves
+// it out, which is how bench/run.mjs prices the limiter on its own), a D1 session started from the
+// request's x-d1-bookmark with its bookmark in the answer (src/http/database.ts, d1-bookmark.ts), the
+// service's two statements in one batch, and the request log line (bench/request-log.js). No router,
+// ORM, auth or validation.
+//
+// The statements are the service's own, never a copy: bench/run.mjs runs src/db's list code against a
+// recorder (bench/service-sql.mjs) and hands the SQL and the values it bound to this Worker in the var
+// LIST_STATEMENTS, the customer's id standing as CUSTOMER.
 import { logRequest } from "../request-log.js";
-import { PAGE_SQL, TOTAL_SQL, pageParams, totalParams } from "./sql.js";
 
 const PAGE_SIZE = 25;
 const JSON_HEADERS = { "Content-Type": "application/json; charset=utf-8" };
+const BOOKMARK_HEADER = "x-d1-bookmark";
+// The bench's tokens all have this subject, the limiter's key in the service.
+const PRINCIPAL = "bench";
+
+/** @type {{ sql: string, params: unknown[] }[] | undefined} */
+let statements;
 
 export default {
   async fetch(request, env) {
     const started = Date.now();
-    const customer = new URL(request.url).searchParams.get("customer") ?? "";
-    const [page, total] = await env.DB.batch([
-      env.DB.prepare(PAGE_SQL).bind(...pageParams(customer, PAGE_SIZE)),
-      env.DB.prepare(TOTAL_SQL).bind(...totalParams(customer)),
-    ]);
+    const url = new URL(request.url);
+    const customer = url.searchParams.get("customer") ?? "";
+    if (url.searchParams.get("limiter") !== "off") {
+      const { success } = await env.RATE_LIMITER.limit({ key: PRINCIPAL });
+      if (!success) return new Response("rate limited", { status: 429 });
+    }
+    statements ??= JSON.parse(env.LIST_STATEMENTS);
+    const session = env.DB.withSession(request.headers.get(BOOKMARK_HEADER) ?? "first-unconstrained");
+    const [page, total] = await session.batch(
+      statements.map(({ sql, params }) =>
+        session.prepare(sql).bind(...params.map((value) => (value === env.CUSTOMER ? customer : value))),
+      ),
+    );
     // The row read ahead only says whether a next page exists, as in the service.
     const body = {
       total_entries: total.results[0].total,
@@ -22,6 +43,8 @@ export default {
       more: page.results.length > PAGE_SIZE,
     };
     const response = new Response(JSON.stringify(body), { headers: JSON_HEADERS });
+    const bookmark = session.getBookmark();
+    if (bookmark) response.headers.set(BOOKMARK_HEADER, bookmark);
     logRequest(request, "/", started, response.status, {
       queries: 2,
       rowsRead: page.meta.rows_read + total.meta.rows_read,

@@ -4,17 +4,20 @@ import { TokenRejected } from "./token-rejected";
 // RFC 7519 section 4.1 and docs/api.md part 2: the claims the API reads, each of its type. Only an
 // absent claim is absent: one of another type (null included) makes the token malformed, also
 // when no setting reads it (iss, aud), so that a token its issuer got wrong never half works.
-const numericDate = z.number(); // finite: zod refuses the Infinity that JSON.parse makes of 1e400
-const TokenClaims = z.looseObject({
-  sub: z.string().check(z.minLength(1)),
-  exp: numericDate,
-  nbf: z.optional(numericDate),
-  iat: z.optional(numericDate),
-  iss: z.optional(z.string()),
-  aud: z.optional(z.union([z.string(), z.array(z.string())])),
-  // Empty means none, as absent: 403 where one is needed.
-  customer_id: z.optional(z.string()),
-  scope: z.optional(z.string()),
+// Built on the first token read (z.lazy), not at every cold start of the Worker.
+const TokenClaims = z.lazy(() => {
+  const numericDate = z.number(); // finite: zod refuses the Infinity that JSON.parse makes of 1e400
+  return z.looseObject({
+    sub: z.string().check(z.minLength(1)),
+    exp: numericDate,
+    nbf: z.optional(numericDate),
+    iat: z.optional(numericDate),
+    iss: z.optional(z.string()),
+    aud: z.optional(z.union([z.string(), z.array(z.string())])),
+    // Empty means none, as absent: 403 where one is needed.
+    customer_id: z.optional(z.string()),
+    scope: z.optional(z.string()),
+  });
 });
 
 export type Claims = z.output<typeof TokenClaims>;

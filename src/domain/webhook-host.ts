@@ -32,12 +32,18 @@ function parseIPv6(text: string): bigint | undefined {
   return BigInt(`0x${groups.map((group) => group.padStart(4, "0")).join("")}`);
 }
 
-/** [base, prefix bits, globally reachable] of each range, from its CIDR text. */
-const ranges = (parse: (text: string) => bigint | undefined, table: [string, boolean][]) =>
-  table.map(([cidr, global]) => {
-    const [address, bits] = cidr.split("/") as [string, string];
-    return [parse(address)!, Number(bits), global] as const;
-  });
+/**
+ * [base, prefix bits, globally reachable] of each range, from its CIDR text: read on the first webhook
+ * URL checked, not at every cold start of the Worker.
+ */
+const ranges = (parse: (text: string) => bigint | undefined, table: [string, boolean][]) => {
+  let read: (readonly [bigint, number, boolean])[] | undefined;
+  return () =>
+    (read ??= table.map(([cidr, global]) => {
+      const [address, bits] = cidr.split("/") as [string, string];
+      return [parse(address)!, Number(bits), global] as const;
+    }));
+};
 
 const IPV4 = ranges(parseIPv4, [
   ["0.0.0.0/0", true],
@@ -71,7 +77,7 @@ const IPV6 = ranges(parseIPv6, [
 ]);
 
 /** The most specific range of `table` that holds `address` says whether it is globally reachable. */
-function globallyReachable(address: bigint, width: number, table: ReturnType<typeof ranges>): boolean {
+function globallyReachable(address: bigint, width: number, table: ReturnType<ReturnType<typeof ranges>>): boolean {
   let best: (typeof table)[number] | undefined;
   for (const range of table) {
     const shift = BigInt(width - range[1]);
@@ -108,10 +114,10 @@ export function isPublicWebhookHost(hostname: string): boolean {
   if (host === undefined || host === "localhost" || host.endsWith(".localhost")) return false;
   if (host.startsWith("[")) {
     const v6 = host.endsWith("]") ? parseIPv6(host.slice(1, -1)) : undefined;
-    return v6 !== undefined && globallyReachable(v6, 128, IPV6);
+    return v6 !== undefined && globallyReachable(v6, 128, IPV6());
   }
   const v4 = parseIPv4(host);
-  if (v4 !== undefined) return globallyReachable(v4, 32, IPV4);
+  if (v4 !== undefined) return globallyReachable(v4, 32, IPV4());
   // The URL parser reads a name ending in a number as IPv4 and refuses it when it is not one.
   return !/^[\d.]+$/.test(host);
 }

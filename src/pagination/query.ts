@@ -10,44 +10,53 @@ const PAGE_SIZE_MAX = 100;
 // Keeps the row offset a safe integer; any page past the last simply answers an empty page.
 const PAGE_MAX = 2_147_483_647;
 
+// Each parameter's schema is built on the first request that reads it (z.lazy), not at every cold
+// start: mounting a list reads only the parameters' names.
 const wholeNumber = (max: number, fallback: number, description: string) =>
-  z
-    ._default(
-      z.pipe(
-        z
-          .string()
-          .check(
-            z.refine(
-              (v) => /^[0-9]{1,10}$/.test(v) && Number(v) >= 1 && Number(v) <= max,
-              `must be an integer from 1 to ${max}`,
+  z.lazy(() =>
+    z
+      ._default(
+        z.pipe(
+          z
+            .string()
+            .check(
+              z.refine(
+                (v) => /^[0-9]{1,10}$/.test(v) && Number(v) >= 1 && Number(v) <= max,
+                `must be an integer from 1 to ${max}`,
+              ),
             ),
-          ),
-        z.transform(Number),
-      ),
-      fallback,
-    )
-    .register(z.globalRegistry, { type: "integer", minimum: 1, maximum: max, description });
+          z.transform(Number),
+        ),
+        fallback,
+      )
+      .register(z.globalRegistry, { type: "integer", minimum: 1, maximum: max, description }),
+  );
 
 const PAGE_QUERY = {
   page: wholeNumber(PAGE_MAX, 1, "Page number, from 1. A page past the last is empty."),
   page_size: wholeNumber(PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT, "Entries per page."),
-  cursor: z
-    .optional(z.string().check(z.maxLength(1024, "must be a cursor from a link of an earlier answer")))
-    .register(z.globalRegistry, {
-      description:
-        "Set by the server in `next`, `prev` and `last` links: that page without reading the rows before it. " +
-        "Leave it as the link has it; with `page` alone a page is reached by its number. " +
-        "Following `next` ends on the last page, which has none.",
-    }),
+  cursor: z.lazy(() =>
+    z
+      .optional(z.string().check(z.maxLength(1024, "must be a cursor from a link of an earlier answer")))
+      .register(z.globalRegistry, {
+        description:
+          "Set by the server in `next`, `prev` and `last` links: that page without reading the rows before it. " +
+          "Leave it as the link has it; with `page` alone a page is reached by its number. " +
+          "Following `next` ends on the last page, which has none.",
+      }),
+  ),
 };
 
 /** A filter parameter: one of `allowed`, or any string. */
 export const filter = <const T extends readonly [string, ...string[]]>(description: string, allowed: T) =>
-  z
-    .optional(z.enum(allowed, { error: `must be one of: ${allowed.join(", ")}` }))
-    .register(z.globalRegistry, { description });
+  z.lazy(() =>
+    z
+      .optional(z.enum(allowed, { error: `must be one of: ${allowed.join(", ")}` }))
+      .register(z.globalRegistry, { description }),
+  );
 
-export const anyFilter = (description: string) => z.optional(z.string()).register(z.globalRegistry, { description });
+export const anyFilter = (description: string) =>
+  z.lazy(() => z.optional(z.string()).register(z.globalRegistry, { description }));
 
 /** The query of a list: `page`, `page_size`, `cursor` and the list's filters. */
 export const listQuery = <F extends z.core.$ZodLooseShape>(filters: F) => z.object({ ...PAGE_QUERY, ...filters });

@@ -4,7 +4,7 @@ import { formatCents } from "../domain/money";
 import { TRANSACTION_STATES, type TransactionState } from "../domain/payments";
 import { bankStatements } from "./bank-statement";
 import { amountInput, date, MAX_PAYMENT_CENTS, money, requestBody } from "./formats";
-import { named } from "./registry";
+import { namedRequest } from "./registry";
 import { resource } from "./resource";
 
 // A bank transaction (docs/api.md part 15): one transaction detail of a statement's entry (an entry
@@ -91,8 +91,7 @@ export const BankTransaction = transaction.schema;
 export const toBankTransaction = transaction.show;
 
 /** A person's allocation of what a transaction has unapplied to an open invoice. */
-export const CreateAllocation = named(
-  "CreateAllocation",
+export const CreateAllocation = namedRequest("CreateAllocation", () =>
   requestBody({
     invoice_id: z.string({ error: "must be the id of an open invoice" }),
     amount: amountInput(1, MAX_PAYMENT_CENTS),

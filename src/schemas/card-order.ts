@@ -11,7 +11,7 @@ import {
 } from "../domain/card-orders";
 import { allows } from "../domain/lifecycle";
 import { dateTime, oneOf, optionalText, requestBody } from "./formats";
-import { named, namedResponse } from "./registry";
+import { namedRequest, namedResponse } from "./registry";
 import { resource } from "./resource";
 
 // A card order (docs/api.md parts 1, 5, 6 and 10): its table, its wire shape in the interface's order,
@@ -104,8 +104,7 @@ export const CardOrder = cardOrder.schema;
 export const toCardOrder = cardOrder.show;
 
 /** A new card order: its free texts at most 255 characters. */
-export const CreateCardOrder = named(
-  "CreateCardOrder",
+export const CreateCardOrder = namedRequest("CreateCardOrder", () =>
   requestBody({
     voucher_category: oneOf(VOUCHER_CATEGORIES),
     description: optionalText(255),

@@ -5,7 +5,7 @@ import { formatCents } from "../domain/money";
 import { isDay } from "../domain/time";
 import { date, dateTime, money, requestBody } from "./formats";
 import { invoices } from "./invoice";
-import { named } from "./registry";
+import { namedRequest } from "./registry";
 import { resource } from "./resource";
 
 // A direct debit collection (docs/api.md part 16): the seller's request to collect what its customers'
@@ -98,8 +98,7 @@ const collection = resource<DirectDebitCollectionRow>()(
 export const DirectDebitCollection = collection.schema;
 export const toDirectDebitCollection = collection.show;
 
-export const CreateDirectDebitCollection = named(
-  "CreateDirectDebitCollection",
+export const CreateDirectDebitCollection = namedRequest("CreateDirectDebitCollection", () =>
   requestBody({
     collection_date: date().check(z.refine(isDay, "must be a date, YYYY-MM-DD")),
   }),

@@ -3,7 +3,7 @@ import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { cardOrders } from "./card-order";
 import { formatCents } from "../domain/money";
 import { amountInput, dateTime, money, printableText, requestBody, requiredText, xmlCarriable } from "./formats";
-import { named } from "./registry";
+import { namedRequest } from "./registry";
 import { resource } from "./resource";
 
 /** A voucher card of a card order (docs/api.md part 10). */
@@ -57,8 +57,7 @@ export const Entry = entry.schema;
 export const toEntry = entry.show;
 
 /** A new entry (docs/api.md part 10): a card holds 26 characters; an entry's value is at least 1.00. */
-export const CreateEntry = named(
-  "CreateCardOrderEntry",
+export const CreateEntry = namedRequest("CreateCardOrderEntry", () =>
   requestBody({
     voucher_owner_id: requiredText(255, xmlCarriable()),
     card_holder_name: printableText(26),

@@ -140,9 +140,10 @@ export const amountInput = (minCents: number, maxCents = MAX_AMOUNT_CENTS) =>
 
 /**
  * A path parameter that names one of the customer's `what`s by its id. Anything else names none: 404
- * "No such `what`." without a database read (the issue's message is `what`: http/mount.ts).
+ * "No such `what`." without a database read (the issue's message is `what`: http/mount.ts). Built on the
+ * first request that names one, not at every cold start.
  */
-export const pathId = (what: string) => z.string().check(z.refine(isId, what));
+export const pathId = (what: string) => z.lazy(() => z.string().check(z.refine(isId, what)));
 
 /** One of a fixed set of strings. */
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>

@@ -6,7 +6,7 @@ import { invoiceLifecycle, type InvoiceKind, type InvoiceState } from "../domain
 import { formatCents } from "../domain/money";
 import { cardOrders } from "./card-order";
 import { date, dateTime, money, optionalText, requestBody } from "./formats";
-import { named } from "./registry";
+import { namedRequest } from "./registry";
 import { resource } from "./resource";
 
 // An invoice (docs/api.md parts 1, 6, 10, 13 and 14): its table, its wire shape in the interface's
@@ -131,8 +131,7 @@ export const Invoice = invoice.schema;
 export const toInvoice = invoice.show;
 
 /** A new invoice of a card order: its reference at most 255 characters. */
-export const CreateInvoice = named(
-  "CreateInvoice",
+export const CreateInvoice = namedRequest("CreateInvoice", () =>
   requestBody({
     order_id: z.string({ error: "must be the id of one of the customer's card orders" }),
     reference: optionalText(255),

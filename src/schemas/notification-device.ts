@@ -1,7 +1,7 @@
 import { index, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import * as z from "zod/mini";
 import { dateTime, pathSegmentText, requestBody, requiredText } from "./formats";
-import { named } from "./registry";
+import { namedRequest } from "./registry";
 import { resource } from "./resource";
 
 // A voucher owner's device and its push token (docs/api.md part 5): the table, the device as the
@@ -42,7 +42,6 @@ export const NotificationDevice = device.schema;
 export const toNotificationDevice = device.show;
 
 /** A device's token, to register (docs/api.md part 5: lengths in characters). */
-export const RegisterNotificationToken = named(
-  "RegisterNotificationToken",
+export const RegisterNotificationToken = namedRequest("RegisterNotificationToken", () =>
   requestBody({ value: requiredText(4096), device_identifier: pathSegmentText(255) }),
 );

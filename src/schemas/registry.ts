@@ -3,6 +3,31 @@ import * as z from "zod/mini";
 /** Schemas that appear by name under the OpenAPI document's `components.schemas`. */
 export const components = z.registry<{ id: string; description?: string }>();
 
+/**
+ * Stands for `z.lazy(build)` without making it at import: the lazy schema is made on the first look at
+ * the stand-in (its `_zod`, a method such as `safeParse`), which the Worker takes only for a request
+ * body it reads and never for a response shape; the document's build and the tests look at all of
+ * them. Made at every cold start, these lazies alone took about a tenth of the API Worker's start-up.
+ * Everything reads through to the one lazy schema, so the registry knows the stand-in by its identity.
+ */
+function deferred<T extends z.ZodMiniType>(build: () => T): z.ZodMiniLazy<T> {
+  let made: z.ZodMiniLazy<T> | undefined;
+  const schema = () => (made ??= z.lazy(build));
+  return new Proxy({} as z.ZodMiniLazy<T>, {
+    get: (_, key) => Reflect.get(schema(), key),
+    set: (_, key, value) => Reflect.set(schema(), key, value),
+    has: (_, key) => Reflect.has(schema(), key),
+    ownKeys: () => Reflect.ownKeys(schema()),
+    getOwnPropertyDescriptor: (_, key) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(schema(), key);
+      // A proxy may not report a property its target lacks as non-configurable.
+      return descriptor && { ...descriptor, configurable: true };
+    },
+    defineProperty: (_, key, descriptor) => Reflect.defineProperty(schema(), key, descriptor),
+    getPrototypeOf: () => Reflect.getPrototypeOf(schema()),
+  });
+}
+
 export function named<T extends z.ZodMiniType>(id: string, schema: T, description?: string): T {
   components.add(schema, description === undefined ? { id } : { id, description });
   return schema;
@@ -14,4 +39,10 @@ export function named<T extends z.ZodMiniType>(id: string, schema: T, descriptio
  * so a cold start need not build them (about half of its zod schemas; BENCHMARKS.md).
  */
 export const namedResponse = <T extends z.ZodMiniType>(id: string, build: () => T, description?: string) =>
-  named(id, z.lazy(build), description);
+  named(id, deferred(build), description);
+
+/**
+ * A named request body, built on the first request that sends one: a cold start that answers a GET
+ * builds none of them. The same schema, parsed through `z.lazy`: same issues, same document.
+ */
+export const namedRequest = <T extends z.ZodMiniType>(id: string, build: () => T) => named(id, deferred(build));

@@ -3,7 +3,7 @@ import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { EVENT_TYPES, type EventType } from "../domain/events";
 import { webhookUrlProblem } from "../domain/webhooks";
 import { dateTime, oneOf, requestBody } from "./formats";
-import { named } from "./registry";
+import { namedRequest } from "./registry";
 import { type Makers, resource } from "./resource";
 
 const MAX_URL_LENGTH = 2048;
@@ -80,8 +80,7 @@ const eventTypesProblems = (types: string[], ctx: { issues: z.core.$ZodRawIssue[
   });
 };
 
-export const CreateWebhookEndpoint = named(
-  "CreateWebhookEndpoint",
+export const CreateWebhookEndpoint = namedRequest("CreateWebhookEndpoint", () =>
   requestBody({
     // Here the URL's form; whether a local host is allowed depends on ALLOW_LOCAL_WEBHOOKS (the handler).
     url: z
