@@ -67,7 +67,7 @@ interface Entry {
  * with the test's bindings (the recording queue, a test's own variables or a faulty D1), which the
  * pool's entry point cannot take, and it waits for the Worker's waitUntil tasks. (The Proxy chain
  * of @cloudflare/vitest-pool-workers, which slowed `exports.default.fetch` with every call, is gone
- * in @cloudflare/vitest-plugin; `npm run bench:pool-proxy` checks that it stays gone.)
+ * in @cloudflare/vitest-plugin, BENCHMARKS.md "The test pool".)
  * `target` is another entry point of the same service (bench/wrapped-d1).
  */
 export async function send(request: Request, bindings: Bindings = {}, target: Entry = worker): Promise<Response> {
