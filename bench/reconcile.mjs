@@ -29,7 +29,8 @@ import { apiVars } from "../scripts/derived-config.mjs";
 import { queryD1, startWorker } from "../scripts/local-worker.mjs";
 import { isFree } from "../scripts/ports.mjs";
 import { compare, storedSql } from "./reconcile/check.mjs";
-import { makePlan, rfOf, statementDescription } from "./reconcile/plan.mjs";
+import { rfReference } from "../test/support/check-digits.mjs";
+import { makePlan, statementDescription } from "./reconcile/plan.mjs";
 import { cpuBetween, cpuSnapshot, machineShare, machineTicks } from "./reconcile/processes.mjs";
 import { writeSeed } from "./reconcile/seed.mjs";
 import { call, expectStatus } from "./http.mjs";
@@ -116,7 +117,7 @@ async function buildFile(plan, iban) {
           .map((tx) => `position ${tx.position}, ${tx.style}, naming ${tx.named.join(" ") || "nothing"}`)
           .join("; ")})`,
     );
-  const rfAstray = plan.invoices.filter((i) => source.paymentReferenceOf(i.number) !== rfOf(i.number));
+  const rfAstray = plan.invoices.filter((i) => source.paymentReferenceOf(i.number) !== rfReference(i.number));
   if (rfAstray.length > 0)
     log(`WARNING: ${rfAstray.length} invoices' RF references (src/domain/payment-reference.ts) are not ISO 11649's`);
   return { path, bytes, prettyBytes: Buffer.byteLength(pretty), readMs, keysMs };
@@ -164,7 +165,7 @@ async function checkInvoicesThroughApi(url, plan, secret) {
       "HS256",
     );
     const { body } = await expectStatus(200, `${url}/invoices/${invoice.id}/balance`, { token });
-    if (body.data.payment_reference !== rfOf(invoice.number) || body.data.open_amount !== money(invoice.gross))
+    if (body.data.payment_reference !== rfReference(invoice.number) || body.data.open_amount !== money(invoice.gross))
       throw new Error(`balance of ${invoice.number}: ${JSON.stringify(body.data)}`);
   }
   return seen.size;

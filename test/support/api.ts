@@ -97,6 +97,10 @@ export function call(path: string, options: CallOptions = {}): Promise<Response>
   );
 }
 
+/** A POST without a body, as `auth`: an action such as `/card_orders/{id}/submit`. */
+export const post = (path: string, auth: string, bindings?: Bindings): Promise<Response> =>
+  call(path, { token: auth, method: "POST", env: bindings });
+
 /** Field order matters (docs/api.md part 1): compare it wherever `expected` spells an object out. */
 function expectKeyOrder(actual: any, expected: unknown, path = "$"): void {
   if (expected === null || typeof expected !== "object" || "asymmetricMatch" in expected) return;
