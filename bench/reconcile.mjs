@@ -3,7 +3,7 @@
 // issue 32, point 4. A camt.053 statement of 10,000 transactions against 5,000 open invoices (60 % RF
 // references, 25 % invoice numbers in free text, 10 % partial or several invoices, 5 % noise:
 // bench/reconcile/plan.mjs), imported under `wrangler dev` (the API Worker with the jobs and documents
-// Workers, a local D1 seeded with the invoices, bench/reconcile/seed.mjs) as the back office does it:
+// Workers, a local D1 seeded with the invoices, scripts/seed-invoices.mjs) as the back office does it:
 // POST /bank_statements, then GET /bank_statements/{id} until it is `processed`. The seconds are from the upload to the first answer
 // that says `processed`. Then the stored payments are read from the D1 and compared, transaction by
 // transaction, with what docs/api.md part 15's rules make of each (bench/reconcile/check.mjs):
@@ -28,11 +28,11 @@ import { importSource } from "../scripts/import-source.mjs";
 import { apiVars } from "../scripts/derived-config.mjs";
 import { queryD1, startWorker } from "../scripts/local-worker.mjs";
 import { isFree } from "../scripts/ports.mjs";
+import { openInvoicesSql } from "../scripts/seed-invoices.mjs";
 import { compare, storedSql } from "./reconcile/check.mjs";
 import { rfReference } from "../test/support/check-digits.mjs";
 import { makePlan, statementDescription } from "./reconcile/plan.mjs";
 import { cpuBetween, cpuSnapshot, machineShare, machineTicks } from "./reconcile/processes.mjs";
-import { writeSeed } from "./reconcile/seed.mjs";
 import { call, expectStatus } from "./http.mjs";
 import { runBench } from "./lifecycle.mjs";
 
@@ -262,8 +262,21 @@ async function main() {
   const reloads = () =>
     changed.size > 0 ? `src/ changed during the run (${[...changed].slice(0, 5).join(", ")})` : "";
 
+  // The plan's invoices, a minute apart from 1 October, due 14 days later, a bank transfer each.
   const seedPath = join(work, "seed.sql");
-  writeSeed(seedPath, plan, vars.CREDITOR_NAME);
+  const seeded = plan.invoices.map((invoice) => {
+    const createdAt = new Date(Date.UTC(2026, 9, 1) + invoice.index * 60_000).toISOString();
+    const dueOn = new Date(Date.parse(createdAt.slice(0, 10)) + 14 * 86_400_000).toISOString().slice(0, 10);
+    const { id, orderId, number, gross: cents } = invoice;
+    return { id, orderId, customerId: invoice.customer.id, number, cents, createdAt, dueOn };
+  });
+  const terms = {
+    year: plan.year,
+    creditor: vars.CREDITOR_NAME,
+    paymentMethod: "bank_transfer",
+    description: "bench reconcile",
+  };
+  writeFileSync(seedPath, `${openInvoicesSql(seeded, terms)}\n`);
   const secret = crypto.randomUUID() + crypto.randomUUID();
   const logFile = PROFILE ? join(work, "wrangler-dev.log") : undefined;
   log(
