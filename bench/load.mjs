@@ -1,6 +1,5 @@
 // Load over loopback with autocannon, and the statistics run.mjs prints.
 import autocannon from "autocannon";
-import { parseArgs } from "node:util";
 
 /**
  * @typedef {{ url: string, method?: string, headers?: Record<string,string>, body?: string }} Target
@@ -64,27 +63,4 @@ export function summarize(rounds) {
     requests,
     perRound: rounds.map((r) => r.requests / r.seconds),
   };
-}
-
-/**
- * The command line of a bench that loads Workers in turns at one connection (bench/log-line.mjs,
- * bench/gap.mjs): `--quick`, `--rounds`, `--seconds`, `--port`; the plan is `npm run bench`'s rounds
- * at one connection unless told otherwise.
- */
-export function turnsFromArgs(defaultPort) {
-  const { values: flags } = parseArgs({
-    options: {
-      quick: { type: "boolean", default: false },
-      rounds: { type: "string" },
-      seconds: { type: "string" },
-      port: { type: "string", default: String(defaultPort) },
-    },
-  });
-  const plan = {
-    rounds: Number(flags.rounds ?? (flags.quick ? 3 : 8)),
-    seconds: Number(flags.seconds ?? (flags.quick ? 1 : 4)),
-    warmup: flags.quick ? 1 : 3,
-    connections: 1,
-  };
-  return { quick: flags.quick, port: Number(flags.port), plan };
 }

@@ -1,9 +1,9 @@
 // `npm run bench:reconcile` (node bench/reconcile.mjs [--transactions N] [--invoices M] [--port P]
-// [--version 02|08] [--seed S] [--profile] [--d1-delay MS] [--skip-events] [--jobs-main FILE]):
+// [--version 02|08] [--seed S]):
 // issue 32, point 4. A camt.053 statement of 10,000 transactions against 5,000 open invoices (60 % RF
 // references, 25 % invoice numbers in free text, 10 % partial or several invoices, 5 % noise:
 // bench/reconcile/plan.mjs), imported under `wrangler dev` (the API Worker with the jobs and documents
-// Workers, a local D1 seeded with the invoices, bench/reconcile/seed.mjs) as the back office does it:
+// Workers, a local D1 seeded with the invoices, scripts/seed-invoices.mjs) as the back office does it:
 // POST /bank_statements, then GET /bank_statements/{id} until it is `processed`. The seconds are from the upload to the first answer
 // that says `processed`. Then the stored payments are read from the D1 and compared, transaction by
 // transaction, with what docs/api.md part 15's rules make of each (bench/reconcile/check.mjs):
@@ -12,11 +12,8 @@
 // Both must be 0 (exit 1 otherwise). The one line on stdout:
 //   reconcile transactions=N wrong=W unmatched_referenced=U seconds=S
 // everything else (the machine, the file, the progress, the CPU time of wrangler and workerd, what
-// went wrong) goes to stderr. --profile runs the jobs Worker through bench/reconcile/jobs.ts (D1 round
-// trips per run counted; --d1-delay adds that many ms to each; --skip-events leaves the events
-// consumer out), and times GET /health and GET /invoices beside each poll: for BENCHMARKS.md
-// ("Reconciliation"), not for the timed figure. --jobs-main runs the jobs Worker from another entry
-// point instead (a prototype of a change to src/, compared on the same statement).
+// went wrong) goes to stderr. (Its profiling mode, which found where the time goes, is removed:
+// BENCHMARKS.md, "Reconciliation".)
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, watch, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -28,10 +25,11 @@ import { importSource } from "../scripts/import-source.mjs";
 import { apiVars } from "../scripts/derived-config.mjs";
 import { queryD1, startWorker } from "../scripts/local-worker.mjs";
 import { isFree } from "../scripts/ports.mjs";
+import { openInvoicesSql } from "../scripts/seed-invoices.mjs";
 import { compare, storedSql } from "./reconcile/check.mjs";
-import { makePlan, rfOf, statementDescription } from "./reconcile/plan.mjs";
+import { rfReference } from "../test/support/check-digits.mjs";
+import { makePlan, statementDescription } from "./reconcile/plan.mjs";
 import { cpuBetween, cpuSnapshot, machineShare, machineTicks } from "./reconcile/processes.mjs";
-import { writeSeed } from "./reconcile/seed.mjs";
 import { call, expectStatus } from "./http.mjs";
 import { runBench } from "./lifecycle.mjs";
 
@@ -44,10 +42,6 @@ const { values: flags } = parseArgs({
     port: { type: "string", default: "8850" },
     version: { type: "string", default: "08" },
     seed: { type: "string", default: "32" },
-    profile: { type: "boolean", default: false },
-    "d1-delay": { type: "string" },
-    "skip-events": { type: "boolean", default: false },
-    "jobs-main": { type: "string" },
   },
 });
 const N = Number(flags.transactions);
@@ -55,11 +49,6 @@ const M = Number(flags.invoices);
 const VERSION = { "02": "camt.053.001.02", "08": "camt.053.001.08" }[flags.version];
 if (!(Number.isInteger(N) && N >= 20 && Number.isInteger(M) && M >= 1) || !VERSION)
   throw new Error("usage: node bench/reconcile.mjs [--transactions N>=20] [--invoices M] [--version 02|08] ...");
-const PROFILE =
-  flags.profile || flags["d1-delay"] !== undefined || flags["skip-events"] || flags["jobs-main"] !== undefined;
-// The profiled jobs Worker, or another entry point (a prototype of a change to src/, to compare).
-const JOBS_MAIN = flags["jobs-main"] ?? "bench/reconcile/jobs.ts";
-const D1_DELAY_MS = flags["d1-delay"] ?? "0";
 const LIMIT_BYTES = 10 * 1024 * 1024; // docs/api.md part 15: at most 10 MiB
 const POLL_MS = 500;
 const TIMEOUT_MS = 60 * 60_000;
@@ -116,7 +105,7 @@ async function buildFile(plan, iban) {
           .map((tx) => `position ${tx.position}, ${tx.style}, naming ${tx.named.join(" ") || "nothing"}`)
           .join("; ")})`,
     );
-  const rfAstray = plan.invoices.filter((i) => source.paymentReferenceOf(i.number) !== rfOf(i.number));
+  const rfAstray = plan.invoices.filter((i) => source.paymentReferenceOf(i.number) !== rfReference(i.number));
   if (rfAstray.length > 0)
     log(`WARNING: ${rfAstray.length} invoices' RF references (src/domain/payment-reference.ts) are not ISO 11649's`);
   return { path, bytes, prettyBytes: Buffer.byteLength(pretty), readMs, keysMs };
@@ -164,31 +153,21 @@ async function checkInvoicesThroughApi(url, plan, secret) {
       "HS256",
     );
     const { body } = await expectStatus(200, `${url}/invoices/${invoice.id}/balance`, { token });
-    if (body.data.payment_reference !== rfOf(invoice.number) || body.data.open_amount !== money(invoice.gross))
+    if (body.data.payment_reference !== rfReference(invoice.number) || body.data.open_amount !== money(invoice.gross))
       throw new Error(`balance of ${invoice.number}: ${JSON.stringify(body.data)}`);
   }
   return seen.size;
 }
 
-/**
- * Polls the statement until it is no longer `processing`: its last answer, the progress seen, and how
- * long the polls took. With `probes` (--profile), each poll goes with a GET /health (the API Worker
- * alone) and a GET /invoices (the API Worker and D1), timed too.
- */
-async function untilProcessed(url, id, token, started, reloads, probes) {
+/** Polls the statement until it is no longer `processing`: its last answer, the progress seen, how long the polls took. */
+async function untilProcessed(url, id, token, started, reloads) {
   const timeline = [];
-  const latencies = { statement: [], health: [], invoices: [] };
+  const latencies = [];
   let lastLog = 0;
   for (;;) {
-    const [{ status, body, ms }, health, invoices] = await Promise.all([
-      call(`${url}/bank_statements/${id}`, { token }),
-      probes ? call(`${url}/health`) : null,
-      probes ? call(`${url}/invoices?page_size=1`, { token: probes.customerToken }) : null,
-    ]);
+    const { status, body, ms } = await call(`${url}/bank_statements/${id}`, { token });
     const at = performance.now() - started;
-    latencies.statement.push(ms);
-    if (health) latencies.health.push(health.ms);
-    if (invoices) latencies.invoices.push(invoices.ms);
+    latencies.push(ms);
     if (status !== 200) throw new Error(`GET /bank_statements/${id}: ${status} ${JSON.stringify(body)}`);
     const s = body.data;
     const done = s.matched_count + s.unmatched_count + s.duplicate_count;
@@ -202,20 +181,6 @@ async function untilProcessed(url, id, token, started, reloads, probes) {
       throw new Error(`still processing after ${seconds(at)} s${reloads() ? `; ${reloads()}` : ""}`);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
-}
-
-/** The profiled jobs Worker's lines (bench/reconcile/jobs.ts) named `name`. */
-function profileLines(path, name) {
-  let text = "";
-  try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    return [];
-  }
-  return text
-    .split("\n")
-    .filter((line) => line.includes(`"${name}"`))
-    .map((line) => JSON.parse(line.slice(line.indexOf("{")))[name]);
 }
 
 async function main() {
@@ -261,17 +226,23 @@ async function main() {
   const reloads = () =>
     changed.size > 0 ? `src/ changed during the run (${[...changed].slice(0, 5).join(", ")})` : "";
 
+  // The plan's invoices, a minute apart from 1 October, due 14 days later, a bank transfer each.
   const seedPath = join(work, "seed.sql");
-  writeSeed(seedPath, plan, vars.CREDITOR_NAME);
+  const seeded = plan.invoices.map((invoice) => {
+    const createdAt = new Date(Date.UTC(2026, 9, 1) + invoice.index * 60_000).toISOString();
+    const dueOn = new Date(Date.parse(createdAt.slice(0, 10)) + 14 * 86_400_000).toISOString().slice(0, 10);
+    const { id, orderId, number, gross: cents } = invoice;
+    return { id, orderId, customerId: invoice.customer.id, number, cents, createdAt, dueOn };
+  });
+  const terms = {
+    year: plan.year,
+    creditor: vars.CREDITOR_NAME,
+    paymentMethod: "bank_transfer",
+    description: "bench reconcile",
+  };
+  writeFileSync(seedPath, `${openInvoicesSql(seeded, terms)}\n`);
   const secret = crypto.randomUUID() + crypto.randomUUID();
-  const logFile = PROFILE ? join(work, "wrangler-dev.log") : undefined;
-  log(
-    `starting wrangler dev on port ${port} (API, jobs and documents Workers), its D1 seeded` +
-      (PROFILE
-        ? `; profiling: ${JOBS_MAIN}, D1 delay ${D1_DELAY_MS} ms a call` +
-          (flags["skip-events"] ? ", the events queues' messages acknowledged unread" : "")
-        : ""),
-  );
+  log(`starting wrangler dev on port ${port} (API, jobs and documents Workers), its D1 seeded`);
   const worker = await startWorker({
     name: "bench-reconcile",
     port,
@@ -279,12 +250,9 @@ async function main() {
     vars: {
       JWT_SECRET: secret,
       APP_SECRET: crypto.randomUUID() + crypto.randomUUID(),
-      ...(PROFILE ? { D1_DELAY_MS, BENCH_SKIP_EVENTS: flags["skip-events"] ? "1" : "0" } : {}),
     },
     seed: seedPath,
     env: wranglerEnv,
-    logFile,
-    companionMains: PROFILE ? { "wrangler.jobs.toml": JOBS_MAIN } : {},
   });
   const shown = await checkInvoicesThroughApi(worker.url, plan, secret);
   log(`the service shows the ${thousands(shown)} seeded invoices open, of their amounts and RF references`);
@@ -326,23 +294,7 @@ async function main() {
       `${Date.parse(JSON.parse(uploaded).data[0].created_at) - startedAt} ms after the upload began): ` +
       `statement ${id}; polling every ${POLL_MS} ms`,
   );
-  const probes = PROFILE
-    ? {
-        customerToken: await sign(
-          { sub: "bench-reconcile", customer_id: plan.customers[0].id, scope: "invoices:read", exp },
-          secret,
-          "HS256",
-        ),
-      }
-    : null;
-  const { statement, timeline, at, latencies } = await untilProcessed(
-    worker.url,
-    id,
-    backOffice,
-    started,
-    reloads,
-    probes,
-  );
+  const { statement, timeline, at, latencies } = await untilProcessed(worker.url, id, backOffice, started, reloads);
   const cpu = cpuBetween(cpuBefore, cpuSnapshot());
   const share = machineShare(ticksBefore, machineTicks());
   const wall = (at / 1000).toFixed(1);
@@ -365,11 +317,8 @@ async function main() {
     return `median ${Math.round(sorted[Math.floor(sorted.length / 2)])} ms, max ${Math.round(sorted.at(-1))} ms`;
   };
   log(
-    `while processing, ${latencies.statement.length} polls: GET /bank_statements/{id} (passed on to the jobs ` +
-      `Worker) ${spread(latencies.statement)}` +
-      (probes
-        ? `; beside each, GET /health ${spread(latencies.health)}, GET /invoices ${spread(latencies.invoices)}`
-        : ""),
+    `while processing, ${latencies.length} polls: GET /bank_statements/{id} (passed on to the jobs ` +
+      `Worker) ${spread(latencies)}`,
   );
   log(
     `CPU seconds in those ${wall} s, by process: ${JSON.stringify(cpu.byCommand)}; workerd by thread: ` +
@@ -382,33 +331,6 @@ async function main() {
 
   await worker.stop();
   watcher.close();
-  if (logFile) {
-    const [calibration] = profileLines(logFile, "bench_reconcile_calibration");
-    if (calibration)
-      log(
-        `local D1, ${calibration.calls} calls of each kind one after the other, before the first run: ` +
-          `SELECT 1 ${calibration.select_1_ms} ms, the dedupe lookup ${calibration.dedupe_miss_ms} ms, ` +
-          `an invoice by number ${calibration.invoice_by_number_ms} ms a call`,
-      );
-    const runs = profileLines(logFile, "bench_reconcile_run");
-    for (const run of runs) {
-      const handled = (run.after ?? 0) - (run.before ?? 0);
-      log(
-        `  run: transactions ${run.before}..${run.after} (${handled}) in ${seconds(run.ms)} s, ` +
-          `${(run.ms / Math.max(1, handled)).toFixed(2)} ms each; D1 round trips ${run.d1_calls} ` +
-          `(${(run.d1_calls / Math.max(1, handled)).toFixed(2)} a transaction), events queue sends ${run.event_sends}` +
-          (run.first_transaction_ms == null
-            ? ""
-            : `; its first transaction's second round trip began after ${run.first_transaction_ms} ms`),
-      );
-    }
-    const total = runs.reduce((sum, r) => ({ ms: sum.ms + r.ms, calls: sum.calls + r.d1_calls }), { ms: 0, calls: 0 });
-    log(
-      `profile: ${runs.length} runs, ${seconds(total.ms)} s inside them, ${thousands(total.calls)} D1 round trips ` +
-        `(${(total.calls / N).toFixed(2)} a transaction), ${((total.ms / N) * 1).toFixed(2)} ms a transaction, ` +
-        `D1 delay ${D1_DELAY_MS} ms a call`,
-    );
-  }
   log("reading the stored transactions, payments and invoices from the D1");
   const rows = await queryD1(worker, storedSql(id), wranglerEnv);
   const result = compare(plan, rows);

@@ -12,8 +12,10 @@
 // other tenants' events took to their first arrival (docs/api.md part 11: within 30 s), failing beyond.
 // RELIABILITY.md describes the runs.
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { unstable_readConfig } from "wrangler";
+import { apiVars } from "./derived-config.mjs";
 import { startWorker } from "./local-worker.mjs";
 import { INSPECTOR_OFFSET, isFree } from "./ports.mjs";
 import { createClient, statusLabel } from "./load/http.mjs";
@@ -106,24 +108,14 @@ async function assertPortFree(port, what) {
   }
 }
 
-const wranglerToml = () => readFileSync(new URL("../wrangler.toml", import.meta.url), "utf8");
-
 /** The `{ limit, period }` of wrangler.toml's rate limiter; startWorker keeps the period. */
-function configuredRateLimit() {
-  const [, limit, period] = wranglerToml().match(/simple = \{ limit = (\d+), period = (\d+) \}/);
-  return { limit: Number(limit), period: Number(period) };
-}
+const configuredRateLimit = () =>
+  unstable_readConfig({ config: fileURLToPath(new URL("../wrangler.toml", import.meta.url)) }).ratelimits[0].simple;
 
 /** The fee and VAT variables of this run: wrangler.toml's, but the voucher VAT (above). */
 function billingVars() {
-  const toml = wranglerToml();
-  const value = (name) => toml.match(new RegExp(`^${name} = "(.*)"$`, "m"))[1];
-  return {
-    VOUCHER_VAT_PERCENT,
-    SERVICE_VAT_PERCENT: value("SERVICE_VAT_PERCENT"),
-    CARD_PRODUCTION_FEE: value("CARD_PRODUCTION_FEE"),
-    SHIPPING_FEE: value("SHIPPING_FEE"),
-  };
+  const { SERVICE_VAT_PERCENT, CARD_PRODUCTION_FEE, SHIPPING_FEE } = apiVars();
+  return { VOUCHER_VAT_PERCENT, SERVICE_VAT_PERCENT, CARD_PRODUCTION_FEE, SHIPPING_FEE };
 }
 
 /** wrangler's stderr less the fault lines (each with the blank or indented lines after it), which `counts` counts. */

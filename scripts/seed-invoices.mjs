@@ -1,101 +1,131 @@
-// Open invoices written straight into a local D1 before the Workers start (scripts/local-worker.mjs,
-// option `seed`), for the runs that need thousands of them: the reconciliation bench and the direct
-// debit dev-server test. Each invoice gets the submitted card order it bills (the foreign key) and is
-// stored as src/writes/invoices.ts issues one: state `open`, nothing allocated, gross = net (vouchers,
-// 0 % VAT). The count triggers run, so the lists' totals are right; the INV sequence of `year` stands
-// at the last number, as if they had been issued.
+// The one seeding script: rows written straight into a local D1 before the Workers start
+// (scripts/local-worker.mjs, option `seed`), for the runs that need thousands of them: the card orders
+// of `npm run bench`, the open invoices of the reconciliation bench and of the direct debit dev-server
+// test. Inserting with SQL rather than through the API makes 10,000+ rows take seconds; the count
+// triggers run, so the lists' totals are right. The statements are drizzle's for src/'s own tables
+// (each row by its fields' names there), so no column list is kept here.
+import { writeFileSync } from "node:fs";
+import { importSource } from "./import-source.mjs";
 
-const quote = (value) => (value === null ? "NULL" : `'${String(value).replaceAll("'", "''")}'`);
+const { cardOrders, invoices, numberSequences, drizzle } = await importSource(
+  [
+    'export { cardOrders } from "./src/schemas/card-order";',
+    'export { invoices } from "./src/schemas/invoice";',
+    'export { numberSequences } from "./src/db/schema";',
+    'export { drizzle } from "drizzle-orm/sqlite-proxy";',
+  ].join("\n"),
+);
+const db = drizzle(async () => ({ rows: [] }));
 
-/** Rows in INSERTs of 100 (each statement far below D1's 100 KB). */
-function inserts(table, columns, rows) {
+const literal = (value) =>
+  value === null || value === undefined
+    ? "NULL"
+    : typeof value === "number"
+      ? String(value)
+      : `'${String(value).replaceAll("'", "''")}'`;
+
+/** `rows` of `table` as INSERTs of 100 (each statement far below D1's 100 KB), the values written out. */
+function inserts(table, rows) {
   const statements = [];
-  for (let i = 0; i < rows.length; i += 100)
-    statements.push(
-      `INSERT INTO ${table} (${columns.join(", ")}) VALUES\n${rows
-        .slice(i, i + 100)
-        .map((row) => `(${columns.map((column) => quote(row[column] ?? null)).join(", ")})`)
-        .join(",\n")};`,
-    );
+  for (let i = 0; i < rows.length; i += 100) {
+    const { sql, params } = db
+      .insert(table)
+      .values(rows.slice(i, i + 100))
+      .toSQL();
+    statements.push(`${sql.split("?").reduce((text, part, j) => text + literal(params[j - 1]) + part)};`);
+  }
   return statements;
 }
 
-const ORDER_COLUMNS = [
-  "id",
-  "customer_id",
-  "state",
-  "created_at",
-  "updated_at",
-  "submitted_at",
-  "description",
-  "payment_method",
-  "voucher_category",
-  "invoice_id",
-  "invoice_number",
-];
-const INVOICE_COLUMNS = [
-  "id",
-  "customer_id",
-  "number",
-  "state",
-  "created_at",
-  "updated_at",
-  "booked_on",
-  "creditor",
-  "due_on",
-  "order_id",
-  "order_state",
-  "payment_method",
-  "kind",
-  "net_amount",
-  "gross_amount",
-  "recipient",
-  "allocated_amount",
-  "buyer",
-];
+// --- The card orders of `npm run bench` (bench/run.mjs, through bench/seed.mjs).
+
+const customerName = (k) => `bench-customer-${k}`;
+// Ids must look like the service's (lowercase UUIDs), or GET /card_orders/{id} answers 404 unread.
+const orderId = (k, i) => `${k.toString(16).padStart(8, "0")}-0000-4000-8000-${i.toString(16).padStart(12, "0")}`;
+const STATES = ["draft", "submitted", "in_production", "delivered", "cancelled"];
+
+/**
+ * Writes the bench's card orders: of each customer k, order i is created i minutes after 2025-01-01,
+ * in state STATES[i % 5] with the timestamps that state implies; the newest is i = count - 1.
+ * @returns {{ orders: number, customers: number, listCustomer: string, newestOrderId: string }}
+ */
+export function writeCardOrderSeed(path, { customers = 4, ordersPerCustomer = 3000 } = {}) {
+  const rows = [];
+  for (let k = 1; k <= customers; k++)
+    for (let i = 0; i < ordersPerCustomer; i++) {
+      const at = new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString();
+      const s = i % 5;
+      rows.push({
+        id: orderId(k, i),
+        customerId: customerName(k),
+        state: STATES[s],
+        createdAt: at,
+        updatedAt: at,
+        submittedAt: s >= 1 && s <= 3 ? at : null,
+        productionStartedAt: s === 2 || s === 3 ? at : null,
+        deliveredAt: s === 3 ? at : null,
+        description: `Vouchers for team ${i % 40}`,
+        invoiceReference: i % 3 === 0 ? `PO-${i}` : null,
+        costCenter: `CC-${100 + (i % 7)}`,
+        paymentMethod: ["bank_transfer", "direct_debit"][i % 2],
+        voucherCategory: ["mixed", "meal", "gift"][i % 3],
+      });
+    }
+  writeFileSync(path, `${inserts(cardOrders, rows).join("\n")}\n`);
+  return {
+    orders: customers * ordersPerCustomer,
+    customers,
+    listCustomer: customerName(1),
+    newestOrderId: orderId(1, ordersPerCustomer - 1),
+  };
+}
+
+// --- Open invoices (bench/reconcile.mjs, test/dev-server/direct-debit.test.mjs).
 
 /**
  * The SQL for `invoices`, each { id, orderId, customerId, number, cents, createdAt, dueOn, buyer? }
  * (buyer: the invoice's buyer as stored, a direct debit's mandate), all of `paymentMethod`, issued
- * by `creditor`, in `year`.
+ * by `creditor`, in `year`. Each gets the submitted card order it bills (the foreign key) and is
+ * stored as src/writes/invoices.ts issues one: `open`, nothing allocated, gross = net (vouchers, 0 %
+ * VAT); the INV sequence of `year` stands at the last number, as if they had been issued.
  */
-export function openInvoicesSql(invoices, { year, creditor, paymentMethod, description }) {
-  const orders = invoices.map((i) => ({
+export function openInvoicesSql(list, { year, creditor, paymentMethod, description }) {
+  const orders = list.map((i) => ({
     id: i.orderId,
-    customer_id: i.customerId,
+    customerId: i.customerId,
     state: "submitted",
-    created_at: i.createdAt,
-    updated_at: i.createdAt,
-    submitted_at: i.createdAt,
+    createdAt: i.createdAt,
+    updatedAt: i.createdAt,
+    submittedAt: i.createdAt,
     description,
-    payment_method: paymentMethod,
-    voucher_category: "meal",
-    invoice_id: i.id,
-    invoice_number: i.number,
+    paymentMethod,
+    voucherCategory: "meal",
+    invoiceId: i.id,
+    invoiceNumber: i.number,
   }));
-  const rows = invoices.map((i) => ({
+  const rows = list.map((i) => ({
     id: i.id,
-    customer_id: i.customerId,
+    customerId: i.customerId,
     number: i.number,
     state: "open",
-    created_at: i.createdAt,
-    updated_at: i.createdAt,
-    booked_on: i.createdAt.slice(0, 10),
+    createdAt: i.createdAt,
+    updatedAt: i.createdAt,
+    bookedOn: i.createdAt.slice(0, 10),
     creditor,
-    due_on: i.dueOn,
-    order_id: i.orderId,
-    order_state: "submitted",
-    payment_method: paymentMethod,
+    dueOn: i.dueOn,
+    orderId: i.orderId,
+    orderState: "submitted",
+    paymentMethod,
     kind: "voucher",
-    net_amount: i.cents,
-    gross_amount: i.cents,
+    netAmount: i.cents,
+    grossAmount: i.cents,
     recipient: i.customerId,
-    allocated_amount: 0,
+    allocatedAmount: 0,
     buyer: i.buyer === undefined ? null : JSON.stringify(i.buyer),
   }));
   return [
-    ...inserts("card_orders", ORDER_COLUMNS, orders),
-    ...inserts("invoices", INVOICE_COLUMNS, rows),
-    `INSERT INTO number_sequences (series, year, last) VALUES ('INV', ${year}, ${invoices.length});`,
+    ...inserts(cardOrders, orders),
+    ...inserts(invoices, rows),
+    ...inserts(numberSequences, [{ series: "INV", year, last: list.length }]),
   ].join("\n");
 }

@@ -13,6 +13,7 @@ import {
   token,
   unique,
 } from "./support/api";
+import { checkDigits, ibanOf, mod97 } from "./support/check-digits.mjs";
 
 // docs/api.md parts 13 and 14 (the API contract's parts 13 and 14): the customer's billing profile.
 
@@ -22,17 +23,11 @@ const get = (auth: string) => call(PATH, { token: auth });
 
 type Body = Record<string, unknown>;
 
-// The test's own arithmetic, independent of src/domain/iban.ts: ISO 7064 MOD 97-10 with each letter
-// read as 10..35, done on one big integer.
-const numeric = (text: string) => Array.from(text, (char) => Number.parseInt(char, 36)).join("");
-const mod97 = (text: string) => Number(BigInt(numeric(text)) % 97n);
-const twoDigits = (n: number) => String(n).padStart(2, "0");
-/** What an IBAN's check digits are checked by: its first four characters moved to the end, mod 97 (1 when right). */
+// The check digits by the tests' own arithmetic (support/check-digits.mjs), independent of src/domain/iban.ts.
+/** An IBAN's check: 1 when its check digits are right. */
 const ibanMod97 = (iban: string) => mod97(iban.slice(4) + iban.slice(0, 4));
-/** An IBAN of `country` and `bban` with the check digits ISO 13616 computes: right by mod 97, whatever else is wrong. */
-const ibanOf = (country: string, bban: string) => `${country}${twoDigits(98 - mod97(`${bban}${country}00`))}${bban}`;
 /** The Leitweg-ID of `address` (coarse, or coarse-fine) with its right check digits (KoSIT: MOD 97-10). */
-const leitwegOf = (address: string) => `${address}-${twoDigits(98 - mod97(`${address.replaceAll("-", "")}00`))}`;
+const leitwegOf = (address: string) => `${address}-${checkDigits(address.replaceAll("-", ""))}`;
 
 /** The calendar day of `at` in the business time zone (wrangler.toml: Europe/Berlin), YYYY-MM-DD. */
 const berlinDay = (at: Date) =>
@@ -571,7 +566,7 @@ describe("PUT /customers/me/billing_profile: every rule of a field (422 validati
         const candidate = `37040044${String(account).padStart(10, "0")}`;
         if (98 - mod97(`${candidate}DE00`) === right) bban = candidate;
       }
-      const good = `DE${twoDigits(right)}${bban}`;
+      const good = `DE${String(right).padStart(2, "0")}${bban}`;
       const bad = `DE${refusedDigits}${bban}`;
       expect([ibanMod97(good), ibanMod97(bad), bad.length]).toStrictEqual([1, 1, 22]);
       await accepted(debiting(good));

@@ -17,6 +17,7 @@ import {
   unique,
   UUID,
   type Bindings,
+  post,
 } from "./support/api";
 
 // docs/api.md part 10: the three invoices of a card order and their amounts. wrangler.toml leaves the
@@ -25,8 +26,6 @@ import {
 // invoice-lines.test.ts). Business days and the years of numbers are those of BUSINESS_TIME_ZONE,
 // Europe/Berlin (docs/api.md part 14; the hours around midnight: invoice-issuing.test.ts).
 
-const post = (path: string, auth: string, bindings?: Bindings) =>
-  call(path, { token: auth, method: "POST", env: bindings });
 const today = () => businessDay();
 const plusDays = (day: string, days: number) =>
   new Date(Date.parse(`${day}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10);

@@ -5,6 +5,7 @@ declare global {
   namespace Cloudflare {
     interface Env extends Bindings {
       TEST_MIGRATIONS: D1Migration[];
+      RATE_LIMIT_SIMPLE: { limit: number; period: number };
     }
     interface GlobalProps {
       mainModule: typeof import("./support/worker");

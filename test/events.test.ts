@@ -15,14 +15,13 @@ import {
   unique,
   UUID,
   listLink,
+  post,
 } from "./support/api";
 import { FaultyD1 } from "./support/faulty-d1";
 import { drain, queued } from "./support/queue";
 
 // docs/api.md part 11: every change a client may react to is an event, stored in the change's batch,
 // listed by GET /events and handed to the queue; the Cron Trigger sends what the queue never got.
-
-const post = (path: string, auth: string) => call(path, { token: auth, method: "POST" });
 
 async function data(path: string, auth: string): Promise<any> {
   const response = await call(path, { token: auth });

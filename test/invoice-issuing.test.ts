@@ -15,6 +15,7 @@ import {
   orderIn,
   storeBillingProfile,
   token,
+  post,
 } from "./support/api";
 
 // docs/api.md part 14: when an invoice is issued, and what it is issued from. Its dates and the year of
@@ -25,9 +26,6 @@ import {
 // The Worker runs in the test's isolate (test/support/api.ts calls its fetch directly), so faking Date
 // here moves the Worker's clock too: every request of a test below runs at the instant it sets, which
 // stands still until the test sets another (each stamp still a millisecond after the last).
-
-const post = (path: string, auth: string, bindings?: Bindings) =>
-  call(path, { token: auth, method: "POST", env: bindings });
 
 async function ok(path: string, auth: string, bindings?: Bindings): Promise<any> {
   const response = await post(path, auth, bindings);

@@ -18,11 +18,10 @@ import {
   token,
   unique,
   UUID,
+  post,
 } from "./support/api";
 
 const CREDITOR = "Voucher Cards GmbH"; // wrangler.toml CREDITOR_NAME
-
-const post = (path: string, auth: string) => call(path, { token: auth, method: "POST" });
 
 /** The sequence part of `INV-2026-000042`. */
 const sequenceOf = (number: string): number => {

@@ -13,9 +13,8 @@ import {
   orderIn,
   token,
   UUID,
+  post,
 } from "./support/api";
-
-const post = (path: string, auth: string) => call(path, { token: auth, method: "POST" });
 
 async function get(path: string, auth: string): Promise<any> {
   const response = await call(path, { token: auth });

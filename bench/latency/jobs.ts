@@ -7,4 +7,5 @@ import { counted, delayed, type DelayedBindings } from "./worker";
 export default {
   fetch: counted(jobs.fetch),
   queue: (batch, env, ctx) => jobs.queue(batch, delayed(env), ctx),
+  scheduled: (controller, env, ctx) => jobs.scheduled(controller, delayed(env), ctx),
 } satisfies ExportedHandler<DelayedBindings, QueueMessage>;

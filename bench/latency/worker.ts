@@ -45,5 +45,4 @@ export const counted =
 
 export default {
   fetch: counted(service.fetch),
-  scheduled: (controller, env, ctx) => service.scheduled(controller, delayed(env), ctx),
 } satisfies ExportedHandler<DelayedBindings>;

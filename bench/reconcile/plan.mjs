@@ -18,41 +18,17 @@
 // amount exactly. Every referencing transfer is then allocated in full, in whatever order the
 // instalments come, so no expectation depends on an order the bench could get wrong; the expectation
 // is still computed by playing rule 2 over the file in order (the service's order), and checked.
+import { germanIban, holdsMod97, rfReference } from "../../test/support/check-digits.mjs";
 
 const YEAR = 2026;
 const SERIES = "INV";
-/** A German IBAN: bank code and account number, check digits computed. */
-export function germanIban(bankCode, account) {
-  const bban = `${bankCode}${String(account).padStart(10, "0")}`;
-  const check = 98n - (BigInt(`${bban}131400`) % 97n); // "DE00" moved to the end, D=13, E=14
-  return `DE${String(check).padStart(2, "0")}${bban}`;
-}
-
-/** ISO 7064 MOD 97-10 of letters (10..35) and digits. */
-function mod97(text) {
-  let remainder = 0;
-  for (const ch of text) {
-    const value = /[0-9]/.test(ch) ? ch : String(ch.charCodeAt(0) - 55);
-    for (const digit of value) remainder = (remainder * 10 + Number(digit)) % 97;
-  }
-  return remainder;
-}
-
-export const isRf = (reference) =>
-  /^RF[0-9]{2}[A-Z0-9]{1,21}$/.test(reference) && mod97(reference.slice(4) + reference.slice(0, 4)) === 1;
-
-/** The RF reference of an invoice number: "RF", check digits, the number without hyphens. */
-export function rfOf(number) {
-  const body = number.replaceAll("-", "");
-  return `RF${String(98 - mod97(`${body}RF00`)).padStart(2, "0")}${body}`;
-}
 
 /** The same reference with check digits that are wrong. */
 function wrongRf(number, rng) {
   const body = number.replaceAll("-", "");
   for (;;) {
     const reference = `RF${String(2 + Math.floor(rng() * 97)).padStart(2, "0")}${body}`;
-    if (!isRf(reference)) return reference;
+    if (!holdsMod97(reference)) return reference;
   }
 }
 
@@ -130,7 +106,7 @@ export function makePlan({ transactions: N, invoices: M, customers: C = 40, seed
   const customers = Array.from({ length: C }, (_, k) => ({
     id: `bench-reconcile-customer-${String(k + 1).padStart(2, "0")}`,
     name: `${CUSTOMER_NAMES[k % CUSTOMER_NAMES.length]} ${k + 1}`,
-    iban: germanIban("37040044", 1_000_000 + k),
+    iban: germanIban(1_000_000 + k),
   }));
 
   // The invoices: INV-2026-000001 .. in a random order of use; 10.00 to 5,000.00 EUR.
@@ -156,7 +132,7 @@ export function makePlan({ transactions: N, invoices: M, customers: C = 40, seed
 
   /** How a transfer names its invoices: what goes into Strd, Ustrd and EndToEndId. */
   const singleRf = (invoice) => {
-    const rf = rfOf(invoice.number);
+    const rf = rfReference(invoice.number);
     const thanks = pick(THANKS);
     switch (Math.floor(rng() * 4)) {
       case 0:
@@ -192,9 +168,9 @@ export function makePlan({ transactions: N, invoices: M, customers: C = 40, seed
   const severalRefs = (named) => {
     switch (Math.floor(rng() * 4)) {
       case 0:
-        return { style: "several-rf-text", text: named.map((i) => rfOf(i.number)).join(" ") };
+        return { style: "several-rf-text", text: named.map((i) => rfReference(i.number)).join(" ") };
       case 1:
-        return { style: "several-rf-grouped", text: named.map((i) => grouped(rfOf(i.number))).join(", ") };
+        return { style: "several-rf-grouped", text: named.map((i) => grouped(rfReference(i.number))).join(", ") };
       case 2:
         return {
           style: "several-numbers",
@@ -206,7 +182,7 @@ export function makePlan({ transactions: N, invoices: M, customers: C = 40, seed
       default:
         return {
           style: "several-mixed",
-          structured: rfOf(named[0].number),
+          structured: rfReference(named[0].number),
           text: `auch ${named.slice(1).map(typed).join(" ")}`,
         };
     }
@@ -263,7 +239,7 @@ export function makePlan({ transactions: N, invoices: M, customers: C = 40, seed
   // Noise: names nothing, from an IBAN of its own (bank code 50010517).
   const grosses = invoices.map((i) => i.gross);
   for (let k = 0; k < counts.noise; k++) {
-    const iban = germanIban("50010517", 2_000_000 + k);
+    const iban = germanIban(2_000_000 + k, "50010517");
     const amount = rng() < 0.2 ? pick(grosses) : between(100, 200_000);
     const draw = rng();
     const someone = pick(invoices);
@@ -277,7 +253,7 @@ export function makePlan({ transactions: N, invoices: M, customers: C = 40, seed
         style: "noise-unknown-number",
         text: `Rechnung ${numberOf(YEAR, M + 1000 + k)} und ${numberOf(YEAR - 1, someone.n)}`,
       };
-    else refs = { style: "noise-unknown-rf", structured: rfOf(numberOf(YEAR, M + 1000 + k)), text: "" };
+    else refs = { style: "noise-unknown-rf", structured: rfReference(numberOf(YEAR, M + 1000 + k)), text: "" };
     drafts.push({ kind: "noise", customer: null, iban, named: [], amount, ...refs });
   }
   if (drafts.length !== N) throw new Error(`the plan has ${drafts.length} transactions, not ${N}`);

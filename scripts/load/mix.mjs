@@ -5,6 +5,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { sign } from "hono/jwt";
 import { randomAmount } from "./amounts.mjs";
 import { statusLabel } from "./http.mjs";
+import { CARD_ORDER_STATES, INVOICE_STATES } from "./service.mjs";
 import { chance, createLock, pick } from "./util.mjs";
 
 export const TENANTS = 4;
@@ -23,8 +24,6 @@ const SCOPES = [
 // Writes go to the newest few resources of a tenant, so that its two principals meet on the same
 // ones now and then: the races that must answer 409 instead of corrupting anything.
 const HOT_WINDOW = 8;
-export const CARD_ORDER_STATES = ["draft", "submitted", "in_production", "delivered", "cancelled"];
-export const INVOICE_STATES = ["open", "paid", "cancelled"];
 const INVOICEABLE = ["submitted", "in_production", "delivered"];
 const NOTIFICATION_GROUPS = 6;
 // Several cards per order (the API allows 500), for several voucher owners, names as cards print them.

@@ -2,7 +2,7 @@
 // the API (retrying 503s under --faults, like the load), never counted in the load's figures.
 import { expectedAmounts } from "./amounts.mjs";
 import { statusLabel } from "./http.mjs";
-import { CARD_ORDER_STATES, INVOICE_STATES } from "./mix.mjs";
+import { CARD_ORDER_STATES, FIXED_FIELDS, INVOICE_STATES, LINKED_FIELDS } from "./service.mjs";
 import { mapPool, percentile, sameJson } from "./util.mjs";
 
 // Small, so that an order of several cards is paged through, as a client would.
@@ -129,38 +129,8 @@ export const tally = (findings) => KINDS.map((kind) => `${kind}=${findings[kind]
 // ---------------------------------------------------------------------------------------------
 // Resources
 
-// Fields no change alters: the current version must still show what the 201 (or first GET) showed.
-const FIXED_FIELDS = {
-  card_order: [
-    "id",
-    "created_at",
-    "customer",
-    "description",
-    "invoice_reference",
-    "cost_center",
-    "payment_method",
-    "voucher_category",
-  ],
-  invoice: [
-    "id",
-    "type",
-    "number",
-    "created_at",
-    "booked_on",
-    "service_period_start",
-    "service_period_end",
-    "creditor",
-    "due_on",
-    "gross_amount",
-    "net_amount",
-    "recipient",
-    "reference",
-    "cost_center",
-    "payment_method",
-  ],
-};
-// Fields another request changes without an answer that shows this resource: checked on their own.
-const LINKED_FIELDS = { card_order: ["updated_at", "invoice", "entries_count"], invoice: ["orders"] };
+// Fields no change alters (FIXED_FIELDS, from src/): the current version must still show what the 201
+// (or first GET) showed.
 
 /** Why a stored resource differs from what was acknowledged about it, or undefined. */
 function difference(kind, tracked, current) {

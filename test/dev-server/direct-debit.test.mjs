@@ -21,6 +21,7 @@ import { importSource } from "../../scripts/import-source.mjs";
 import { iso20022Validator, validatorRequired } from "../../scripts/iso20022-validator.mjs";
 import { startWorker } from "../../scripts/local-worker.mjs";
 import { openInvoicesSql } from "../../scripts/seed-invoices.mjs";
+import { germanIban } from "../support/check-digits.mjs";
 import { firstFreePorts, INSPECTOR_OFFSET } from "../../scripts/ports.mjs";
 
 const { camt053File, earliestCollectionDate, isTarget2Day, addDays, dayIn, paymentReferenceOf } = await importSource(
@@ -380,13 +381,6 @@ test("the whole loop: invoiced, collected, settled, returned (AM04), collected a
 });
 
 // --- Collections of 1, 2 and 1,000 invoices, seeded.
-
-/** A German IBAN with right check digits (bank code 37040044). */
-function germanIban(account) {
-  const bban = `37040044${String(account).padStart(10, "0")}`;
-  const check = 98n - (BigInt(`${bban}131400`) % 97n);
-  return `DE${String(check).padStart(2, "0")}${bban}`;
-}
 
 /**
  * The seeded invoices: open, direct debit, due on their group's day, each with the buyer it was

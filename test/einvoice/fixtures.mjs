@@ -7,6 +7,7 @@
 // note of each; and two sellers for part 15's EPC QR code (a name over 70 characters, no BIC).
 // documents.test.mjs renders them as XML, pdf.test.mjs (a subset) as PDF.
 import { importSource } from "../../scripts/import-source.mjs";
+import { rfReference } from "../support/check-digits.mjs";
 import { PROFILES, SELLER_VARS } from "./parties.mjs";
 
 const { invoiceTerms, LINE_TEXTS, sellerOf, buyerOf, eInvoiceOf } = await importSource(
@@ -137,16 +138,8 @@ for (const [variant, sellerVars] of [
   DOCUMENTS.push([`DE-voucher-0-transfer-${variant}.381`, creditNote, about]);
 }
 
-/**
- * An invoice's ISO 11649 payment reference (docs/api.md part 15), computed here again rather than
- * imported: "RF", the check digits (98 minus the remainder mod 97 of the body followed by "RF00",
- * letters counted as 10 to 35), the invoice number without hyphens.
- */
-export function paymentReference(invoiceNumber) {
-  const body = invoiceNumber.replaceAll("-", "");
-  const digits = [...`${body}RF00`].map((c) => Number.parseInt(c, 36)).join("");
-  return `RF${String(98n - (BigInt(digits) % 97n)).padStart(2, "0")}${body}`;
-}
+/** An invoice's ISO 11649 payment reference (docs/api.md part 15), computed by the tests' own arithmetic. */
+export const paymentReference = (invoiceNumber) => rfReference(invoiceNumber);
 
 /**
  * The PDFs' share of them, each with its credit note: every VAT category (O of a voucher and of a

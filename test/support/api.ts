@@ -67,7 +67,7 @@ interface Entry {
  * with the test's bindings (the recording queue, a test's own variables or a faulty D1), which the
  * pool's entry point cannot take, and it waits for the Worker's waitUntil tasks. (The Proxy chain
  * of @cloudflare/vitest-pool-workers, which slowed `exports.default.fetch` with every call, is gone
- * in @cloudflare/vitest-plugin; `npm run bench:pool-proxy` checks that it stays gone.)
+ * in @cloudflare/vitest-plugin, BENCHMARKS.md "The test pool".)
  * `target` is another entry point of the same service (bench/wrapped-d1).
  */
 export async function send(request: Request, bindings: Bindings = {}, target: Entry = worker): Promise<Response> {
@@ -96,6 +96,10 @@ export function call(path: string, options: CallOptions = {}): Promise<Response>
     options.env,
   );
 }
+
+/** A POST without a body, as `auth`: an action such as `/card_orders/{id}/submit`. */
+export const post = (path: string, auth: string, bindings?: Bindings): Promise<Response> =>
+  call(path, { token: auth, method: "POST", env: bindings });
 
 /** Field order matters (docs/api.md part 1): compare it wherever `expected` spells an object out. */
 function expectKeyOrder(actual: any, expected: unknown, path = "$"): void {

@@ -4,7 +4,11 @@ import { dayIn } from "../../src/domain/time";
 import { BASE, call, createInvoice, newCardOrder, newEntry, orderIn, storeBillingProfile, token, unique } from "./api";
 import { type Camt053Detail, type Camt053Entry, type Camt053Version, camt053File } from "./camt053-builder";
 import { type CallRecord, FaultyD1, type FaultMode, UNREACHABLE } from "./faulty-d1";
+import { germanIban, rfReference } from "./check-digits.mjs";
 import { drainStatements } from "./queue";
+
+// The check digits, computed independently of src/domain/ (check-digits.mjs), for the tests that build payments.
+export { germanIban, rfReference };
 
 // Bank statements as the seller's bank sends them (docs/api.md part 15), uploaded and read through the
 // API: the back office's side of getting paid, for the tests of parts 15 and 16.
@@ -56,13 +60,6 @@ export async function processed(
   return { statement, transactions: ((await listed.json()) as any).data };
 }
 
-/** A German IBAN of its own for a test (bank code 37040044, `account` up to 10 digits), check digits right. */
-export function germanIban(account: number | string): string {
-  const bban = `37040044${String(account).padStart(10, "0")}`;
-  const check = 98n - (BigInt(`${bban}131400`) % 97n); // "DE00" moved to the end, D=13, E=14
-  return `DE${String(check).padStart(2, "0")}${bban}`;
-}
-
 // --- For the tests of part 15 (bank-statements, matching.rules, allocations, reconciliation.property).
 
 /** The `data` of a 200 answer to GET `path`. */
@@ -112,18 +109,6 @@ export async function storedFiles(): Promise<string[]> {
     cursor = page.truncated ? page.cursor : undefined;
   } while (cursor !== undefined);
   return keys.sort();
-}
-
-/**
- * The ISO 11649 reference of a body, computed here on its own (ISO 7064 MOD 97-10 over the body and
- * "RF00", letters as 10 to 35), to hold src/domain/payment-reference.ts to: `INV-2026-000004` ->
- * `RF13INV2026000004`. `check` overrides the check digits (a wrong reference).
- */
-export function rfReference(invoiceNumber: string, check?: number): string {
-  const body = invoiceNumber.replaceAll("-", "").toUpperCase();
-  const digits = [...`${body}RF00`].map((ch) => (/[A-Z]/.test(ch) ? String(ch.charCodeAt(0) - 55) : ch)).join("");
-  const right = 98n - (BigInt(digits) % 97n);
-  return `RF${String(check ?? right).padStart(2, "0")}${body}`;
 }
 
 /** The reference with check digits that are wrong (the right ones plus one, kept within 02..98). */

@@ -46,6 +46,36 @@ export interface Outcome<T = QueueMessage> {
 }
 
 /**
+ * One batch of `bodies` from `queue` through the jobs Worker's queue consumer, each message on its
+ * `attempts`-th attempt, as the platform's queue hands it over; returns each message's outcome.
+ */
+export async function consume(
+  queue: string,
+  bodies: QueueMessage[],
+  {
+    attempts = 1,
+    bindings = {},
+    id = "m",
+  }: { attempts?: number; bindings?: Partial<Cloudflare.Env>; id?: string } = {},
+): Promise<Outcome[]> {
+  const batch = createMessageBatch<QueueMessage>(
+    queue,
+    bodies.map((body, i) => ({ id: `${id}-${i}`, timestamp: new Date(), attempts, body })),
+  );
+  const outcomes = batch.messages.map((message) => {
+    const outcome: Outcome = { queue, body: message.body, acked: false };
+    const { ack, retry } = message;
+    message.ack = () => ((outcome.acked = true), ack.call(message));
+    message.retry = (options?: QueueRetryOptions) => ((outcome.retried = { ...options }), retry.call(message, options));
+    return outcome;
+  });
+  const ctx = createExecutionContext();
+  await jobs.queue(batch, { ...env, EVENTS: queued.binding, SLOW_DELIVERIES: slowQueued.binding, ...bindings }, ctx);
+  await waitOnExecutionContext(ctx);
+  return outcomes;
+}
+
+/**
  * Runs the jobs Worker's queue consumer over what was queued, and over what that queued in turn, until
  * nothing is left (a fan-out queues deliveries and pushes; the fast lane hands slow deliveries to the
  * slow lane). A retry is recorded, not re-run: the test decides. Returns every message's outcome, in
@@ -62,28 +92,8 @@ export async function drain(
   ];
   for (let round = 0; round < 10 && lanes.some((lane) => lane.from.messages.length > 0); round++) {
     for (const lane of lanes) {
-      if (lane.from.messages.length === 0) continue;
-      const batch = createMessageBatch<QueueMessage>(
-        lane.name,
-        lane.from.take().map((body, i) => ({ id: `m-${round}-${i}`, timestamp: new Date(), attempts: 1, body })),
-      );
-      const seen = batch.messages.map((message) => {
-        const outcome: Outcome = { queue: lane.name, body: message.body, acked: false };
-        const { ack, retry } = message;
-        message.ack = () => ((outcome.acked = true), ack.call(message));
-        message.retry = (options?: QueueRetryOptions) => (
-          (outcome.retried = { ...options }), retry.call(message, options)
-        );
-        return outcome;
-      });
-      const ctx = createExecutionContext();
-      await jobs.queue(
-        batch,
-        { ...env, EVENTS: queued.binding, SLOW_DELIVERIES: slowQueued.binding, ...bindings },
-        ctx,
-      );
-      await waitOnExecutionContext(ctx);
-      outcomes.push(...seen);
+      if (lane.from.messages.length > 0)
+        outcomes.push(...(await consume(lane.name, lane.from.take(), { bindings, id: `m-${round}` })));
     }
   }
   return outcomes;
