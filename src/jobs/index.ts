@@ -5,18 +5,39 @@ import { appOf } from "../http/app";
 import type { StatementMessage } from "../payments/messages";
 import { consumeStatements } from "../payments/statements";
 import { jobsEndpoints } from "../routes/jobs";
+import { redispatchDeliveries, startDeliveries } from "../deliveries/dispatch";
+import type { DeliveryMessage, EmailSendingEvent } from "../deliveries/messages";
+import { consumeEmailEvents } from "../deliveries/outcomes";
+import { consumeDeliveries } from "../deliveries/send";
+
+type Consumed = QueueMessage | StatementMessage | DeliveryMessage | EmailSendingEvent;
 
 /**
  * The jobs Worker (wrangler.jobs.toml): the queues' consumers, what is done off the request, and the
  * requests the API Worker passes on (http/pass-on.ts): the back office's, an invoice's payments and
  * documents. The events queues fan each event out into webhook deliveries and pushes
  * (src/events/consumer.ts); the statements queue reads and matches bank statements
- * (src/payments/statements.ts).
+ * (src/payments/statements.ts); the deliveries queue e-mails documents to buyers and the delivery-events
+ * queue takes what Email Service reports of them (src/deliveries, docs/api.md part 17).
  */
 export default {
   fetch: appOf(jobsEndpoints).fetch,
-  queue: (batch, env, _ctx) =>
-    batch.queue.startsWith("voucher-billing-statements")
-      ? consumeStatements(batch as MessageBatch<StatementMessage>, env)
-      : consume(batch as MessageBatch<QueueMessage>, env),
-} satisfies ExportedHandler<Bindings, QueueMessage | StatementMessage>;
+  async queue(batch, env, _ctx) {
+    const { queue } = batch;
+    if (queue.startsWith("voucher-billing-statements"))
+      return consumeStatements(batch as MessageBatch<StatementMessage>, env);
+    if (queue.startsWith("voucher-billing-invoice-deliveries"))
+      return consumeDeliveries(batch as MessageBatch<DeliveryMessage>, env);
+    if (queue.startsWith("voucher-billing-email-events"))
+      return consumeEmailEvents(batch as MessageBatch<EmailSendingEvent>, env);
+    const events = batch as MessageBatch<QueueMessage>;
+    // docs/api.md part 17: an issued or cancelled invoice's events start its deliveries.
+    if (queue === "voucher-billing-events") await startDeliveries(env, events.messages);
+    return consume(events, env);
+  },
+  // --- docs/api.md part 17: the jobs Worker's per-minute cron (wrangler.jobs.toml [triggers]) sends
+  // again every delivery whose attempt is overdue (its message lost). Awaited: a failed run shows.
+  async scheduled(_controller, env, _ctx) {
+    console.log(JSON.stringify({ job: "redispatch_deliveries", sent: await redispatchDeliveries(env) }));
+  },
+} satisfies ExportedHandler<Bindings, Consumed>;
