@@ -10,7 +10,7 @@ import type { InvoiceDeliveryRow, InvoiceRow } from "../db/schema";
 // document_language, kept on the invoice when it was issued): subject, text and its one attachment.
 
 /** What the sender needs of the service's variables. */
-export interface Sender {
+interface Sender {
   /** DELIVERY_FROM: the address on the seller's sending domain. */
   from: string;
   /** CREDITOR_NAME: the From's display name. */
@@ -34,13 +34,13 @@ const FORMAT_NAMES: Record<InvoiceFormat, Record<DocumentLanguage, string>> = {
  * first TARGET2 business day on or after the due date that a collection made today may take (never
  * before the due date; docs/api.md part 16's earliest collection date when that is later).
  */
-export function collectionDateFor(due: string, today: string, leadDays: number): string {
+function collectionDateFor(due: string, today: string, leadDays: number): string {
   let day = earliestCollectionDate(today, leadDays);
   if (due > day) for (day = due; !isTarget2Day(day); day = addDays(day, 1));
   return day;
 }
 
-export interface Composed {
+interface Composed {
   subject: string;
   text: string;
   filename: string;
@@ -65,13 +65,17 @@ export function compose(invoice: InvoiceRow, delivery: InvoiceDeliveryRow, sende
     ? `Das Dokument ist als ${FORMAT_NAMES[delivery.format].de} angehängt: ${filename}`
     : `The document is attached as ${FORMAT_NAMES[delivery.format].en}: ${filename}`;
 
+  const issued = f.day(invoice.bookedOn!);
   const body: string[] = [];
   if (creditNote) {
     const cancelledOn = invoice.cancelledOn ?? invoice.cancelledAt!.slice(0, 10);
     body.push(
       de
-        ? `anbei erhalten Sie die Rechnungskorrektur ${number} vom ${f.day(cancelledOn)} zu unserer Rechnung ${invoice.number} vom ${f.day(invoice.bookedOn!)} über ${amount}. Die Rechnung ist damit storniert; Sie brauchen sie nicht zu bezahlen.`
-        : `Please find attached credit note ${number} of ${f.day(cancelledOn)} for our invoice ${invoice.number} of ${f.day(invoice.bookedOn!)} for ${amount}. It cancels the invoice; there is nothing to pay.`,
+        ? `anbei erhalten Sie die Rechnungskorrektur ${number} vom ${f.day(cancelledOn)} zu unserer Rechnung ` +
+            `${invoice.number} vom ${issued} über ${amount}. Die Rechnung ist damit storniert; Sie brauchen sie ` +
+            "nicht zu bezahlen."
+        : `Please find attached credit note ${number} of ${f.day(cancelledOn)} for our invoice ${invoice.number} ` +
+            `of ${issued} for ${amount}. It cancels the invoice; there is nothing to pay.`,
     );
   } else {
     body.push(
@@ -87,13 +91,15 @@ export function compose(invoice: InvoiceRow, delivery: InvoiceDeliveryRow, sende
       body.push(
         de
           ? [
-              `Vorabankündigung (Pre-Notification) der SEPA-Lastschrift: Wir ziehen den Betrag von ${amount} am ${f.day(collection)} von Ihrem Konto ${account} ein.`,
+              "Vorabankündigung (Pre-Notification) der SEPA-Lastschrift: Wir ziehen den Betrag von " +
+                `${amount} am ${f.day(collection)} von Ihrem Konto ${account} ein.`,
               `Mandatsreferenz: ${buyer.directDebitMandateReference}`,
               `Gläubiger-Identifikationsnummer: ${seller.sepaCreditorId}`,
               "Bitte sorgen Sie zu diesem Termin für ausreichende Deckung.",
             ].join("\n")
           : [
-              `Pre-notification of the SEPA direct debit: we will collect ${amount} from your account ${account} on ${f.day(collection)}.`,
+              `Pre-notification of the SEPA direct debit: we will collect ${amount} from your account ${account} ` +
+                `on ${f.day(collection)}.`,
               `Mandate reference: ${buyer.directDebitMandateReference}`,
               `Creditor identifier: ${seller.sepaCreditorId}`,
               "Please make sure the account is funded on that day.",
@@ -124,7 +130,13 @@ export function compose(invoice: InvoiceRow, delivery: InvoiceDeliveryRow, sende
   const text = [
     de ? "Guten Tag," : "Dear Sir or Madam,",
     ...body,
-    [de ? "Mit freundlichen Grüßen" : "Kind regards", seller.name, seller.contactName, seller.contactPhone, sender.replyTo]
+    [
+      de ? "Mit freundlichen Grüßen" : "Kind regards",
+      seller.name,
+      seller.contactName,
+      seller.contactPhone,
+      sender.replyTo,
+    ]
       .filter(Boolean)
       .join("\n"),
   ].join("\n\n");

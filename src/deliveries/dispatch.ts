@@ -30,7 +30,9 @@ export async function startDeliveries(env: Bindings, messages: readonly Message<
     if (rows.length > 0) await env.DELIVERIES.sendBatch(rows.map(({ id }) => ({ body: { deliveryId: id } })));
   } catch (error) {
     // The cron finds them a minute later.
-    console.error(JSON.stringify({ level: "error", error: "deliveries_not_queued", invoice_ids: invoiceIds, cause: String(error) }));
+    console.error(
+      JSON.stringify({ level: "error", error: "deliveries_not_queued", invoice_ids: invoiceIds, cause: String(error) }),
+    );
   }
 }
 

@@ -2,7 +2,12 @@
 // them: those that pass (a limit, the service's own trouble) are retried; the others fail the delivery at once.
 
 /** Passing: the same message may go through later. */
-const PASSING = new Set(["E_RATE_LIMIT_EXCEEDED", "E_DAILY_LIMIT_EXCEEDED", "E_INTERNAL_SERVER_ERROR", "E_DELIVERY_FAILED"]);
+const PASSING = new Set([
+  "E_RATE_LIMIT_EXCEEDED",
+  "E_DAILY_LIMIT_EXCEEDED",
+  "E_INTERNAL_SERVER_ERROR",
+  "E_DELIVERY_FAILED",
+]);
 
 /**
  * Not passing: the recipient suppressed or refused, the sender not allowed or unverified, the message
@@ -28,7 +33,7 @@ const FINAL = new Set([
   "E_HEADERS_TOO_MANY",
 ]);
 
-export interface SendError {
+interface SendError {
   passing: boolean;
   /** `error` of the delivery: the code and the binding's message. */
   reason: string;

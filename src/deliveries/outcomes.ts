@@ -11,8 +11,11 @@ import { deliveryByMessageId, moveDelivery } from "./store";
 // only once: delivered and bounced are terminal, so an event twice, or one that comes after a later one
 // (a `deferred` after `delivered`), changes nothing.
 
-/** The state an event moves a sent delivery to, or undefined: it changes nothing (deferred, complained, a soft bounce still retried). */
-export function stateOf(event: EmailSendingEvent): DeliveryState | undefined {
+/**
+ * The state an event moves a sent delivery to, or undefined: it changes nothing (deferred, complained,
+ * a soft bounce still retried).
+ */
+function stateOf(event: EmailSendingEvent): DeliveryState | undefined {
   const name = event.type.split(".").pop();
   const payload = event.payload ?? {};
   switch (name) {
@@ -32,12 +35,12 @@ export function stateOf(event: EmailSendingEvent): DeliveryState | undefined {
 }
 
 /** Looks at an event of an unknown messageId this often in all. */
-export const UNKNOWN_ATTEMPTS = 3;
+const UNKNOWN_ATTEMPTS = 3;
 
 const log = (fields: Record<string, unknown>) => console.log(JSON.stringify({ job: "delivery_event", ...fields }));
 
 /** Applies one event; what it changed (for the tests), or why not. */
-export async function applyEmailEvent(env: Bindings, event: EmailSendingEvent): Promise<string> {
+async function applyEmailEvent(env: Bindings, event: EmailSendingEvent): Promise<string> {
   const messageId = event.payload?.messageId;
   if (typeof messageId !== "string" || typeof event.type !== "string") {
     log({ level: "warn", outcome: "malformed", type: String(event?.type) });

@@ -17,7 +17,7 @@ import { claimAttempt, findDelivery, moveDelivery, scheduleRetry } from "./store
 // delivery pending and leased; once the lease ends, one more attempt sends it again (at most once more).
 
 /** Attempts in all before a passing error fails the delivery. */
-export const DELIVERY_ATTEMPTS = 5;
+const DELIVERY_ATTEMPTS = 5;
 /** How long an attempt holds its delivery: a message that comes meanwhile leaves it alone. */
 const LEASE_MS = 120_000;
 /** A retry's message may come a little before its time (the queue's delays are whole seconds). */
@@ -25,7 +25,7 @@ const EARLY_MS = 1_000;
 const DEFAULT_RETRY_BASE_S = 30;
 
 /** The wait after failed attempt `attempt` (1, 2, ...): 30 s, 2 min, 8 min, 32 min (DELIVERY_RETRY_BASE_SECONDS). */
-export function deliveryRetrySeconds(attempt: number, env: Pick<Bindings, "DELIVERY_RETRY_BASE_SECONDS">): number {
+function deliveryRetrySeconds(attempt: number, env: Pick<Bindings, "DELIVERY_RETRY_BASE_SECONDS">): number {
   const configured = Number(env.DELIVERY_RETRY_BASE_SECONDS);
   const base =
     env.DELIVERY_RETRY_BASE_SECONDS !== undefined && Number.isInteger(configured) && configured >= 0
@@ -39,7 +39,7 @@ const log = (fields: Record<string, unknown>) => console.log(JSON.stringify({ jo
 type Outcome = { ack: true } | { retryInSeconds: number };
 
 /** One attempt of the delivery a message names. */
-export async function attemptDelivery(env: Bindings, deliveryId: string, now = Date.now()): Promise<Outcome> {
+async function attemptDelivery(env: Bindings, deliveryId: string, now = Date.now()): Promise<Outcome> {
   const db = new RequestDatabase(env.DB, "first-primary");
   const found = await findDelivery(db.orm, deliveryId);
   // Sent, failed, skipped, ... or unknown: a message twice, or late, changes nothing.
@@ -50,7 +50,11 @@ export async function attemptDelivery(env: Bindings, deliveryId: string, now = D
 
   // An attempt that stopped without an answer, and was the last: failed, with nothing sent again.
   if (found.attempts >= DELIVERY_ATTEMPTS) {
-    await finish(env, db, found, { state: "failed", error: "The last attempt stopped without an answer.", updatedAt: at });
+    await finish(env, db, found, {
+      state: "failed",
+      error: "The last attempt stopped without an answer.",
+      updatedAt: at,
+    });
     return { ack: true };
   }
   const delivery = await claimAttempt(
@@ -133,7 +137,9 @@ export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, en
   if (batch.queue.endsWith("-dlq")) {
     // Its delivery stays pending: the per-minute cron sends it again once its attempt is overdue.
     for (const message of batch.messages) {
-      console.error(JSON.stringify({ level: "error", job: "delivery_dead_letter", delivery_id: message.body.deliveryId }));
+      console.error(
+        JSON.stringify({ level: "error", job: "delivery_dead_letter", delivery_id: message.body.deliveryId }),
+      );
       message.ack();
     }
     return;

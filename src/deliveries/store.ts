@@ -30,13 +30,17 @@ export async function deliveryByMessageId(orm: Database, messageId: string) {
  * mid-send leaves a delivery the next attempt finds counted. Undefined: someone else took it, or it is
  * not due.
  */
-export async function claimAttempt(orm: Database, row: InvoiceDeliveryRow, now: string, dueBy: string, leaseUntil: string) {
+export async function claimAttempt(
+  orm: Database,
+  row: InvoiceDeliveryRow,
+  now: string,
+  dueBy: string,
+  leaseUntil: string,
+) {
   const [claimed] = await orm
     .update(d)
     .set({ attempts: row.attempts + 1, attemptAfter: leaseUntil, updatedAt: now })
-    .where(
-      and(eq(d.id, row.id), eq(d.state, "pending"), eq(d.attempts, row.attempts), lte(d.attemptAfter, dueBy)),
-    )
+    .where(and(eq(d.id, row.id), eq(d.state, "pending"), eq(d.attempts, row.attempts), lte(d.attemptAfter, dueBy)))
     .returning();
   return claimed;
 }
@@ -67,10 +71,20 @@ export async function moveDelivery(
 ): Promise<{ row: InvoiceDeliveryRow; event: EventRow } | undefined> {
   const after = { ...row, ...changes };
   const holds = sql`${d.state} = ${row.state} AND ${d.attempts} = ${row.attempts}`;
-  const events = insertEvents(orm, row.customerId, [{ type: EVENT_OF[changes.state]!, data: toInvoiceDelivery(after) }], Date.parse(changes.updatedAt));
+  const events = insertEvents(
+    orm,
+    row.customerId,
+    [{ type: EVENT_OF[changes.state]!, data: toInvoiceDelivery(after) }],
+    Date.parse(changes.updatedAt),
+  );
   try {
     const results = await batchNamed(orm, {
-      delivery: [orm.update(d).set({ ...changes, state: guarded(holds, changes.state, "delivery_unchanged") as never }).where(eq(d.id, row.id))],
+      delivery: [
+        orm
+          .update(d)
+          .set({ ...changes, state: guarded(holds, changes.state, "delivery_unchanged") as never })
+          .where(eq(d.id, row.id)),
+      ],
       events: events.inserts,
     });
     return { row: after, event: (results.events[0] as EventRow[])[0]! };

@@ -2,6 +2,7 @@ import type { Endpoint } from "../http/route";
 import { bankStatementEndpoints } from "./bank-statements/bank-statements.handlers";
 import { bankTransactionEndpoints } from "./bank-transactions/bank-transactions.handlers";
 import { directDebitCollectionEndpoints } from "./direct-debit-collections/direct-debit-collections.handlers";
+import { invoiceDeliveryEndpoints } from "./invoice-deliveries/invoice-deliveries.handlers";
 import { invoiceDocumentEndpoints } from "./invoice-documents/invoice-documents.handlers";
 import { invoicePaymentEndpoints } from "./invoice-payments/invoice-payments.handlers";
 
@@ -9,6 +10,7 @@ import { invoicePaymentEndpoints } from "./invoice-payments/invoice-payments.han
 export const jobsEndpoints: readonly Endpoint[] = [
   ...invoiceDocumentEndpoints,
   ...invoicePaymentEndpoints,
+  ...invoiceDeliveryEndpoints,
   ...bankStatementEndpoints,
   ...bankTransactionEndpoints,
   ...directDebitCollectionEndpoints,

@@ -2,12 +2,7 @@ import * as z from "zod/mini";
 import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { isCountryCode, isEuMember, isSepaCountry, needsBic } from "../domain/countries";
 import { DOCUMENT_LANGUAGES, type DocumentLanguage } from "../domain/einvoice";
-import {
-  INVOICE_DELIVERIES,
-  INVOICE_FORMATS,
-  type InvoiceDelivery,
-  type InvoiceFormat,
-} from "../domain/deliveries";
+import { INVOICE_DELIVERIES, INVOICE_FORMATS, type InvoiceDelivery, type InvoiceFormat } from "../domain/deliveries";
 import { isIban } from "../domain/iban";
 import {
   isBic,

@@ -58,8 +58,7 @@ export const invoiceDeliveries = sqliteTable(
 
 export type InvoiceDeliveryRow = typeof invoiceDeliveries.$inferSelect;
 
-const nullable = (description: string) => () =>
-  z.nullable(z.string()).register(z.globalRegistry, { description });
+const nullable = (description: string) => () => z.nullable(z.string()).register(z.globalRegistry, { description });
 
 const delivery = resource<InvoiceDeliveryRow>()(
   "InvoiceDelivery",
