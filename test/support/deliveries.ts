@@ -70,7 +70,11 @@ export async function drainDeliveries(
 }
 
 /** Feeds Email Service's delivery events to the delivery-events consumer, as one batch (`attempts` each). */
-export async function feedEmailEvents(events: EmailSendingEvent[], attempts = 1) {
+export async function feedEmailEvents(
+  events: EmailSendingEvent[],
+  attempts = 1,
+  bindings: Partial<Cloudflare.Env> = {},
+) {
   const batch = createMessageBatch<EmailSendingEvent>(
     "voucher-billing-email-events",
     events.map((body, i) => ({ id: `e-${i}`, timestamp: new Date(), attempts, body })),
@@ -82,7 +86,7 @@ export async function feedEmailEvents(events: EmailSendingEvent[], attempts = 1)
     return outcome;
   });
   const ctx = createExecutionContext();
-  await jobs.queue(batch as never, { ...env, EVENTS: queued.binding }, ctx);
+  await jobs.queue(batch as never, { ...env, EVENTS: queued.binding, ...bindings }, ctx);
   await waitOnExecutionContext(ctx);
   return outcomes;
 }
