@@ -30,7 +30,12 @@ log(
     .map((l) => l.toFixed(2))
     .join(" ")}`,
 );
-const w = await startWorker({ name: "bench-deliveries", port, vars: { JWT_SECRET: secret }, rateLimit: 1_000_000 });
+const w = await startWorker({
+  name: "bench-deliveries",
+  port,
+  vars: { JWT_SECRET: secret, APP_SECRET: randomBytes(32).toString("hex") },
+  rateLimit: 1_000_000,
+});
 try {
   const tokenOf = (customer) =>
     sign(
