@@ -12,6 +12,7 @@ import { bankTransactionRoutes } from "./routes/bank-transactions/bank-transacti
 import { directDebitCollectionRoutes } from "./routes/direct-debit-collections/direct-debit-collections.routes";
 import { invoiceDocumentRoutes } from "./routes/invoice-documents/invoice-documents.routes";
 import { invoicePaymentRoutes } from "./routes/invoice-payments/invoice-payments.routes";
+import { invoiceDeliveryRoutes } from "./routes/invoice-deliveries/invoice-deliveries.routes";
 
 /**
  * The route table: every route of the service, each folder of src/routes once, in the OpenAPI document's
@@ -33,6 +34,7 @@ export const endpoints: readonly Route[] = [
   ...metaEndpoints,
   ...specsOnly(invoiceDocumentRoutes),
   ...specsOnly(invoicePaymentRoutes),
+  ...specsOnly(invoiceDeliveryRoutes),
   ...specsOnly(bankStatementRoutes),
   ...specsOnly(bankTransactionRoutes),
   ...specsOnly(directDebitCollectionRoutes),

@@ -6,6 +6,7 @@ import type { Renderer } from "./documents/worker";
 import type { BillingVariables } from "./domain/billing";
 import type { SellerVariables } from "./domain/seller";
 import type { StatementMessage } from "./payments/messages";
+import type { DeliveryMessage } from "./deliveries/messages";
 
 export interface Bindings extends SellerVariables, BillingVariables {
   DB: D1Database;
@@ -16,6 +17,14 @@ export interface Bindings extends SellerVariables, BillingVariables {
   SLOW_DELIVERIES: Queue<QueueMessage>;
   /** Bank statements to read and match (docs/api.md part 15): the jobs Worker's; the API's cron resends. */
   STATEMENTS: Queue<StatementMessage>;
+  /** Deliveries to send (docs/api.md part 17): the jobs Worker's, produced and consumed there. */
+  DELIVERIES: Queue<DeliveryMessage>;
+  /** Cloudflare Email Service (wrangler.jobs.toml [[send_email]]): how documents reach the buyer. */
+  EMAIL: SendEmail;
+  /** The sender of every delivery (docs/api.md part 17): an address on the seller's sending domain. */
+  DELIVERY_FROM?: string;
+  /** Seconds before a delivery's first retry (default 30); each later wait is 4 times longer. */
+  DELIVERY_RETRY_BASE_SECONDS?: string;
   /** Bank statement files as received (docs/api.md part 15). */
   STATEMENT_FILES: R2Bucket;
   /** The jobs Worker, which answers the requests the API Worker passes on (http/pass-on.ts). */

@@ -56,6 +56,8 @@ const shown = (customer: string, body: Body) => ({
   direct_debit_mandate_reference: body.direct_debit_mandate_reference ?? null,
   direct_debit_mandate_signed_on: body.direct_debit_mandate_signed_on ?? null,
   document_language: body.document_language ?? "de",
+  invoice_format: body.invoice_format ?? null,
+  invoice_delivery: body.invoice_delivery ?? "email",
   updated_at: expect.stringMatching(ISO_MS),
 });
 
@@ -161,6 +163,8 @@ describe("PUT and GET /customers/me/billing_profile", () => {
         direct_debit_mandate_reference: "MANDATE-0001",
         direct_debit_mandate_signed_on: "2026-01-15",
         document_language: "de",
+        invoice_format: null,
+        invoice_delivery: "email",
         updated_at: expect.stringMatching(ISO_MS),
       },
     });
@@ -206,6 +210,8 @@ describe("PUT and GET /customers/me/billing_profile", () => {
         direct_debit_mandate_reference: "CH/2026-03:(1)",
         direct_debit_mandate_signed_on: "2026-03-01",
         document_language: "en",
+        invoice_format: null,
+        invoice_delivery: "email",
         updated_at: expect.stringMatching(ISO_MS),
       },
     });

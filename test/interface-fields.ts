@@ -67,6 +67,8 @@ export const INTERFACE_FIELDS = {
     "direct_debit_mandate_reference",
     "direct_debit_mandate_signed_on",
     "document_language",
+    "invoice_format",
+    "invoice_delivery",
     "updated_at",
   ],
   invoice_line: [
@@ -130,6 +132,24 @@ export const INTERFACE_FIELDS = {
     "created_at",
   ],
   invoice_balance: ["type", "invoice_id", "payment_reference", "gross_amount", "allocated_amount", "open_amount"],
+  // docs/api.md part 17.
+  invoice_delivery: [
+    "id",
+    "type",
+    "invoice_id",
+    "document",
+    "reminder_id",
+    "channel",
+    "recipient",
+    "format",
+    "state",
+    "attempts",
+    "message_id",
+    "error",
+    "created_at",
+    "sent_at",
+    "updated_at",
+  ],
 } as const;
 
 /**

@@ -8,6 +8,8 @@ import { FaultyD1 } from "./support/faulty-d1";
 import { outbound, serviceAccount } from "./support/outbound";
 import { credit, germanIban, statementFile } from "./support/payments";
 import { drain, drainStatements, queued } from "./support/queue";
+import { deliveriesQueued, drainDeliveries, emailEvent, feedEmailEvents, RecordingEmail } from "./support/deliveries";
+import jobs from "../src/jobs/index";
 import { PUBLIC_ROUTES, ROUTES, routeName, routeOf } from "./support/routes";
 
 // Every statement the Worker sends to D1 is recorded while every route of the route table runs its
@@ -425,6 +427,8 @@ async function exerciseEveryEndpoint(): Promise<void> {
     [payer, "/bank_transactions"],
     [payer, "/bank_transactions?state=unmatched"],
     [payer, `/bank_transactions?bank_statement_id=${statement.id}`],
+    [payer, "/invoice_deliveries"],
+    [payer, "/invoice_deliveries?state=pending"],
   ];
   for (const [caller, list] of lists) {
     const follow = async (link: string) => expectStatus(200, caller, link.slice(BASE.length));
@@ -433,6 +437,36 @@ async function exerciseEveryEndpoint(): Promise<void> {
     await follow(third.links.prev);
     await follow(first.links.last);
   }
+
+  // docs/api.md part 17: an invoice's deliveries, by invoice; the deliveries consumer sends one, Email
+  // Service reports it delivered, and the jobs Worker's cron looks for overdue ones.
+  await expectStatus(200, auth, `/invoices/${linedInvoice.id}/deliveries?page_size=1`);
+  await expectStatus(200, payer, `/invoice_deliveries?invoice_id=${linedInvoice.id}&page_size=1`);
+  await expectStatus(200, payer, `/invoice_deliveries?invoice_id=${linedInvoice.id}&state=pending&page_size=1`);
+  const { results: mailed } = await env.DB.prepare("SELECT id FROM invoice_deliveries WHERE invoice_id = ?")
+    .bind(linedInvoice.id)
+    .all<{ id: string }>();
+  deliveriesQueued.take();
+  deliveriesQueued.messages.push(...mailed.map(({ id }) => ({ deliveryId: id })));
+  await sentBy("the deliveries consumer", () => drainDeliveries({ DB: recorder, EMAIL: new RecordingEmail().binding }));
+  const { message_id } = (await env.DB.prepare("SELECT message_id FROM invoice_deliveries WHERE invoice_id = ?")
+    .bind(linedInvoice.id)
+    .first<{ message_id: string }>())!;
+  await sentBy("the delivery-events consumer", () =>
+    feedEmailEvents([emailEvent("delivered", message_id), emailEvent("delivered", "<unknown@x>")], 3, {
+      DB: recorder,
+    }),
+  );
+  await sentBy("the jobs Worker's Cron Trigger", async () => {
+    const ctx = createExecutionContext();
+    await jobs.scheduled!(
+      createScheduledController({ scheduledTime: Date.now(), cron: "* * * * *" }),
+      { ...env, DB: recorder, DELIVERIES: deliveriesQueued.binding },
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+  });
+  deliveriesQueued.take();
 
   // The Cron Trigger: every minute, an event the queue never got; every hour, the sweeps.
   queued.take();

@@ -6,6 +6,8 @@ import { call, newBillingProfile, newCardOrder, newEntry, token, unique, type Ca
 import { collectableInvoice, credit, earliestDate, statementFile } from "./support/payments";
 import { routeExamples } from "./support/examples";
 import { drainStatements } from "./support/queue";
+import { deliveriesQueued, drainDeliveries, emailEvent, feedEmailEvents, RecordingEmail } from "./support/deliveries";
+import { env } from "cloudflare:workers";
 import type { Camt053Entry } from "./support/camt053-builder";
 import { INTERFACE_FIELDS } from "./interface-fields";
 import { defOf, fieldsOf, routeOf } from "./support/shape";
@@ -86,6 +88,12 @@ const ALWAYS_SET: Record<string, string[]> = {
   CardOrder: ["customer", "payment_method"],
   BillingProfile: ["email"],
   Invoice: ["booked_on", "gross_amount", "net_amount", "recipient"],
+};
+
+// Nullable fields no route can set yet, and why: the story checks they are null.
+const NOT_YET_SET: Record<string, string[]> = {
+  // Reminders (docs/api.md part 18) do not exist yet: only invoices and credit notes are delivered.
+  InvoiceDelivery: ["reminder_id"],
 };
 
 /** What the story below was answered: the routes that succeeded, and every resource body by schema. */
@@ -245,6 +253,34 @@ async function story() {
   await drainStatements();
   await request(`/invoices/${debited.id}/payments`, { token: auth });
 
+  // Document e-mails (docs/api.md part 17): a profile with a format of its own that delivers none (its
+  // invoice's delivery skipped), then the jobs Worker sends the pending ones (one refused for good), and
+  // Email Service reports one delivered and one bounced.
+  await request(profile, {
+    token: auth,
+    method: "PUT",
+    json: { ...newBillingProfile, invoice_format: "cii", invoice_delivery: "none" },
+  });
+  const quiet = await payable();
+  await request(profile, { token: auth, method: "PUT", json: newBillingProfile });
+  const mailed = [await payable(), await payable(), await payable()];
+  await request(`/invoices/${mailed[0]!.id}/deliveries`, { token: auth });
+  const { results: pending } = await env.DB.prepare(
+    "SELECT id FROM invoice_deliveries WHERE invoice_id IN (?, ?, ?) AND state = 'pending' ORDER BY created_at",
+  )
+    .bind(...mailed.map(({ id }) => id))
+    .all<{ id: string }>();
+  deliveriesQueued.take();
+  deliveriesQueued.messages.push(...pending.map(({ id }) => ({ deliveryId: id })));
+  await drainDeliveries({ EMAIL: new RecordingEmail().failWith("E_RECIPIENT_SUPPRESSED").binding });
+  const sentOnes = await Promise.all(
+    mailed.map(async ({ id }) => (await request(`/invoices/${id}/deliveries`, { token: auth })).data[0]),
+  );
+  const [first, second] = sentOnes.filter((d: { state: string }) => d.state === "sent");
+  await feedEmailEvents([emailEvent("delivered", first.message_id), emailEvent("rejected", second.message_id)]);
+  for (const { id } of [quiet, ...mailed]) await request(`/invoices/${id}/deliveries`, { token: auth });
+  await request(`/invoice_deliveries?state=delivered`, { token: office });
+
   const tokens = "/voucher_owners/me/notification_tokens";
   await request(tokens, { token: owner, method: "PUT", json: { value: unique("v"), device_identifier: "phone" } });
   await request(tokens, { token: owner });
@@ -277,7 +313,9 @@ describe("every route and every resource shape, on real rows", () => {
         const alwaysSet = ALWAYS_SET[name]?.includes(field);
         if (alwaysSet ? values.includes(null) : !values.includes(null))
           gaps.push(`${field} ${alwaysSet ? "null" : "never null"}`);
-        if (!values.some((value) => value !== null)) gaps.push(`${field} never set`);
+        if (NOT_YET_SET[name]?.includes(field)) {
+          if (values.some((value) => value !== null)) gaps.push(`${field} set: take it off NOT_YET_SET`);
+        } else if (!values.some((value) => value !== null)) gaps.push(`${field} never set`);
       }
       if (field === "state") {
         const states = Object.values(defOf(fieldSchema).entries!);

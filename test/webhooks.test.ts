@@ -12,6 +12,7 @@ import { openApiDocument } from "../src/openapi/document";
 import { NewWebhookEndpoint, WebhookEndpoint } from "../src/schemas/webhook-endpoint";
 import {
   call,
+  customerOfToken,
   createInvoice,
   expectError,
   expectJson,
@@ -27,6 +28,7 @@ import {
 import { requestOf, routeExamples } from "./support/examples";
 import { outbound } from "./support/outbound";
 import { collectableInvoice, credit, earliestDate, statementFile, uploadFile } from "./support/payments";
+import { deliveriesQueued, drainDeliveries, emailEvent, feedEmailEvents, RecordingEmail } from "./support/deliveries";
 import { consume, drain, drainStatements, queued, slowQueued } from "./support/queue";
 import { fieldsOf } from "./support/shape";
 
@@ -748,6 +750,28 @@ describe("the OpenAPI document's webhooks", () => {
     await drainStatements();
 
     const receiver = outbound(() => new Response(null, { status: 204 }));
+    await drain();
+    // Document e-mails (docs/api.md part 17): one refused for good (failed), the others sent; then Email
+    // Service reports one delivered and one bounced.
+    const customer = customerOfToken(auth);
+    const pending = await env.DB.prepare(
+      "SELECT id FROM invoice_deliveries WHERE customer_id = ? AND state = 'pending'",
+    )
+      .bind(customer)
+      .all<{ id: string }>();
+    deliveriesQueued.take();
+    deliveriesQueued.messages.push(...pending.results.map(({ id }) => ({ deliveryId: id })));
+    await drainDeliveries({ EMAIL: new RecordingEmail().failWith("E_RECIPIENT_SUPPRESSED").binding });
+    const sent = await env.DB.prepare(
+      "SELECT message_id FROM invoice_deliveries WHERE customer_id = ? AND state = 'sent'",
+    )
+      .bind(customer)
+      .all<{ message_id: string }>();
+    const [first, second] = sent.results.map((row) => row.message_id);
+    await feedEmailEvents([
+      emailEvent("delivered", first!),
+      emailEvent("bounced", second!, { bounce: { type: "hard" } }),
+    ]);
     await drain();
     // A type the story does not make (a new resource's, say) comes from the examples of the routes that
     // write (test/support/examples.ts), each on its customer subscribed before its request, until none is left.

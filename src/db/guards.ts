@@ -43,7 +43,9 @@ type CheckedGuard =
   /** A return (writes/payments.ts): the payment it reverses is not returned yet. */
   | "payment_not_returned"
   /** Paying, cancelling or collecting an invoice: no direct debit collection holds it (writes/invoices.ts). */
-  | "invoice_not_collected";
+  | "invoice_not_collected"
+  /** A delivery's outcome (src/deliveries): it is in the state and attempt its consumer read. */
+  | "delivery_unchanged";
 
 /** UNIQUE indexes a concurrent write breaks: the columns SQLite names when one fails (db/schema.ts) → guard. */
 const UNIQUE = {

@@ -16,6 +16,7 @@ export { cardOrderEntries, type CardOrderEntryRow } from "../schemas/entry";
 export { events, type EventRow } from "../schemas/event";
 export { invoices, type InvoiceRow } from "../schemas/invoice";
 export { invoiceLines, type InvoiceLineRow } from "../schemas/invoice-line";
+export { invoiceDeliveries, type InvoiceDeliveryRow } from "../schemas/invoice-delivery";
 export { notificationTokens, type NotificationTokenRow } from "../schemas/notification-device";
 export { payments, type PaymentRow } from "../schemas/payment";
 export { webhookEndpoints, type WebhookEndpointRow } from "../schemas/webhook-endpoint";

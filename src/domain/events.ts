@@ -1,4 +1,4 @@
-// docs/api.md parts 11, 13, 15 and 16: every change a client may react to, by type. Each belongs to a
+// docs/api.md parts 11, 13, 15, 16 and 17: every change a client may react to, by type. Each belongs to a
 // customer: the order's, the invoice's, the profile's.
 export const EVENT_TYPES = [
   "card_order.submitted",
@@ -11,6 +11,11 @@ export const EVENT_TYPES = [
   "billing_profile.updated",
   "payment.received",
   "payment.returned",
+  // docs/api.md part 17: the invoice's customer's.
+  "invoice_delivery.sent",
+  "invoice_delivery.failed",
+  "invoice_delivery.delivered",
+  "invoice_delivery.bounced",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -3,6 +3,7 @@ import { deleteEventsBefore } from "../db/events";
 import { deleteExpiredIdempotencyKeys } from "../db/idempotency-keys";
 import { EVENT_RETENTION_DAYS } from "../domain/events";
 import type { Bindings } from "../env";
+import { redispatchDeliveries } from "../deliveries/dispatch";
 import { redispatch } from "../events/redispatch";
 import { STALLED_MS } from "../payments/messages";
 
@@ -11,7 +12,8 @@ const HOURLY = "17 * * * *";
 
 /**
  * The jobs Worker's Cron Triggers (wrangler.jobs.toml [triggers]): every minute, events the queue never
- * got and bank statements whose processing stopped moving are sent again; every hour, stored idempotent
+ * got, bank statements whose processing stopped moving and deliveries whose attempt is overdue are sent
+ * again; every hour, stored idempotent
  * responses (24 h) and events (30 days) past their time are swept. Awaited, so that a failed run shows
  * as failed in the Cron Trigger's history.
  */
@@ -22,6 +24,8 @@ export async function scheduled(controller: ScheduledController, env: Bindings, 
     if (stalled.length > 0)
       await env.STATEMENTS.sendBatch(stalled.map(({ id }) => ({ body: { kind: "statement", statementId: id } })));
     console.log(JSON.stringify({ job: "resume_statements", sent: stalled.length }));
+    // docs/api.md part 17: every delivery whose attempt is overdue (its message lost) is sent again.
+    console.log(JSON.stringify({ job: "redispatch_deliveries", sent: await redispatchDeliveries(env) }));
     return;
   }
   const keys = await deleteExpiredIdempotencyKeys(env.DB);

@@ -1,6 +1,7 @@
 import { bankStatementEndpoints } from "../routes/bank-statements/bank-statements.handlers";
 import { bankTransactionEndpoints } from "../routes/bank-transactions/bank-transactions.handlers";
 import { directDebitCollectionEndpoints } from "../routes/direct-debit-collections/direct-debit-collections.handlers";
+import { invoiceDeliveryEndpoints } from "../routes/invoice-deliveries/invoice-deliveries.handlers";
 import { invoiceDocumentEndpoints } from "../routes/invoice-documents/invoice-documents.handlers";
 import { invoicePaymentEndpoints } from "../routes/invoice-payments/invoice-payments.handlers";
 
@@ -12,6 +13,7 @@ import { invoicePaymentEndpoints } from "../routes/invoice-payments/invoice-paym
 export const jobsHandlers = [
   ...invoiceDocumentEndpoints,
   ...invoicePaymentEndpoints,
+  ...invoiceDeliveryEndpoints,
   ...bankStatementEndpoints,
   ...bankTransactionEndpoints,
   ...directDebitCollectionEndpoints,

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { components } from "../schemas/registry";
+import { BACK_OFFICE, INVOICE_ID, TRANSACTION_ID } from "./examples-back-office";
 
 // Real examples for the OpenAPI document (docs/api.md part 5, the README's session): one per response
 // component and request body, so that /docs shows answers as the service gives them rather than a generator's "string"
@@ -8,9 +9,6 @@ import { components } from "../schemas/registry";
 
 const HOST = "https://billing.example.com";
 const ORDER_ID = "44d1d44a-e4a5-4c7f-9a68-9ba24c5a84ac";
-const INVOICE_ID = "bc3ab9ab-198e-4f57-b802-090a3396c2d4";
-const STATEMENT_ID = "8dd3d178-ddad-4e3b-b921-3c939ad86ac5";
-const TRANSACTION_ID = "b96bc805-e197-4e6e-b4bb-3417eef94495";
 const AT = "2026-11-27T16:04:00.530Z";
 
 const cardOrder = {
@@ -74,6 +72,8 @@ const billingProfile = {
   direct_debit_mandate_reference: "ACME-2025-01",
   direct_debit_mandate_signed_on: "2025-06-02",
   document_language: "de",
+  invoice_format: null,
+  invoice_delivery: "email",
   updated_at: "2026-11-27T16:04:00.343Z",
 };
 const payment = {
@@ -103,6 +103,7 @@ const RESOURCES: Record<string, unknown> = {
   Invoice: invoice,
   BillingProfile: billingProfile,
   Payment: payment,
+  InvoiceDelivery: BACK_OFFICE.InvoiceDelivery,
 };
 
 /** An event of `type` as a webhook endpoint receives it, about the example of `component`. */
@@ -159,51 +160,7 @@ const ITEMS: Record<string, unknown> = {
     secret: "whsec_jBVEhV3+mGESm2xl5bBBrxK/jkJWg8sNXiVd9I9rDoA=",
     created_at: webhookEndpoint.created_at,
   },
-  BankStatement: {
-    id: STATEMENT_ID,
-    type: "bank_statement",
-    statement_id: "EXAMPLE-STMT-1",
-    account_iban: "DE02120300000000202051",
-    from_date: "2026-11-24",
-    to_date: "2026-11-24",
-    state: "processed",
-    error: null,
-    transactions_count: 1,
-    matched_count: 1,
-    unmatched_count: 0,
-    duplicate_count: 0,
-    created_at: "2026-11-27T16:04:41.419Z",
-    processed_at: "2026-11-27T16:04:41.557Z",
-  },
-  BankTransaction: {
-    id: TRANSACTION_ID,
-    type: "bank_transaction",
-    bank_statement_id: STATEMENT_ID,
-    booked_on: "2026-11-24",
-    value_date: "2026-11-24",
-    credit_debit: "credit",
-    amount: "75.05",
-    currency: "EUR",
-    counterparty_name: "Acme Kantinen GmbH",
-    counterparty_iban: "DE89370400440532013000",
-    end_to_end_id: null,
-    creditor_reference: null,
-    remittance_information: "Team lunch cards",
-    state: "matched",
-    allocated_amount: "75.05",
-    unapplied_amount: "0.00",
-    customer: "acme",
-  },
-  DirectDebitCollection: {
-    id: "5b0f7a52-3c1e-4b8e-9f2d-6a4c8e1d2b37",
-    type: "direct_debit_collection",
-    collection_date: "2026-12-11",
-    message_id: "DD5B0F7A523C1E4B8E9F2D6A4C8E",
-    transactions_count: 1,
-    control_sum: "40.00",
-    state: "pending",
-    created_at: "2026-11-27T16:04:42.013Z",
-  },
+  ...BACK_OFFICE,
 };
 
 /** Each request body's example, as the README's session sends it. */
@@ -222,6 +179,7 @@ const REQUESTS: Record<string, unknown> = {
   RegisterNotificationToken: { value: "fcm-registration-token-of-the-device", device_identifier: "phone" },
   CreateAllocation: { invoice_id: INVOICE_ID, amount: "75.05" },
   CreateDirectDebitCollection: { collection_date: "2026-12-11" },
+  CreateInvoiceDelivery: { recipient: "buchhaltung@acme.example", format: "pdf" },
 };
 
 /** Each list component: the path its example page is of, and its item's component. */
@@ -239,6 +197,7 @@ const LISTS: Record<string, [path: string, item: string]> = {
   PaymentList: ["/payments", "Payment"],
   InvoicePaymentList: [`/invoices/${INVOICE_ID}/payments`, "Payment"],
   DirectDebitCollectionList: ["/direct_debit_collections", "DirectDebitCollection"],
+  InvoiceDeliveryList: [`/invoices/${INVOICE_ID}/deliveries`, "InvoiceDelivery"],
 };
 
 /** A one-page list of `item`, as a list of `path` answers it (docs/api.md part 4). */

@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { isCountryCode, isEuMember, isSepaCountry, needsBic } from "../domain/countries";
 import { DOCUMENT_LANGUAGES, type DocumentLanguage } from "../domain/einvoice";
+import { INVOICE_DELIVERIES, INVOICE_FORMATS, type InvoiceDelivery, type InvoiceFormat } from "../domain/deliveries";
 import { isIban } from "../domain/iban";
 import {
   isBic,
@@ -90,6 +91,9 @@ export const UpdateBillingProfile = named(
         z.refine((day: string) => day <= dayIn(new Date(), "Etc/GMT-14"), "must not be in the future"),
       ),
       document_language: z.optional(oneOf(DOCUMENT_LANGUAGES)),
+      // docs/api.md part 17: how documents reach the buyer.
+      invoice_format: z.optional(z.nullable(oneOf(INVOICE_FORMATS))),
+      invoice_delivery: z.optional(z.nullable(oneOf(INVOICE_DELIVERIES))),
     }).check(
       z.superRefine(crossFieldProblems, {
         when: ({ value }) => typeof value === "object" && value !== null && !Array.isArray(value),
@@ -118,6 +122,9 @@ export const billingProfiles = sqliteTable(
     directDebitMandateReference: text("direct_debit_mandate_reference"),
     directDebitMandateSignedOn: text("direct_debit_mandate_signed_on"),
     documentLanguage: text("document_language").$type<DocumentLanguage>().notNull().default("de"),
+    // docs/api.md part 17: null resolves per delivery (ubl with a Leitweg-ID, else pdf).
+    invoiceFormat: text("invoice_format").$type<InvoiceFormat>(),
+    invoiceDelivery: text("invoice_delivery").$type<InvoiceDelivery>().notNull().default("email"),
     updatedAt: text("updated_at").notNull(),
   },
   (t) => [
@@ -157,6 +164,16 @@ const profile = resource<BillingProfileRow>()(
     direct_debit_mandate_reference: f.column(nullableText()),
     direct_debit_mandate_signed_on: f.column(() => z.nullable(date())),
     document_language: f.column(() => z.enum(DOCUMENT_LANGUAGES)),
+    invoice_format: f.column(() =>
+      z.nullable(z.enum(INVOICE_FORMATS)).register(z.globalRegistry, {
+        description: "The documents' format by e-mail: null is ubl with a Leitweg-ID, else pdf (ZUGFeRD).",
+      }),
+    ),
+    invoice_delivery: f.column(() =>
+      z.enum(INVOICE_DELIVERIES).register(z.globalRegistry, {
+        description: "email: each invoice and credit note is e-mailed to `email`; none: fetched through the API.",
+      }),
+    ),
     updated_at: f.column(dateTime),
   }),
   "The customer's invoicing data: the buyer of every invoice issued after it was written.",

@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { updateIfUnchanged, type Database } from "../db/client";
 import { guarded } from "../db/guards";
 import { buyerOf, whileProfileUnchanged } from "../db/billing-profiles";
+import { creditNoteDelivery, issuedInvoiceDelivery } from "../db/invoice-deliveries";
 import { insertLine, insertVoucherLines } from "../db/invoice-lines";
 import { insertInvoice, numberOf, takeNumber } from "../db/invoices";
 import { invoices, type BillingProfileRow, type CardOrderRow, type InvoiceRow } from "../db/schema";
@@ -33,6 +34,7 @@ interface IssuedInvoice {
     ReturnType<typeof takeNumber>,
     ReturnType<typeof insertInvoice>,
     ReturnType<typeof insertLine> | ReturnType<typeof insertVoucherLines>,
+    ReturnType<typeof issuedInvoiceDelivery>,
   ];
   /** Its invoice.created event. */
   event: EventDraft;
@@ -111,6 +113,8 @@ export function issueInvoice(
       takeNumber(orm, NUMBER_SERIES.invoice, year),
       insertInvoice(orm, { ...row, number, buyer: whileProfileUnchanged(profile!, JSON.stringify(buyer)) }),
       lines,
+      // docs/api.md part 17: its e-mail to the buyer, sent by the jobs Worker once this batch is stored.
+      issuedInvoiceDelivery(orm, row, profile!),
     ],
     event: { type: "invoice.created", data: toInvoice(row), fill: { "$.number": number } },
   };
@@ -118,15 +122,17 @@ export function issueInvoice(
 
 /**
  * A cancellation is a legal document of its own: it takes a number of the CN series of the business
- * year in the same batch, and its day (the credit note's issue date) is kept.
+ * year in the same batch, and its day (the credit note's issue date) is kept. Its credit note's e-mail
+ * to the buyer (docs/api.md part 17) is written with it.
  */
-export function cancellation(orm: Database, vars: BillingVariables, at: string) {
+export function cancellation(orm: Database, vars: BillingVariables, at: string, invoice: InvoiceRow) {
   const cancelledOn = dayIn(new Date(at), businessTimeZone(vars));
   const year = Number(cancelledOn.slice(0, 4));
   return {
     number: numberOf(NUMBER_SERIES.cancellation, year),
     cancelledOn,
     take: takeNumber(orm, NUMBER_SERIES.cancellation, year),
+    delivery: creditNoteDelivery(orm, invoice, at),
   };
 }
 
@@ -150,7 +156,7 @@ export const moneyAsRead = (invoice: InvoiceRow, allocated = invoice.allocatedAm
  */
 export function cancelInvoice(orm: Database, vars: BillingVariables, invoice: InvoiceRow, at: string) {
   const cancelledAt = nextTimestamp(invoice.updatedAt, new Date(at));
-  const { number, cancelledOn, take } = cancellation(orm, vars, cancelledAt);
+  const { number, cancelledOn, take, delivery } = cancellation(orm, vars, cancelledAt, invoice);
   const changes = { state: "cancelled", cancelledAt, updatedAt: cancelledAt } as const;
   const event: EventDraft = {
     type: "invoice.cancelled",
@@ -166,6 +172,7 @@ export function cancelInvoice(orm: Database, vars: BillingVariables, invoice: In
         cancelledOn,
         ...moneyAsRead(invoice),
       }),
+      delivery,
     ],
     event,
   };

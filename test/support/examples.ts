@@ -272,6 +272,29 @@ export const EXAMPLES: Record<string, Example> = {
     ),
   },
   getInvoiceBalance: { status: 200, prepare: on(invoiced, "GET", (id) => `/invoices/${id}/balance`) },
+  // docs/api.md part 17: an issued invoice has its delivery.
+  listInvoiceDeliveries: { status: 200, prepare: on(invoiced, "GET", (id) => `/invoices/${id}/deliveries`) },
+  createInvoiceDelivery: {
+    status: 201,
+    prepare: async () => {
+      const auth = await token();
+      const invoice = await invoiced(auth);
+      return {
+        auth,
+        method: "POST",
+        path: `/invoices/${invoice.id}/deliveries`,
+        json: { recipient: "einkauf@buyer.example", format: "cii" },
+      };
+    },
+  },
+  listAllInvoiceDeliveries: {
+    status: 200,
+    prepare: async () => {
+      const auth = await token();
+      const invoice = await invoiced(auth);
+      return { auth, method: "GET", path: `/invoice_deliveries?state=pending&invoice_id=${invoice.id}` };
+    },
+  },
   createBankStatements: {
     status: 202,
     prepare: async () => ({

@@ -37,6 +37,8 @@ const putBillingProfile: Handler<typeof routes.putBillingProfile> = async (c, { 
     directDebitMandateReference: body.direct_debit_mandate_reference ?? null,
     directDebitMandateSignedOn: body.direct_debit_mandate_signed_on ?? null,
     documentLanguage: body.document_language ?? "de",
+    invoiceFormat: body.invoice_format ?? null,
+    invoiceDelivery: body.invoice_delivery ?? "email",
     updatedAt: new Date().toISOString(),
   };
   const current = await findBillingProfile(db, row.customerId);

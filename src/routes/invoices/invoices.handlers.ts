@@ -151,9 +151,9 @@ const transitionInvoice =
           };
         }
         assertCancellable(invoice);
-        const { number, cancelledOn, take } = cancellation(orm, c.env, at);
+        const { number, cancelledOn, take, delivery } = cancellation(orm, c.env, at, invoice);
         return {
-          writes: [take],
+          writes: [take, delivery],
           changes: { cancellationNumber: number, cancelledOn, ...moneyAsRead(invoice) },
           fill: { "$.cancellation_number": number },
         };

@@ -1,0 +1,124 @@
+// `npm run bench:deliveries` (node bench/deliveries.mjs [--invoices N] [--port P]): issue 37, point 4.
+// Under `wrangler dev` (the API Worker with the jobs and documents Workers, their local queues, D1, R2
+// and the emulated EMAIL binding), N (default 1,000) voucher invoices are issued through POST /invoices
+// for 10 customers (5 with a Leitweg-ID: XRechnung UBL; 5 without: the ZUGFeRD PDF, each rendered once
+// and kept), 8 requests at a time; then GET /invoice_deliveries until none is pending. The one line on
+// stdout:
+//   deliveries sent=N failed=F seconds=S
+// S: from the answer of the last POST /invoices to the latest `sent_at`. Everything else goes to stderr.
+import { randomBytes, randomUUID } from "node:crypto";
+import { cpus, loadavg } from "node:os";
+import { parseArgs } from "node:util";
+import { sign } from "hono/jwt";
+import { startWorker } from "../scripts/local-worker.mjs";
+import { firstFreePorts, INSPECTOR_OFFSET } from "../scripts/ports.mjs";
+
+process.env.WRANGLER_SEND_METRICS = "false";
+const { values: flags } = parseArgs({
+  options: { invoices: { type: "string", default: "1000" }, port: { type: "string", default: "9500" } },
+});
+const COUNT = Number(flags.invoices);
+const CUSTOMERS = 10;
+const CONCURRENCY = 8;
+const SCOPES = "card_orders:read card_orders:write invoices:read invoices:write payments:read";
+const log = (line) => process.stderr.write(`${line}\n`);
+
+const port = await firstFreePorts(Number(flags.port), [0, INSPECTOR_OFFSET], "--port");
+const secret = randomBytes(32).toString("hex");
+log(
+  `machine: ${cpus().length} cores (${cpus()[0]?.model}), load ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}`,
+);
+const w = await startWorker({
+  name: "bench-deliveries",
+  port,
+  vars: { JWT_SECRET: secret, APP_SECRET: randomBytes(32).toString("hex") },
+  rateLimit: 1_000_000,
+});
+try {
+  const tokenOf = (customer) =>
+    sign(
+      { sub: `bench-${customer}`, customer_id: customer, scope: SCOPES, exp: Math.floor(Date.now() / 1000) + 7200 },
+      secret,
+      "HS256",
+    );
+  const api = async (token, method, path, json) => {
+    const response = await fetch(w.url + path, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, ...(json && { "Content-Type": "application/json" }) },
+      body: json && JSON.stringify(json),
+    });
+    const text = await response.text();
+    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 300)}`);
+    return JSON.parse(text);
+  };
+  const customers = await Promise.all(
+    Array.from({ length: CUSTOMERS }, async (_, i) => {
+      const token = await tokenOf(`bench-${randomUUID()}`);
+      await api(token, "PUT", "/customers/me/billing_profile", {
+        legal_name: `Kunde ${i} GmbH`,
+        street: "Hauptstraße 5",
+        postcode: "80331",
+        city: "München",
+        country_code: "DE",
+        email: `rechnung-${i}@kunde.example`,
+        ...(i % 2 === 0 ? { leitweg_id: "04011000-12345-03" } : {}),
+      });
+      return token;
+    }),
+  );
+  // The orders first (not timed): one entry each, submitted.
+  const orders = [];
+  const prepare = async (i) => {
+    const token = customers[i % CUSTOMERS];
+    const order = (
+      await api(token, "POST", "/card_orders", { voucher_category: "meal", payment_method: "bank_transfer" })
+    ).data[0];
+    await api(token, "POST", `/card_orders/${order.id}/entries`, {
+      voucher_owner_id: `o-${i}`,
+      card_holder_name: `Karte ${i}`,
+      amount: `${10 + (i % 90)}.00`,
+    });
+    await api(token, "POST", `/card_orders/${order.id}/submit`);
+    orders[i] = { token, id: order.id };
+  };
+  const inParallel = async (work) => {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < COUNT) await work(next++);
+      }),
+    );
+  };
+  await inParallel(prepare);
+  log(`${COUNT} orders submitted; issuing their invoices`);
+  const started = Date.now();
+  let lastIssued = 0;
+  await inParallel(async (i) => {
+    await api(orders[i].token, "POST", "/invoices", { order_id: orders[i].id });
+    lastIssued = Math.max(lastIssued, Date.now());
+  });
+  log(`${COUNT} invoices issued in ${((lastIssued - started) / 1000).toFixed(1)} s`);
+  const office = customers[0];
+  const total = async (query) =>
+    (await api(office, "GET", `/invoice_deliveries?${query}&page_size=1`)).meta.total_entries;
+  const deadline = Date.now() + 15 * 60_000;
+  for (let pending = await total("state=pending"); pending > 0; pending = await total("state=pending")) {
+    if (Date.now() > deadline) throw new Error(`${pending} deliveries still pending after 15 min`);
+    log(`pending ${pending}`);
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+  // The latest sent_at among all sent deliveries (newest first by created_at: every page is read).
+  let latest = 0;
+  for (let page = 1, pages = 1; page <= pages; page++) {
+    const body = await api(office, "GET", `/invoice_deliveries?state=sent&page_size=100&page=${page}`);
+    pages = body.meta.total_pages;
+    for (const d of body.data) latest = Math.max(latest, Date.parse(d.sent_at));
+  }
+  const sent = await total("state=sent");
+  const failed = await total("state=failed");
+  console.log(`deliveries sent=${sent} failed=${failed} seconds=${((latest - lastIssued) / 1000).toFixed(1)}`);
+} finally {
+  await w.stop();
+}
