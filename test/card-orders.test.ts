@@ -235,7 +235,7 @@ describe("GET /card_orders/{id}", () => {
     ["SQL", "1' OR '1'='1"],
     ["emoji", "🧾🧾"],
     ["very long", "a".repeat(5000)],
-    ["dots", ".."],
+    ["dots", "..."],
     ["upper-case uuid", crypto.randomUUID().toUpperCase()],
   ])("answers 404 for an id that matches nothing (%s)", async (_, id) => {
     await expectError(await call(`/card_orders/${encodeURIComponent(id)}`, { token: await token() }), 404, {
