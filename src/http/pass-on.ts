@@ -8,21 +8,20 @@ import type { Route } from "./route";
 // statements' XML parser and matching, the documents' storage and rendering calls) stays out of the API
 // Worker's bundle, which every customer's request loads (test/build/api-bundle.test.mjs).
 
-/**
- * Whether a request's path names the route path `route` (OpenAPI form): the same segments, where each
- * `{parameter}` takes any one non-empty segment (as the router reads a path).
- */
-export function namesRoute(route: string, path: string): boolean {
-  const want = route.split("/");
-  const got = path.split("/");
-  return want.length === got.length && want.every((part, i) => part === got[i] || (part[0] === "{" && got[i] !== ""));
-}
+const segmentsOf = (path: string) => path.split("/");
+
+/** Whether a path's segments name a route path's (OpenAPI form): a `{parameter}` takes any one non-empty segment. */
+const names = (route: string[], path: string[]) =>
+  route.length === path.length && route.every((part, i) => part === path[i] || (part[0] === "{" && path[i] !== ""));
+
+/** Whether a request's path names the route path `route` (OpenAPI form), as the router reads a path. */
+export const namesRoute = (route: string, path: string): boolean => names(segmentsOf(route), segmentsOf(path));
 
 /** The API Worker's decision, from the table's routes of the jobs Worker: whether to pass `request` on. */
 export function passedOn(table: readonly Route[]): (request: Request) => boolean {
-  const paths = [...new Set(table.flatMap(({ spec }) => (spec.worker === "jobs" ? [spec.path] : [])))];
+  const routes = [...new Set(table.flatMap(({ spec }) => (spec.worker === "jobs" ? [spec.path] : [])))].map(segmentsOf);
   return (request) => {
-    const { pathname } = new URL(request.url);
-    return paths.some((route) => namesRoute(route, pathname));
+    const path = segmentsOf(new URL(request.url).pathname);
+    return routes.some((route) => names(route, path));
   };
 }
