@@ -67,7 +67,9 @@ describe("the OpenAPI document's prose", () => {
     const create = document.paths["/invoices"].post.description;
     expect(create).toContain("today in BUSINESS_TIME_ZONE");
     expect(create).not.toContain("UTC");
-    expect(document.info.description).toContain("a draft, its entries, devices and webhook endpoints emit none");
+    expect(document.info.description).toContain(
+      "creating a draft, its entries, devices and webhook endpoints emit none",
+    );
     expect(document.info.description).not.toContain("Every change is an event");
   });
 });

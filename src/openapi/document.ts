@@ -215,9 +215,10 @@ export function openApiDocument(routes: readonly Route[]) {
         "newest first; their `next`, `prev` and `last` links add a signed `cursor`, so following them costs a " +
         "page at any depth. Every error is the envelope `{errors: [{detail, code, source}]}`. POSTs accept an " +
         "`Idempotency-Key`. Responses carry `x-d1-bookmark`; echo it to read your own writes. Amounts are " +
-        "decimal strings with two places (EUR), never numbers. Every change of a card order's or an invoice's " +
-        "state, of a billing profile and every payment is an event (GET /events; a draft, its entries, devices " +
-        "and webhook endpoints emit none), delivered to webhook endpoints as the `webhooks` section describes.",
+        "decimal strings with two places (EUR), never numbers. Each step of a card order and of an invoice (its " +
+        "creation too), each change of a billing profile and each payment or return is an event (GET /events; " +
+        "creating a draft, its entries, devices and webhook endpoints emit none), delivered to webhook endpoints " +
+        "as the `webhooks` section describes.",
     },
     servers: [{ url: "/" }],
     tags: tagsOf(routes),

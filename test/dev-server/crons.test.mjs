@@ -1,6 +1,6 @@
 // The Cron Triggers are the jobs Worker's (wrangler.jobs.toml [triggers]; the API Worker's wrangler.toml
-// has none) and run on a real `wrangler dev` of the three Workers the way the README, the load and
-// scripts/local-worker.mjs's runCron() run them: the Local Explorer's
+// has none) and run on a real `wrangler dev` of the three Workers the way the README (its curl, run as
+// written), the load and scripts/local-worker.mjs's runCron() run them: the Local Explorer's
 // `POST /cdn-cgi/local/explorer/api/local/scheduled?worker=voucher-billing-jobs`, on the dev server's
 // one URL. Each answers outcome "ok" and its job logs its line. What does not work is held too, so
 // that the README never names it: `/cdn-cgi/local/scheduled` reaches the first Worker only (the API
@@ -8,6 +8,7 @@
 // A wrangler upgrade that moves or breaks the route fails here, not silently in the load.
 // Ports: free from DEV_SERVER_PORT (default 8900) + 100 on.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -46,7 +47,15 @@ test("each Cron Trigger of the jobs Worker runs through the Local Explorer and l
   t.after(() => worker.stop());
 
   const [everyMinute, hourly] = cronsOf("wrangler.jobs.toml");
-  await runCron(worker.url, everyMinute);
+  // The README's curl, as written (its host aside), runs the per-minute cron; runCron() the hourly one.
+  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const curl = readme.match(/```sh\n(curl -X POST "[^\n]*local\/scheduled[^`]*)```/)?.[1];
+  assert.ok(curl?.includes(`{"cron":"${everyMinute}"}`), "the README shows the per-minute cron's curl");
+  const answer = execFileSync("bash", ["-c", curl.replaceAll("http://127.0.0.1:8787", worker.url)], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"], // curl's progress meter
+  });
+  assert.equal(JSON.parse(answer).result.outcome, "ok", answer);
   await runCron(worker.url, hourly);
   // The same route for the API Worker: it runs, and fails, as it exports no scheduled().
   await assert.rejects(

@@ -12,6 +12,17 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
+test("the script's comment names a section of docs/api.md that exists", () => {
+  const comment = readFileSync(join(ROOT, "scripts/deploy.mjs"), "utf8")
+    .match(/^(\/\/.*\n)+/)[0]
+    .replace(/\n\/\/ /g, " ");
+  const [, part, title] = comment.match(/docs\/api\.md part (\d+), "([^"]+)"/) ?? [];
+  assert.ok(title, comment);
+  const docs = readFileSync(join(ROOT, "docs/api.md"), "utf8");
+  const section = docs.slice(docs.indexOf(`\n## ${part}. `), docs.indexOf(`\n## ${Number(part) + 1}. `));
+  assert.ok(section.includes(`\n### ${title}\n`), `docs/api.md part ${part} has "### ${title}"`);
+});
+
 test("a dry run builds each Worker into a folder of its own", { timeout: 300_000 }, (t) => {
   const out = mkdtempSync(join(tmpdir(), "deploy-dry-run-"));
   t.after(() => rmSync(out, { recursive: true, force: true }));

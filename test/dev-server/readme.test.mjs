@@ -2,13 +2,26 @@
 // section, in order) in one bash, step by step, and then its TypeScript client in the same shell
 // (TOKEN exported by the session), against a `wrangler dev` with a fresh database that this file
 // starts, with the secrets of `.dev.vars` as `npm run dev` makes it. Each step's output must be the
-// README's, up to what differs between runs (ids, times, dates, secrets, cursors, RF check digits, the
-// ports this run uses). Deliveries arrive in any order, so the receiver's log is compared as a set of
-// lines. Ports: free from DEV_SERVER_PORT (default 8900) + 150 on: the API, the receiver (next port)
+// README's, up to what differs between runs (times, dates, secrets, cursors, RF check digits, the ports
+// this run uses). Ids differ too, but not as they please: the README's ids must be the run's renamed one
+// for one (the same id where the run repeats one, a new one where it has a new one, a collection's
+// message id made from its id), and the receiver's log may name only ids the session showed before, so
+// that no id in the README is typed by hand. Deliveries arrive in any order, so the receiver's log is
+// compared as a set of lines. `README_SESSION_OUT=<file>` writes what the session printed, step by step
+// in the README's form (its host and ports), to paste into the README when the session changes. Ports: free from DEV_SERVER_PORT (default 8900) + 150 on: the API, the receiver (next port)
 // and the inspector (1000 above).
 import assert from "node:assert/strict";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { test } from "node:test";
@@ -50,22 +63,66 @@ function steps(console) {
   return result.map(({ command, expected }) => ({ command, expected: expected.join("\n") }));
 }
 
-/** What differs between two runs of the same session, written the same way. */
-function normalized(text, { api, hookPort }) {
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
+/** The run's output with the README's host and ports. */
+const asReadme = (text, { api, hookPort }) =>
+  text
+    .replaceAll("\r", "")
+    .replaceAll(api, README_API)
+    .replaceAll(`127.0.0.1:${hookPort}/`, `127.0.0.1:${README_HOOK_PORT}/`);
+
+/**
+ * The run's ids and the README's, one for one: `pair(run, readme)` takes two outputs that agree but for
+ * their ids and holds each id of the one to the same id of the other, across the whole session;
+ * `translate(run)` writes the run's output with the README's ids (and a collection's message id, made
+ * from its id: src/domain/direct-debits.ts), and names an id the session never showed.
+ */
+function idRenaming() {
+  const [toReadme, fromReadme] = [new Map(), new Map()];
+  const messageIdOf = (id) => `DD${id.replaceAll("-", "").slice(0, 26).toUpperCase()}`;
+  return {
+    pair(run, readme, where) {
+      const [ours, theirs] = [run.match(UUID) ?? [], readme.match(UUID) ?? []];
+      ours.forEach((id, i) => {
+        const shown = theirs[i];
+        assert.equal(toReadme.get(id) ?? shown, shown, `${where}: the run's ${id} is ${toReadme.get(id)} before`);
+        assert.equal(fromReadme.get(shown) ?? id, id, `${where}: the README's ${shown} is two ids of the run`);
+        toReadme.set(id, shown);
+        fromReadme.set(shown, id);
+      });
+    },
+    translate(run, where) {
+      const messages = new Map([...toReadme].map(([ours, theirs]) => [messageIdOf(ours), messageIdOf(theirs)]));
+      return run
+        .replace(UUID, (id) => {
+          assert.ok(toReadme.has(id), `${where}: ${id} was not shown before, so the README cannot know it`);
+          return toReadme.get(id);
+        })
+        .replace(/DD[0-9A-F]{26}/g, (message) => messages.get(message) ?? message);
+    },
+  };
+}
+
+/**
+ * What differs between two runs of the same session, written the same way; `ids`: the ids and message
+ * ids too (false once the run's are the README's: idRenaming().translate).
+ */
+function normalized(text, ports, ids = true) {
+  const renamed = ids
+    ? asReadme(text, ports)
+        .replace(UUID, "<uuid>")
+        .replace(/DD[0-9A-F]{26}/g, "DD<message>")
+    : text;
   return (
-    text
-      .replaceAll("\r", "")
-      .replaceAll(api, README_API)
-      .replaceAll(`127.0.0.1:${hookPort}/`, `127.0.0.1:${README_HOOK_PORT}/`)
-      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<uuid>")
+    asReadme(renamed, ports)
       .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, "<time>")
       .replace(/\d{4}-\d{2}-\d{2}/g, "<date>")
       .replace(/INV-\d{4}-/g, "INV-<year>-")
       // An invoice's RF reference: its check digits follow the year.
       .replace(/RF\d{2}INV\d{4}/g, "RF<check>INV<year>")
       .replace(/whsec_[A-Za-z0-9+/=]+/g, "whsec_<secret>")
-      // A direct debit collection's message id, and its file's CreDtTm (to the second).
-      .replace(/DD[0-9A-F]{26}/g, "DD<message>")
+      // A direct debit file's CreDtTm (to the second).
       .replace(/T\d{2}:\d{2}:\d{2}Z/g, "T<time>Z")
       .replace(/cursor=[A-Za-z0-9_.-]+/g, "cursor=<cursor>")
       .replace(/\n+$/, "")
@@ -161,6 +218,9 @@ test("the README's curl session and TypeScript client, against a fresh `wrangler
 
   const session = blocks("## A session with curl", "console").flatMap(steps);
   assert.ok(session.length >= 20, `the curl session has ${session.length} steps`);
+  const ids = idRenaming();
+  const transcript = process.env.README_SESSION_OUT;
+  if (transcript) writeFileSync(transcript, "");
   for (const { command, expected } of session) {
     const typed = command.replaceAll(README_API, api).replace(`HOOK_PORT=${README_HOOK_PORT}`, `HOOK_PORT=${hookPort}`);
     const tool = Object.entries(tools).find(([name]) => command.includes(`$${name}`))?.[1];
@@ -171,15 +231,25 @@ test("the README's curl session and TypeScript client, against a fresh `wrangler
     }
     // The validator compiles its rule sets on every call: a minute or more on a small machine.
     const { text, status } = await bash.run(typed, validating ? 300_000 : 30_000);
+    if (transcript) appendFileSync(transcript, `$ ${command}\n${asReadme(text, ports).replace(/([^\n])$/, "$1\n")}`);
     assert.equal(status, 0, `$ ${command}\n${text}`);
-    let actual = normalized(text, ports);
-    let shown = normalized(expected, ports);
     // Deliveries arrive at least once and in any order (as the README says under the session): the
-    // receiver's lines as a set, a repeat (which it marks) counted once.
+    // receiver's lines as a set, a repeat (which it marks) counted once, each naming only ids shown before.
     const asSet = (lines) =>
       [...new Set(lines.split("\n").map((line) => line.replace(/ \(repeat\)$/, "")))].sort().join("\n");
-    if (command.includes("cat receiver.log")) [actual, shown] = [asSet(actual), asSet(shown)];
-    assert.equal(actual, shown, `$ ${command}`);
+    if (command.includes("receiver.log") && command.startsWith("until ")) {
+      const received = ids.translate(asReadme(text, ports), `$ ${command}`);
+      assert.equal(
+        asSet(normalized(received, ports, false)),
+        asSet(normalized(expected, ports, false)),
+        `$ ${command}`,
+      );
+      continue;
+    }
+    assert.equal(normalized(text, ports), normalized(expected, ports), `$ ${command}`);
+    ids.pair(asReadme(text, ports), expected, `$ ${command}`);
+    const translated = ids.translate(asReadme(text, ports), `$ ${command}`);
+    assert.equal(normalized(translated, ports, false), normalized(expected, ports, false), `$ ${command}`);
   }
   // What the session wrote stays out of the repository: its folder is git-ignored (scratch/).
   const cwd = (await bash.run("pwd")).text.trim();
