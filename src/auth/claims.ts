@@ -1,11 +1,12 @@
 import * as z from "zod/mini";
+import { deferred } from "../schemas/registry";
 import { TokenRejected } from "./token-rejected";
 
 // RFC 7519 section 4.1 and docs/api.md part 2: the claims the API reads, each of its type. Only an
 // absent claim is absent: one of another type (null included) makes the token malformed, also
 // when no setting reads it (iss, aud), so that a token its issuer got wrong never half works.
-// Built on the first token read (z.lazy), not at every cold start of the Worker.
-const TokenClaims = z.lazy(() => {
+// Built on the first token read, not at every cold start of the Worker.
+const TokenClaims = deferred(() => {
   const numericDate = z.number(); // finite: zod refuses the Infinity that JSON.parse makes of 1e400
   return z.looseObject({
     sub: z.string().check(z.minLength(1)),

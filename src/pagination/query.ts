@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import * as z from "zod/mini";
 import { principalOf } from "../auth/principal";
 import type { AppEnv } from "../env";
+import { deferred } from "../schemas/registry";
 import { readCursor, type Seek } from "./cursor";
 
 // docs/api.md part 4.
@@ -10,10 +11,10 @@ const PAGE_SIZE_MAX = 100;
 // Keeps the row offset a safe integer; any page past the last simply answers an empty page.
 const PAGE_MAX = 2_147_483_647;
 
-// Each parameter's schema is built on the first request that reads it (z.lazy), not at every cold
+// Each parameter's schema is built on the first request that reads it (deferred), not at every cold
 // start: mounting a list reads only the parameters' names.
 const wholeNumber = (max: number, fallback: number, description: string) =>
-  z.lazy(() =>
+  deferred(() =>
     z
       ._default(
         z.pipe(
@@ -35,7 +36,7 @@ const wholeNumber = (max: number, fallback: number, description: string) =>
 const PAGE_QUERY = {
   page: wholeNumber(PAGE_MAX, 1, "Page number, from 1. A page past the last is empty."),
   page_size: wholeNumber(PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT, "Entries per page."),
-  cursor: z.lazy(() =>
+  cursor: deferred(() =>
     z
       .optional(z.string().check(z.maxLength(1024, "must be a cursor from a link of an earlier answer")))
       .register(z.globalRegistry, {
@@ -49,14 +50,14 @@ const PAGE_QUERY = {
 
 /** A filter parameter: one of `allowed`, or any string. */
 export const filter = <const T extends readonly [string, ...string[]]>(description: string, allowed: T) =>
-  z.lazy(() =>
+  deferred(() =>
     z
       .optional(z.enum(allowed, { error: `must be one of: ${allowed.join(", ")}` }))
       .register(z.globalRegistry, { description }),
   );
 
 export const anyFilter = (description: string) =>
-  z.lazy(() => z.optional(z.string()).register(z.globalRegistry, { description }));
+  deferred(() => z.optional(z.string()).register(z.globalRegistry, { description }));
 
 /** The query of a list: `page`, `page_size`, `cursor` and the list's filters. */
 export const listQuery = <F extends z.core.$ZodLooseShape>(filters: F) => z.object({ ...PAGE_QUERY, ...filters });

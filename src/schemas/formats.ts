@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import { isId } from "../domain/ids";
 import { formatCents } from "../domain/money";
 import { NOT_XML } from "../domain/text";
+import { deferred } from "./registry";
 
 // The wire formats of docs/api.md part 1, for request and response schemas alike. Lengths count
 // characters (code points), as JSON Schema's maxLength does, not UTF-16 units as String.length would.
@@ -143,7 +144,7 @@ export const amountInput = (minCents: number, maxCents = MAX_AMOUNT_CENTS) =>
  * "No such `what`." without a database read (the issue's message is `what`: http/mount.ts). Built on the
  * first request that names one, not at every cold start.
  */
-export const pathId = (what: string) => z.lazy(() => z.string().check(z.refine(isId, what)));
+export const pathId = (what: string) => deferred(() => z.string().check(z.refine(isId, what)));
 
 /** One of a fixed set of strings. */
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>

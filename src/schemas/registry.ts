@@ -5,12 +5,13 @@ export const components = z.registry<{ id: string; description?: string }>();
 
 /**
  * Stands for `z.lazy(build)` without making it at import: the lazy schema is made on the first look at
- * the stand-in (its `_zod`, a method such as `safeParse`), which the Worker takes only for a request
- * body it reads and never for a response shape; the document's build and the tests look at all of
- * them. Made at every cold start, these lazies alone took about a tenth of the API Worker's start-up.
- * Everything reads through to the one lazy schema, so the registry knows the stand-in by its identity.
+ * the stand-in (its `_zod`, a method such as `safeParse`), which the Worker takes only for what a
+ * request sends (a body, a parameter) and never for a response shape; the document's build and the
+ * tests look at all of them. Made at every cold start, the lazies alone took about a tenth of the API
+ * Worker's start-up. Everything reads through to the one lazy schema, so a registry knows the stand-in
+ * by its identity.
  */
-function deferred<T extends z.ZodMiniType>(build: () => T): z.ZodMiniLazy<T> {
+export function deferred<T extends z.ZodMiniType>(build: () => T): z.ZodMiniLazy<T> {
   let made: z.ZodMiniLazy<T> | undefined;
   const schema = () => (made ??= z.lazy(build));
   return new Proxy({} as z.ZodMiniLazy<T>, {
