@@ -570,3 +570,41 @@ describe("GET /invoice_deliveries", () => {
     });
   });
 });
+
+describe("the billing profile's invoice_format and invoice_delivery", () => {
+  const profile = {
+    legal_name: "A GmbH",
+    street: "S 1",
+    postcode: "10115",
+    city: "Berlin",
+    country_code: "DE",
+    email: "a@a.example",
+  };
+  const put = async (auth: string, json: object) =>
+    call("/customers/me/billing_profile", { token: auth, method: "PUT", json: { ...profile, ...json } });
+
+  it("default to null and email (left out or null), take each value, and are shown after document_language", async () => {
+    const auth = await token();
+    const shown = async (json: object) => {
+      const { data } = await expectJson(await put(auth, json), 200, expect.anything());
+      return [Object.keys(data).slice(-3), data.invoice_format, data.invoice_delivery];
+    };
+    const order = ["invoice_format", "invoice_delivery", "updated_at"];
+    expect(await shown({})).toStrictEqual([order, null, "email"]);
+    expect(await shown({ invoice_format: "cii", invoice_delivery: "none" })).toStrictEqual([order, "cii", "none"]);
+    expect(await shown({ invoice_format: null, invoice_delivery: null })).toStrictEqual([order, null, "email"]);
+    for (const format of ["pdf", "ubl"]) expect((await shown({ invoice_format: format }))[1]).toBe(format);
+  });
+
+  it("refuse anything else with 422 at the field", async () => {
+    const auth = await token();
+    await expectError(await put(auth, { invoice_format: "xrechnung" }), 422, {
+      code: "validation_failed",
+      source: { pointer: "/invoice_format" },
+    });
+    await expectError(await put(auth, { invoice_delivery: "post" }), 422, {
+      code: "validation_failed",
+      source: { pointer: "/invoice_delivery" },
+    });
+  });
+});
