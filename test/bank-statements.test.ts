@@ -754,6 +754,51 @@ describe("a statement that fails: failed, error saying where, nothing of it stor
     ]);
   });
 
+  // CONTRACT part 15 (issue 39): the details of an entry are its parts.
+  it.each(VERSIONS)(
+    "%s: an entry whose details add up to more than it, after a good one: failed naming the entry, nothing allocated",
+    async (version) => {
+      const auth = await token();
+      const invoice = await invoiceOf(auth, "50.00");
+      const ref = unique("ACSR");
+      const { after } = await failing(
+        statementFile(
+          [
+            credit("20.00", { endToEndId: invoice.number }),
+            {
+              ...credit("30.00", { amount: "20.00", endToEndId: invoice.number }, { amount: "20.00" }),
+              accountServicerReference: ref,
+            },
+          ],
+          version,
+        ),
+      );
+      expect([after.state, after.error]).toStrictEqual([
+        "failed",
+        `entry 2 (AcctSvcrRef ${ref}): its details add up to 40.00, not to its amount 30.00`,
+      ]);
+      expect(await openAmount(auth, invoice.id)).toBe("50.00");
+    },
+  );
+
+  it("camt.053.001.08: a credit detail inside a debit entry: failed naming the entry and detail, nothing allocated", async () => {
+    const auth = await token();
+    const invoice = await invoiceOf(auth, "10.00");
+    const ref = unique("ACSR");
+    const { after } = await failing(
+      statementFile([
+        credit("10.00", { endToEndId: invoice.number }),
+        {
+          ...credit("10.00", { amount: "5.00" }, { amount: "5.00", creditDebit: "credit" }),
+          creditDebit: "debit",
+          accountServicerReference: ref,
+        },
+      ]),
+    );
+    expect(after.error).toBe(`entry 2 (AcctSvcrRef ${ref}), detail 2: a credit inside a debit entry`);
+    expect(await openAmount(auth, invoice.id)).toBe("10.00");
+  });
+
   it("an entry of several details, one without its own amount", async () => {
     const ref = unique("ACSR");
     const { after } = await failing(
