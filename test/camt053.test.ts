@@ -318,5 +318,147 @@ describe("camt.053: files from the builder", () => {
       }),
       { numRuns: 300 },
     );
+  }, 30_000);
+});
+
+// CONTRACT part 15: a file the ISO schema refuses for size or shape is refused at once, the detail naming
+// the element: elements nested deeper than 32 levels, a text over its schema length. saxes resolves each
+// element's namespace through every element open around it: 15,000 levels took 6.6 s, 200,000 never ended.
+describe("camt.053: refused at once for its shape or size", () => {
+  /** `xml` with `inside` written into the first entry, before its end. */
+  const intoEntry = (xml: string, inside: string) => xml.replace("</Ntry>", `${inside}</Ntry>`);
+  const nested = (levels: number) => "<Xtra>".repeat(levels) + "</Xtra>".repeat(levels);
+
+  it.each(VERSIONS.flatMap((version) => [15_000, 200_000].map((levels) => [version, levels] as const)))(
+    "%s: %i levels of an unknown element inside an entry, refused in well under a second, by either pass",
+    (version, levels) => {
+      const xml = bytes(intoEntry(file(version, [entry()]), nested(levels)));
+      for (const read of [() => inspectStatementFile(xml), () => readStatement(xml, 0)]) {
+        const started = performance.now();
+        const { reason, message } = refusal(read);
+        expect(performance.now() - started).toBeLessThan(1000);
+        expect(reason).toBe("refused");
+        // Document, BkToCstmrStmt, Stmt, Ntry: the 29th <Xtra> is the 33rd level.
+        expect(message).toMatch(/^the element <Xtra> on line \d+ is nested 33 levels deep: at most 32 are allowed$/);
+      }
+    },
+  );
+
+  it.each(VERSIONS)("%s: 32 levels are read, and what is not the service's is skipped", (version) => {
+    const xml = bytes(intoEntry(file(version, [entry()]), nested(28)));
+    expect(readStatement(xml, 0)).toStrictEqual(readStatement(bytes(file(version, [entry()])), 0));
+  });
+
+  const detail = (fields: Partial<Camt053Detail> = {}) => entry({ details: [{ amount: "12.34", ...fields }] });
+  it.each(
+    VERSIONS.flatMap(
+      (version) =>
+        [
+          [
+            version,
+            "Ustrd",
+            140,
+            (text: string) => file(version, [detail({ unstructured: ["x"] })]).replace(">x<", `>${text}<`),
+          ],
+          [
+            version,
+            "AddtlNtryInf",
+            500,
+            (text: string) => intoEntry(file(version, [entry()]), `<AddtlNtryInf>${text}</AddtlNtryInf>`),
+          ],
+          [
+            version,
+            "EndToEndId",
+            35,
+            (text: string) => file(version, [detail({ endToEndId: "E" })]).replace(">E<", `>${text}<`),
+          ],
+          [
+            version,
+            "IBAN",
+            34,
+            (text: string) =>
+              file(version, [detail({ debtorIban: "DE89370400440532013000" })]).replace(
+                ">DE89370400440532013000<",
+                `>${text}<`,
+              ),
+          ],
+        ] as const,
+    ),
+  )(
+    "%s: <%s> over its schema's %i characters is refused; at the length it is read",
+    (_version, element, length, make) => {
+      // Characters, not bytes nor UTF-16 units: ä is two bytes, 𝄞 two units.
+      const full = "ä".repeat(length - 1) + "𝄞";
+      expect(() => readStatement(bytes(make(full)), 0)).not.toThrow();
+      for (const read of [inspectStatementFile, (xml: Uint8Array) => readStatement(xml, 0)])
+        expect(refusal(() => read(bytes(make(`${full}x`))))).toStrictEqual({
+          reason: "refused",
+          message: expect.stringMatching(
+            new RegExp(
+              `^the element <${element}> on line \\d+ holds ${length + 1} characters: its schema allows at most ${length}$`,
+            ),
+          ),
+        });
+    },
+  );
+
+  it("a 9 MiB Ustrd in a 9.4 MB file is refused at once, not stored in part", () => {
+    const xml = file("camt.053.001.08", [detail({ unstructured: ["x"] }), entry(), entry()]).replace(
+      ">x<",
+      `>${"y".repeat(9 * 1024 * 1024)}<`,
+    );
+    const started = performance.now();
+    expect(refusal(() => inspectStatementFile(bytes(xml)))).toStrictEqual({
+      reason: "refused",
+      message: expect.stringMatching(
+        /^the element <Ustrd> on line \d+ holds 9437184 characters: its schema allows at most 140$/,
+      ),
+    });
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+
+  it("a value quoted in a refusal is cut short: the detail stays readable", () => {
+    const xml = inEntry(file("camt.053.001.08", [entry()]), ">2026-11-20<", `>${"9".repeat(5000)}<`);
+    const { message } = refusal(() => readStatement(bytes(xml), 0));
+    expect(message).toBe(
+      `entry 1 (AcctSvcrRef 2026112000003): booking date "${"9".repeat(40)}…" is not a calendar date`,
+    );
+  });
+});
+
+// CONTRACT part 15: an entry whose details' amounts do not add up to its own amount, or a detail whose
+// direction contradicts its entry's, fails the statement naming the entry.
+describe("camt.053: an entry and its details agree", () => {
+  const where = "entry 1 (AcctSvcrRef 2026112000003)";
+  it.each(VERSIONS)(
+    "%s: details adding up to more or less than the entry fail it; to its amount they are read",
+    (version) => {
+      const of = (...amounts: string[]) =>
+        file(version, [entry({ amount: "30.00", details: amounts.map((amount) => ({ amount })) })]);
+      expect(readStatement(bytes(of("10.00", "20.00")), 0).map((tx) => tx.amountCents)).toStrictEqual([1000, 2000]);
+      for (const [amounts, sum] of [
+        [["10.00", "20.01"], "30.01"],
+        [["10.00", "19.99"], "29.99"],
+        [["31.00"], "31.00"],
+      ] as const)
+        expect(refusal(() => readStatement(bytes(of(...amounts)), 0))).toStrictEqual({
+          reason: "malformed",
+          message: `${where}: its details add up to ${sum}, not to its amount 30.00`,
+        });
+    },
+  );
+
+  it("camt.053.001.08: a credit detail inside a debit entry fails it", () => {
+    const xml = file("camt.053.001.08", [
+      entry({
+        creditDebit: "debit",
+        amount: "30.00",
+        details: [{ amount: "10.00" }, { amount: "20.00", creditDebit: "credit" }],
+      }),
+    ]);
+    expect(refusal(() => readStatement(bytes(xml), 0))).toStrictEqual({
+      reason: "malformed",
+      message: `${where}, detail 2: a credit inside a debit entry`,
+    });
   });
 });

@@ -1564,3 +1564,119 @@ describe("returns, from camt.053", () => {
     ]);
   });
 });
+
+// CONTRACT part 16, amended after a red team (issue 39): the order in which a return and its settlement
+// are read does not matter, and money the bank took back is never allocatable again.
+describe("a return and its settlement, in either order", () => {
+  it.each(VERSIONS.flatMap((version) => [[version, "one file"] as const, [version, "two files"] as const]))(
+    "%s, the return read first (%s): the settlement is recorded and reversed at once, both events; the invoice never paid",
+    async (version, how) => {
+      const { auth, customerId } = await debtor();
+      const invoice = await ddInvoice(auth, "40.00");
+      const collection = await collect(dueDate());
+      const debit = await debitOf(collection, invoice);
+      const back = returnOf("40.00", debit.endToEndId, "MD06");
+      const settlement = settlementOf("40.00", debit.endToEndId);
+      const transactions =
+        how === "one file"
+          ? (await statementOf([back, settlement], version)).transactions
+          : [
+              ...(await statementOf([back], version)).transactions,
+              ...(await statementOf([settlement], version)).transactions,
+            ];
+      expect(
+        transactions.map((t: any) => [t.credit_debit, t.state, t.allocated_amount, t.unapplied_amount]),
+      ).toStrictEqual([
+        ["debit", "matched", "40.00", "0.00"],
+        ["credit", "matched", "40.00", "0.00"],
+      ]);
+      expect(transactions[1].customer).toBe(customerId);
+      const [payment] = await paymentsOf(auth, invoice.id);
+      expect(payment).toStrictEqual({
+        id: expect.any(String),
+        type: "payment",
+        invoice_id: invoice.id,
+        invoice_number: invoice.number,
+        amount: "40.00",
+        method: "direct_debit",
+        bank_transaction_id: transactions[1].id,
+        booked_on: "2026-11-20",
+        returned_at: expect.stringMatching(ISO_MS),
+        return_reason: "MD06",
+        created_at: expect.stringMatching(ISO_MS),
+      });
+      const now = await invoiceNow(auth, invoice.id);
+      expect([now.state, now.paid_at]).toStrictEqual(["open", null]);
+      expect(await balanceOf(auth, invoice.id)).toMatchObject({ allocated_amount: "0.00", open_amount: "40.00" });
+      expect(await paymentEvents(auth)).toStrictEqual([
+        ["payment.received", { ...payment, returned_at: null, return_reason: null }],
+        ["payment.returned", payment],
+      ]);
+      expect((await collectionNow(collection)).state).toBe("settled");
+      // Nothing of the settlement is left to allocate by hand.
+      await expectError(
+        await call(`/bank_transactions/${transactions[1].id}/allocations`, {
+          token: office,
+          method: "POST",
+          json: { invoice_id: invoice.id, amount: "1.00" },
+        }),
+        409,
+        { code: "conflict" },
+      );
+    },
+  );
+
+  it.each(VERSIONS)(
+    "%s: a return after a partly covered settlement: the settlement's unapplied part, which the bank took back, is gone",
+    async (version) => {
+      const { auth } = await debtor();
+      const invoice = await ddInvoice(auth, "100.00");
+      const collection = await collect(dueDate());
+      const debit = await debitOf(collection, invoice);
+      // A transfer of 20.00 came meanwhile: the settlement pays the 80.00 still open, 20.00 stays unapplied.
+      await statementOf([credit("20.00", { structuredReference: rfReference(invoice.number) })], version);
+      const [settled] = (await statementOf([settlementOf("100.00", debit.endToEndId)], version)).transactions;
+      expect([settled.state, settled.allocated_amount, settled.unapplied_amount]).toStrictEqual([
+        "overpaid",
+        "80.00",
+        "20.00",
+      ]);
+      const [back] = (await statementOf([returnOf("100.00", debit.endToEndId, "MD06")], version)).transactions;
+      expect([back.state, back.allocated_amount, back.unapplied_amount]).toStrictEqual(["matched", "100.00", "0.00"]);
+      expect(await read(office, `/bank_transactions/${settled.id}`)).toMatchObject({
+        state: "matched",
+        allocated_amount: "100.00",
+        unapplied_amount: "0.00",
+      });
+      expect(await balanceOf(auth, invoice.id)).toMatchObject({ allocated_amount: "20.00", open_amount: "80.00" });
+      expect((await invoiceNow(auth, invoice.id)).state).toBe("open");
+      await expectError(
+        await call(`/bank_transactions/${settled.id}/allocations`, {
+          token: office,
+          method: "POST",
+          json: { invoice_id: invoice.id, amount: "20.00" },
+        }),
+        409,
+        { code: "conflict" },
+      );
+    },
+  );
+
+  it("a return after a settlement that paid nothing (a transfer paid the invoice first): the settlement's money is gone", async () => {
+    const { auth } = await debtor();
+    const invoice = await ddInvoice(auth, "30.00");
+    const collection = await collect(dueDate());
+    const debit = await debitOf(collection, invoice);
+    await statementOf([credit("30.00", { structuredReference: rfReference(invoice.number) })]);
+    const [settled] = (await statementOf([settlementOf("30.00", debit.endToEndId)])).transactions;
+    expect([settled.state, settled.unapplied_amount]).toStrictEqual(["unmatched", "30.00"]);
+    await statementOf([returnOf("30.00", debit.endToEndId, "AM04")]);
+    expect(await read(office, `/bank_transactions/${settled.id}`)).toMatchObject({
+      state: "matched",
+      allocated_amount: "30.00",
+      unapplied_amount: "0.00",
+    });
+    // The transfer still pays it.
+    expect((await invoiceNow(auth, invoice.id)).state).toBe("paid");
+  });
+});

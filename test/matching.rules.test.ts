@@ -159,6 +159,10 @@ describe.each<Camt053Version>(["camt.053.001.02", "camt.053.001.08"])("%s", (ver
       ["without separators", (y: string, n: number) => `INV${y}${String(n).padStart(6, "0")}`],
       ["with fewer leading zeros", (y: string, n: number) => `Inv-${y}-${String(n).padStart(4, "0")}`],
       ["with more leading zeros", (y: string, n: number) => `INV-${y}-${String(n).padStart(9, "0")}`],
+      [
+        "with eleven leading zeros more",
+        (y: string, n: number) => `INV-${y}-${"0".repeat(11)}${String(n).padStart(6, "0")}`,
+      ],
       ["hyphens and spaces mixed", (y: string, n: number) => `INV - ${y}-  ${n}`],
     ])("an invoice number typed %s, in the text and as the end-to-end id, names the invoice", async (_, write) => {
       const { auth } = await customer();

@@ -29,6 +29,17 @@ describe("rule 1: the references a transaction names", () => {
       ["INV-2026-000006", "INV-2026-000007"],
     ],
     ["leading zeros do not matter", tx({ remittanceInformation: "inv2026-0000006" }), ["INV-2026-000006"]],
+    // Issue 39: any number of them.
+    [
+      "eleven leading zeros more do not matter either",
+      tx({ remittanceInformation: "INV-2026-00000000000000006", endToEndId: "INV2026000000000000000007" }),
+      ["INV-2026-000006", "INV-2026-000007"],
+    ],
+    [
+      "nor in an RF reference's body",
+      tx({ creditorReference: rfReference("INV-2026-00000000000004") }),
+      ["INV-2026-000004"],
+    ],
     [
       "an RF reference in the text, grouped",
       tx({ remittanceInformation: "Danke RF13 INV2 0260 0000 4 Gruss" }),

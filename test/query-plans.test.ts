@@ -379,7 +379,9 @@ async function exerciseEveryEndpoint(): Promise<void> {
   const [statement] = (await expectStatus(202, payer, "/bank_statements", { xml: file })).data;
   await consume();
   await expectStatus(202, payer, "/bank_statements", { xml: file });
-  await expectStatus(202, payer, "/bank_statements", { xml: statementFile([credit("2.00"), credit("3.00")]) });
+  // One without AcctSvcrRef: known by its content key too (docs/api.md part 15, duplicates).
+  const unreferenced = { ...credit("3.00"), accountServicerReference: undefined };
+  await expectStatus(202, payer, "/bank_statements", { xml: statementFile([credit("2.00"), unreferenced]) });
   await consume();
   const read = (await expectStatus(200, payer, `/bank_statements/${statement.id}`)).data;
   expect([read.state, read.matched_count, read.unmatched_count]).toStrictEqual(["processed", 2, 1]);

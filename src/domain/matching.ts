@@ -15,13 +15,12 @@ interface Referencing {
 
 const INVOICE = NUMBER_SERIES.invoice;
 
-/** `INV-2026-000004` from a year and a number as written (leading zeros of the number do not matter). */
-const invoiceNumber = (year: string, number: string): string =>
-  `${INVOICE}-${year}-${String(Number(number)).padStart(6, "0")}`;
+/** `INV-2026-000004` from a year and a number as written (the patterns leave its leading zeros out, however many). */
+const invoiceNumber = (year: string, number: string): string => `${INVOICE}-${year}-${number.padStart(6, "0")}`;
 
 /** The invoice an RF reference's body names, if its body is an invoice number without hyphens. */
 function invoiceOfBody(body: string): string | undefined {
-  const match = new RegExp(`^${INVOICE}([0-9]{4})([0-9]{1,9})$`).exec(body);
+  const match = new RegExp(`^${INVOICE}([0-9]{4})0*([0-9]{1,9})$`).exec(body);
   return match ? invoiceNumber(match[1]!, match[2]!) : undefined;
 }
 
@@ -30,8 +29,9 @@ function invoiceOfBody(body: string): string | undefined {
 // ("RF13 INV2 0260 0000 4").
 const RF_START = /(?<![A-Z0-9])RF[0-9]{2}/gi;
 const GROUP = /^ ?([A-Z0-9]+)/i;
-// An invoice number as people type it: INV, the year, the number; hyphens and spaces between them.
-const NUMBER_IN_TEXT = new RegExp(`(?<![A-Z0-9])${INVOICE}[\\s-]*([0-9]{4})[\\s-]*([0-9]{1,9})(?![0-9])`, "gi");
+// An invoice number as people type it: INV, the year, the number (any number of leading zeros, which do
+// not matter); hyphens and spaces between them.
+const NUMBER_IN_TEXT = new RegExp(`(?<![A-Z0-9])${INVOICE}[\\s-]*([0-9]{4})[\\s-]*0*([0-9]{1,9})(?![0-9])`, "gi");
 
 interface Found {
   at: number;

@@ -72,6 +72,12 @@ export interface RawEntry {
 }
 
 const AMOUNTS = ["Amt", "AmtDtls/TxAmt/Amt"];
+/**
+ * The longest remittance information kept (its Ustrd lines joined; each line is at most 140 characters,
+ * their number unbounded): longer fails the statement before anything of it is stored, rather than one
+ * transaction's batch failing in D1 (SQLITE_TOOBIG) after others were applied.
+ */
+const MAX_REMITTANCE = 10_000;
 const DATES = ["BookgDt/Dt", "BookgDt/DtTm", "ValDt/Dt", "ValDt/DtTm"];
 const COMMON_ENTRY = ["Amt", "CdtDbtInd", "RvslInd", "AcctSvcrRef", ...DATES];
 const COMMON_DETAIL = [
@@ -215,15 +221,22 @@ function transactions(entry: RawEntry, entryIndex: number, entryReference: strin
         returnReason: null,
       },
     ];
-  return details.map(({ texts: own, group }, detailIndex) => {
+  const read = details.map(({ texts: own, group }, detailIndex) => {
     try {
       const detailCreditDebit = text(own, "CdtDbtInd");
       const creditDebit = detailCreditDebit === null ? entryCreditDebit : readCreditDebit(detailCreditDebit);
+      // CONTRACT part 15: a detail contradicting its entry's direction fails the entry.
+      if (creditDebit !== entryCreditDebit) throw new Problem(`a ${creditDebit} inside a ${entryCreditDebit} entry`);
       const detailAmount = amount(own, AMOUNTS) ?? (details.length === 1 ? entryAmount : null);
       if (detailAmount === null) throw new Problem(`no amount (Amt), and the entry has ${details.length} details`);
       const party = creditDebit === "credit" ? "Dbtr" : "Cdtr";
       const endToEndId = text(own, "Refs/EndToEndId");
       const lines = (own.get("RmtInf/Ustrd") ?? []).filter((line) => line !== "");
+      const remittance = lines.join(" ");
+      if (remittance.length > MAX_REMITTANCE)
+        throw new Problem(
+          `its remittance information (Ustrd) has ${remittance.length} characters: at most ${MAX_REMITTANCE} are kept`,
+        );
       return {
         entryIndex,
         detailIndex,
@@ -240,7 +253,7 @@ function transactions(entry: RawEntry, entryIndex: number, entryReference: strin
         counterpartyIban: text(own, `RltdPties/${party}Acct/Id/IBAN`),
         endToEndId: endToEndId === "NOTPROVIDED" ? null : endToEndId,
         creditorReference: text(own, "RmtInf/Strd/CdtrRefInf/Ref"),
-        remittanceInformation: lines.length === 0 ? null : lines.join(" "),
+        remittanceInformation: lines.length === 0 ? null : remittance,
         batchPaymentInformationId: text(group, "Btch/PmtInfId"),
         entryAmountCents,
         entryTransactionsCount,
@@ -250,4 +263,13 @@ function transactions(entry: RawEntry, entryIndex: number, entryReference: strin
       throw error instanceof Problem && error.detail === undefined ? new Problem(error.message, detailIndex) : error;
     }
   });
+  // CONTRACT part 15: the details of an entry are its parts (those in its currency add up to its amount).
+  if (read.every((tx) => tx.currency === entryAmount.currency)) {
+    const sum = read.reduce((total, tx) => total + tx.amountCents, 0);
+    if (sum !== entryAmountCents)
+      throw new Problem(`its details add up to ${money(sum)}, not to its amount ${money(entryAmountCents)}`);
+  }
+  return read;
 }
+
+const money = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;

@@ -4,7 +4,7 @@
 // a CamtError beside the element's position.
 
 /** Why a camt.053 file is refused (CamtError.reason). */
-export type CamtErrorReason = "not_xml" | "not_camt053" | "unsupported_version" | "malformed";
+export type CamtErrorReason = "not_xml" | "not_camt053" | "unsupported_version" | "refused" | "malformed";
 
 /** A file refused: `reason` for the program, `message` for a person (it names what is wrong and where). */
 export class CamtError extends Error {
@@ -27,6 +27,11 @@ export class Problem extends Error {
   }
 }
 
+/** A value as a refusal names it: cut after 40 characters (a 9 MiB value would make a 9 MiB error). */
+const cut = (text: string): string => (text.length > 40 ? `${text.slice(0, 40)}…` : text);
+/** The same, quoted as JSON. */
+const quoted = (text: string): string => JSON.stringify(cut(text));
+
 const AMOUNT = /^(\d+)(?:\.(\d+))?$/;
 // 13 digits before the point keep every amount in cents below Number.MAX_SAFE_INTEGER.
 const MAX_WHOLE_DIGITS = 13;
@@ -34,12 +39,12 @@ const MAX_WHOLE_DIGITS = 13;
 /** `text` (an ISO amount, `^\d+(\.\d+)?$`) in cents: "18.150" is 1815, "18.151" a problem. */
 export function readCents(text: string): number {
   const match = AMOUNT.exec(text);
-  if (!match) throw new Problem(`amount ${JSON.stringify(text)} is not a decimal amount`);
+  if (!match) throw new Problem(`amount ${quoted(text)} is not a decimal amount`);
   const whole = match[1]!.replace(/^0+(?=\d)/, "");
   const fraction = match[2] ?? "";
   for (let i = 2; i < fraction.length; i++)
-    if (fraction[i] !== "0") throw new Problem(`amount ${text} has a digit past the cent`);
-  if (whole.length > MAX_WHOLE_DIGITS) throw new Problem(`amount ${text} is too large`);
+    if (fraction[i] !== "0") throw new Problem(`amount ${cut(text)} has a digit past the cent`);
+  if (whole.length > MAX_WHOLE_DIGITS) throw new Problem(`amount ${cut(text)} is too large`);
   return Number(whole + fraction.slice(0, 2).padEnd(2, "0"));
 }
 
@@ -48,7 +53,7 @@ const CURRENCY = /^[A-Z]{3}$/;
 /** An ISO 4217 currency code as the schema has it: three capital letters. */
 export function readCurrency(text: string | undefined): string {
   if (text === undefined) throw new Problem("amount has no currency (Ccy)");
-  if (!CURRENCY.test(text)) throw new Problem(`currency ${JSON.stringify(text)} is not a currency code`);
+  if (!CURRENCY.test(text)) throw new Problem(`currency ${quoted(text)} is not a currency code`);
   return text;
 }
 
@@ -69,7 +74,7 @@ function calendarDate(year: string, month: string, day: string): string | null {
 export function readDate(text: string, what: string): string {
   const match = DATE.exec(text);
   const date = match && calendarDate(match[1]!, match[2]!, match[3]!);
-  if (!date) throw new Problem(`${what} ${JSON.stringify(text)} is not a calendar date`);
+  if (!date) throw new Problem(`${what} ${quoted(text)} is not a calendar date`);
   return date;
 }
 
@@ -80,7 +85,7 @@ export function readDateOfDateTime(text: string, what: string): string {
   const [hours, minutes, seconds] = match ? [Number(match[4]), Number(match[5]), Number(match[6])] : [0, 0, 0];
   const midnight = hours === 24 && minutes === 0 && seconds === 0;
   if (!date || !((hours < 24 || midnight) && minutes < 60 && seconds < 60))
-    throw new Problem(`${what} ${JSON.stringify(text)} is not a date-time`);
+    throw new Problem(`${what} ${quoted(text)} is not a date-time`);
   return date;
 }
 
@@ -88,7 +93,7 @@ export function readDateOfDateTime(text: string, what: string): string {
 export function readBoolean(text: string, what: string): boolean {
   if (text === "true" || text === "1") return true;
   if (text === "false" || text === "0") return false;
-  throw new Problem(`${what} ${JSON.stringify(text)} is neither true nor false`);
+  throw new Problem(`${what} ${quoted(text)} is neither true nor false`);
 }
 
 /** CreditDebitCode: CRDT or DBIT. */
@@ -98,6 +103,6 @@ export function readCreditDebit(text: string | undefined): "credit" | "debit" {
   throw new Problem(
     text === undefined
       ? "no credit/debit indicator (CdtDbtInd)"
-      : `credit/debit indicator ${JSON.stringify(text)} is neither CRDT nor DBIT`,
+      : `credit/debit indicator ${quoted(text)} is neither CRDT nor DBIT`,
   );
 }

@@ -21,6 +21,7 @@ import {
   type StatementTransaction,
   type Texts,
 } from "./camt053-entries";
+import { ShapeCheck, TEXT_LENGTHS } from "./camt053-lengths";
 import { CamtError, Problem, readDateOfDateTime } from "./camt053-values";
 
 export type { CamtVersion, StatementTransaction } from "./camt053-entries";
@@ -89,6 +90,8 @@ interface Visitor {
   open(name: string, attributes: Readonly<Record<string, { value: string }>>): boolean;
   /** The element last opened closes; `text` is its own text, trimmed, when open() wanted it, else null. */
   close(text: string | null): void;
+  /** The longest text the schema allows an element of the root's namespace (by its local name), if it bounds one. */
+  longest(local: string): number | undefined;
 }
 
 const CHUNK_BYTES = 64 * 1024;
@@ -104,6 +107,7 @@ function parseXml(bytes: Uint8Array, visitor: Visitor): void {
   let ours: string | null = null;
   let capturing = -1;
   let captured = "";
+  const shape = new ShapeCheck();
   parser.on("error", (error) => {
     throw new CamtError("not_xml", `the file is not well-formed XML: ${error.message}`);
   });
@@ -111,17 +115,20 @@ function parseXml(bytes: Uint8Array, visitor: Visitor): void {
     if (encoding !== undefined && !["utf-8", "utf8"].includes(encoding.toLowerCase()))
       throw new CamtError("not_xml", `the file declares the encoding ${encoding}, and ISO 20022 files are UTF-8`);
   });
-  parser.on("opentag", ({ local, uri, attributes }) => {
+  parser.on("opentag", ({ name, local, uri, attributes }) => {
     if (ours === null) visitor.root(local, uri), (ours = uri);
     depth++;
+    shape.open(name, depth, parser.line, uri === ours ? visitor.longest(local) : undefined);
     if (visitor.open(uri === ours ? local : `{${uri}}${local}`, attributes)) (capturing = depth), (captured = "");
   });
   const text = (value: string) => {
     if (capturing === depth) captured += value;
+    shape.text(depth, value);
   };
   parser.on("text", text);
   parser.on("cdata", text);
-  parser.on("closetag", () => {
+  parser.on("closetag", ({ name }) => {
+    shape.close(name, depth);
     const wanted = capturing === depth;
     if (wanted) capturing = -1;
     depth--;
@@ -176,6 +183,10 @@ class StatementReader implements Visitor {
   private target: { texts: Texts; key: string } | null = null;
 
   constructor(private readonly selected: number | null) {}
+
+  longest(local: string): number | undefined {
+    return this.version === null ? undefined : TEXT_LENGTHS.get(this.version)?.get(local);
+  }
 
   root(local: string, uri: string) {
     const message = uri.startsWith(NAMESPACE) ? uri.slice(NAMESPACE.length) : null;

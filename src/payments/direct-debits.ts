@@ -2,12 +2,13 @@ import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../db/client";
 import { guarded } from "../db/guards";
-import { invoices, payments, type InvoiceRow } from "../db/schema";
+import { bankTransactions, invoices, payments, type InvoiceRow } from "../db/schema";
 import { directDebitCollections, directDebits, type DirectDebitRow } from "../schemas/direct-debit-collection";
 import { blockOf } from "../domain/direct-debits";
 import { transactionStateOf, type TransactionState } from "../domain/payments";
 import type { EventDraft } from "../events/outbox";
-import { allocate, openAmountOf, reverse } from "../writes/payments";
+import { unappliedOf } from "../schemas/bank-transaction";
+import { allocate, openAmountOf, recordReturned, reverse } from "../writes/payments";
 import type { StatementTransaction } from "./camt053";
 
 // docs/api.md part 16: a statement's transaction as part of a direct debit's life, read before part 15's
@@ -27,15 +28,29 @@ interface DebitPlan {
 
 const booked = (tx: StatementTransaction) => tx.status === "BOOK" && tx.currency === "EUR";
 
-/** The debit's state moved from what was read: the batch fails if it is not that any more. */
+/** The debit's state moved from what was read (and its settlement): the batch fails if it is not that any more. */
 const debitMoves = (orm: Database, debit: DirectDebitRow, to: Partial<DirectDebitRow>) =>
   orm
     .update(directDebits)
     .set({
-      state: guarded(sql`${directDebits.state} = ${debit.state}`, to.state, "debit_unchanged"),
+      state: guarded(
+        debit.settledBy === null
+          ? sql`${directDebits.state} = ${debit.state} AND ${directDebits.settledBy} IS NULL`
+          : sql`${directDebits.state} = ${debit.state}`,
+        to.state,
+        "debit_unchanged",
+      ),
       ...(to.returnReason === undefined ? {} : { returnReason: to.returnReason }),
+      ...(to.settledBy === undefined ? {} : { settledBy: to.settledBy }),
     })
     .where(eq(directDebits.id, debit.id));
+
+/**
+ * A debit no credit has settled yet: pending, or returned before its settlement was read (the return
+ * is kept against its end-to-end id: the settlement that follows is recorded and reversed at once).
+ */
+const unsettled = (debit: DirectDebitRow) =>
+  debit.state === "pending" || (debit.state === "returned" && debit.settledBy === null);
 
 /** The collection is settled once none of its debits is pending (this batch's changes included). */
 const settles = (orm: Database, collectionId: string) =>
@@ -55,7 +70,7 @@ const settles = (orm: Database, collectionId: string) =>
 async function settledBy(orm: Database, tx: StatementTransaction): Promise<DirectDebitRow[]> {
   if (tx.endToEndId !== null) {
     const [debit] = await orm.select().from(directDebits).where(eq(directDebits.endToEndId, tx.endToEndId));
-    if (debit?.state === "pending" && debit.amount === tx.amountCents) return [debit];
+    if (debit && unsettled(debit) && debit.amount === tx.amountCents) return [debit];
   }
   const block =
     tx.entryTransactionsCount === 0 && tx.batchPaymentInformationId !== null && blockOf(tx.batchPaymentInformationId);
@@ -67,7 +82,7 @@ async function settledBy(orm: Database, tx: StatementTransaction): Promise<Direc
     .where(and(eq(directDebitCollections.messageId, block.messageId), eq(directDebits.sequenceType, block.sequence)));
   const rows = debits.map(({ debit }) => debit);
   const sum = rows.reduce((total, debit) => total + debit.amount, 0);
-  return rows.length > 0 && rows.every((debit) => debit.state === "pending") && sum === tx.amountCents ? rows : [];
+  return rows.length > 0 && rows.every(unsettled) && sum === tx.amountCents ? rows : [];
 }
 
 /** The invoices of `debits`, by id. */
@@ -97,7 +112,8 @@ const released = (orm: Database, debit: DirectDebitRow) =>
 /**
  * A credit that settles debits: each invoice paid its debit's amount, as a payment of method
  * direct_debit, up to what it has open (a transfer for it may have come meanwhile: what the invoice no
- * longer needs stays unapplied, a credit of its customer).
+ * longer needs stays unapplied, a credit of its customer). A debit whose return was read first: its
+ * payment recorded and reversed at once (payment.received, then payment.returned), the invoice untouched.
  */
 async function settlement(orm: Database, tx: StatementTransaction, transactionId: string, at: string) {
   const debits = await settledBy(orm, tx);
@@ -108,18 +124,26 @@ async function settlement(orm: Database, tx: StatementTransaction, transactionId
   let allocated = 0;
   for (const debit of debits) {
     const invoice = byId.get(debit.invoiceId)!;
-    const amount = Math.min(debit.amount, openAmountOf(invoice));
-    writes.push(debitMoves(orm, debit, { state: "paid" }), released(orm, debit));
-    if (amount === 0) continue;
-    const allocation = allocate(orm, {
+    const payment = {
       invoice,
-      amount,
-      method: "direct_debit",
+      method: "direct_debit" as const,
       bankTransactionId: transactionId,
       bookedOn: tx.bookedOn ?? at.slice(0, 10),
       at,
       id: debit.id,
-    });
+    };
+    if (debit.state === "returned") {
+      writes.push(debitMoves(orm, debit, { state: "returned", settledBy: transactionId }));
+      const reversed = recordReturned(orm, { ...payment, amount: debit.amount }, debit.returnReason ?? "");
+      writes.push(...reversed.writes);
+      events.push(...reversed.events);
+      allocated += debit.amount;
+      continue;
+    }
+    const amount = Math.min(debit.amount, openAmountOf(invoice));
+    writes.push(debitMoves(orm, debit, { state: "paid", settledBy: transactionId }), released(orm, debit));
+    if (amount === 0) continue;
+    const allocation = allocate(orm, { ...payment, amount });
     writes.push(...allocation.writes);
     events.push(...allocation.events);
     allocated += amount;
@@ -135,6 +159,34 @@ async function settlement(orm: Database, tx: StatementTransaction, transactionId
     events,
   };
   return plan;
+}
+
+/**
+ * The bank took back the debit's whole amount: what its settlement transaction has unapplied shrinks by
+ * the part of it the reversed payment did not cover (`covered`), never below zero, so that money is never
+ * allocated again. Guarded on the allocated amount read, like a person's allocation.
+ */
+async function takenBack(orm: Database, debit: DirectDebitRow, settledBy: string | null, covered: number) {
+  const uncovered = debit.amount - covered;
+  if (settledBy === null || uncovered <= 0) return [];
+  const [settled] = await orm.select().from(bankTransactions).where(eq(bankTransactions.id, settledBy));
+  if (!settled) return [];
+  const shrink = Math.min(uncovered, unappliedOf(settled));
+  if (shrink <= 0) return [];
+  const allocated = settled.allocatedAmount + shrink;
+  return [
+    orm
+      .update(bankTransactions)
+      .set({
+        allocatedAmount: guarded(
+          sql`${bankTransactions.allocatedAmount} = ${settled.allocatedAmount}`,
+          allocated,
+          "transaction_allocation",
+        ),
+        state: transactionStateOf(settled.amount, allocated),
+      })
+      .where(eq(bankTransactions.id, settled.id)),
+  ];
 }
 
 /**
@@ -158,9 +210,11 @@ async function returned(orm: Database, tx: StatementTransaction, at: string): Pr
     orm.select().from(payments).where(eq(payments.id, debit.id)),
     orm.select().from(invoices).where(eq(invoices.id, debit.invoiceId)),
   ]);
-  if (!payment || !invoice || payment.returnedAt !== null) return plan;
-  const reversal = reverse(orm, { payment, invoice, reason: tx.returnReason, at });
-  return { ...plan, writes: [...reversal.writes, ...plan.writes], events: reversal.events };
+  const live = payment && invoice && payment.returnedAt === null ? payment : undefined;
+  const shrunk = await takenBack(orm, debit, debit.settledBy ?? payment?.bankTransactionId ?? null, live?.amount ?? 0);
+  if (!live || !invoice) return { ...plan, writes: [...shrunk, ...plan.writes] };
+  const reversal = reverse(orm, { payment: live, invoice, reason: tx.returnReason, at });
+  return { ...plan, writes: [...reversal.writes, ...shrunk, ...plan.writes], events: reversal.events };
 }
 
 /** What a transaction does for a direct debit, before part 15's rules; undefined: nothing. */

@@ -7,7 +7,7 @@ import { WriteConflict } from "../errors";
 import { enqueueEvents } from "../events/enqueue";
 import { nextTimestamp } from "../domain/time";
 import { CamtError, readStatement, type StatementTransaction } from "./camt053";
-import { dedupeKeys } from "./dedupe";
+import { type DedupeKeys, dedupeKeys } from "./dedupe";
 import type { StatementMessage } from "./messages";
 import { handleTransaction, type Progress } from "./transaction";
 
@@ -30,7 +30,7 @@ const RUN_TRANSACTIONS = 150;
  * the runs of one statement follow one another, so each run after the first skips reading its file
  * (a 6 MB file: about a third of a second of parsing and hashing, every 150 transactions).
  */
-let lastRead: { key: string; transactions: StatementTransaction[]; keys: string[] } | undefined;
+let lastRead: { key: string; transactions: StatementTransaction[]; keys: DedupeKeys[] } | undefined;
 
 /** Marks the statement failed: its file is gone, or it does not read (then nothing of it was handled). */
 async function fail(db: RequestDatabase, statement: BankStatementRow, error: string) {

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { batchNamed, type Database } from "../db/client";
@@ -21,6 +21,7 @@ import { WriteConflict } from "../errors";
 import { insertEvents, type EventDraft } from "../events/outbox";
 import { allocate, openAmountOf } from "../writes/payments";
 import type { StatementTransaction } from "./camt053";
+import type { DedupeKeys } from "./dedupe";
 import { directDebitPlan } from "./direct-debits";
 
 // docs/api.md part 15: one transaction of a statement, read and matched, top to bottom. Its reads (is it
@@ -172,14 +173,23 @@ export async function handleTransaction(
   progress: Progress,
   tx: StatementTransaction,
   position: number,
-  dedupeKey: string,
+  keys: DedupeKeys,
 ): Promise<{ outcome: Outcome; events: EventRow[]; lastAt: string }> {
   for (let attempt = 1; ; attempt++) {
     const at = nextTimestamp(progress.lastAt);
+    // Known: one with its reference key, or, when either lacks AcctSvcrRef, one with its content key (a
+    // stored one without AcctSvcrRef has its content key as its dedupe key, also when stored before
+    // content_key was kept).
     const [known] = await orm
       .select({ id: bankTransactions.id })
       .from(bankTransactions)
-      .where(eq(bankTransactions.dedupeKey, dedupeKey));
+      .where(
+        or(
+          inArray(bankTransactions.dedupeKey, [...new Set([keys.key, keys.content])]),
+          keys.referenced ? undefined : eq(bankTransactions.contentKey, keys.content),
+        ),
+      )
+      .limit(1);
     if (known) return countOnly(orm, progress, position, at);
 
     const id = newId();
@@ -203,7 +213,8 @@ export async function handleTransaction(
       allocatedAmount: plan.allocated,
       customerId: plan.customerId,
       createdAt: at,
-      dedupeKey,
+      dedupeKey: keys.key,
+      contentKey: keys.content,
       position,
       returnReason: tx.returnReason,
     };

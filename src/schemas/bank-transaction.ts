@@ -33,12 +33,17 @@ export const bankTransactions = sqliteTable(
     allocatedAmount: integer("allocated_amount").notNull().default(0),
     customerId: text("customer_id"),
     createdAt: text("created_at").notNull(),
+    // docs/api.md part 15, duplicates: with the entry's AcctSvcrRef, the key of that reference (else the
+    // content key); the content key of its values and ordinal, which decides when either of two lacks one
+    // (null: stored before it was kept).
     dedupeKey: text("dedupe_key").notNull(),
+    contentKey: text("content_key"),
     position: integer("position").notNull(),
     returnReason: text("return_reason"),
   },
   (t) => [
     uniqueIndex("bank_transactions_dedupe").on(t.dedupeKey),
+    index("bank_transactions_content").on(t.contentKey),
     index("bank_transactions_created").on(t.createdAt, t.id),
     index("bank_transactions_state_created").on(t.state, t.createdAt, t.id),
     index("bank_transactions_statement_created").on(t.bankStatementId, t.createdAt, t.id),

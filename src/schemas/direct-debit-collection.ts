@@ -64,6 +64,8 @@ export const directDebits = sqliteTable(
     state: text("state").$type<DebitState>().notNull(),
     returnReason: text("return_reason"),
     createdAt: text("created_at").notNull(),
+    // The bank transaction whose credit settled it (null: not settled, or settled before this was kept).
+    settledBy: text("settled_by"),
   },
   (t) => [
     uniqueIndex("direct_debits_end_to_end").on(t.endToEndId),

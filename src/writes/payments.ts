@@ -54,6 +54,24 @@ export function recordPayment(orm: Database, a: Allocation) {
   return { row, insert: orm.insert(payments).values(row), event };
 }
 
+/**
+ * docs/api.md part 16: a direct debit whose return was read before its settlement: the payment the
+ * settlement makes, recorded and reversed at once (`payment.received`, then `payment.returned`). The
+ * invoice is untouched: it was never paid by it.
+ */
+export function recordReturned(
+  orm: Database,
+  a: Allocation,
+  reason: ReturnReason,
+): { writes: BatchItem<"sqlite">[]; events: EventDraft[] } {
+  const { row, event } = recordPayment(orm, a);
+  const returned: PaymentRow = { ...row, returnedAt: a.at, returnReason: reason };
+  return {
+    writes: [orm.insert(payments).values(returned)],
+    events: [event, { type: "payment.returned", data: toPayment(returned), customerId: a.invoice.customerId }],
+  };
+}
+
 /** The writes and events of one allocation: the payment, the invoice's allocated amount, and its settling. */
 export function allocate(
   orm: Database,

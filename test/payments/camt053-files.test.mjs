@@ -140,8 +140,9 @@ const entries = (version) => [
           status: "OTHR",
           bookedOn: "2026-11-21",
           details: [
-            { amount: "45.00", creditDebit: "credit", debtorName: "Acme", debtorIban: ACME },
-            { amount: "5.00", creditDebit: "debit", creditorName: "Gebühr", endToEndId: "FEE-1" },
+            // A detail's own CdtDbtInd, in its entry's direction (CONTRACT part 15: a contradicting one fails it).
+            { amount: "35.00", creditDebit: "credit", debtorName: "Acme", debtorIban: ACME },
+            { amount: "5.00", creditDebit: "credit", debtorName: "Acme", endToEndId: "FEE-1" },
           ],
         },
       ]

@@ -411,11 +411,19 @@ const anyEntry = (version: Camt053Version): fc.Arbitrary<Camt053Entry> =>
       },
       { requiredKeys: ["amount", "creditDebit", "status"] },
     )
-    // Several details each carry their own amount (the entry's is for one detail or none).
+    // Several details each carry their own amount (the entry's is for one detail or none); the details are
+    // the entry's parts (CONTRACT part 15): in its direction, their amounts adding up to its amount.
     .map((entry) => {
-      const details = entry.details;
-      if (details === undefined || details.length < 2) return entry;
-      return { ...entry, details: details.map((detail) => ({ ...detail, amount: detail.amount ?? "1.00" })) };
+      const details = entry.details?.map((detail) => ({
+        ...detail,
+        ...(detail.creditDebit === undefined ? {} : { creditDebit: entry.creditDebit }),
+      }));
+      if (details === undefined || details.length === 0) return entry;
+      const parts =
+        details.length < 2 ? details : details.map((detail) => ({ ...detail, amount: detail.amount ?? "1.00" }));
+      if (parts.some((detail) => detail.amount === undefined)) return { ...entry, details: parts };
+      const cents = parts.reduce((sum, detail) => sum + Math.round(Number(detail.amount) * 100), 0);
+      return { ...entry, amount: `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`, details: parts };
     });
 
 const anyStatement = (version: Camt053Version): fc.Arbitrary<Camt053Statement> =>

@@ -174,6 +174,7 @@ const createDirectDebitCollection: Handler<typeof routes.createDirectDebitCollec
       state: "pending",
       returnReason: null,
       createdAt,
+      settledBy: null,
     });
   }
   if (debits.length === 0)
