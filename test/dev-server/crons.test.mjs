@@ -78,10 +78,11 @@ test("each Cron Trigger of the jobs Worker runs through the Local Explorer and l
       const [, name, json] = line.match(/^\[([^\]]*)\] (\{"job".*)$/);
       return `${name} ${JSON.parse(json).job}`;
     });
-  // Every minute: events sent again, then stalled bank statements; every hour: the sweep.
+  // Every minute: events sent again, then stalled bank statements, then overdue deliveries; every hour: the sweep.
   assert.deepEqual(jobs, [
     `${CRON_WORKER} redispatch_events`,
     `${CRON_WORKER} resume_statements`,
+    `${CRON_WORKER} redispatch_deliveries`,
     `${CRON_WORKER} sweep`,
   ]);
 });
