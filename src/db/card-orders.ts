@@ -4,7 +4,7 @@ import { keptTotal, pageReads, readPage } from "./keyset";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
 import { columnsOf, compile, lazily, one, param, queryBuilder as qb } from "./compiled";
-import { cardOrders, type CardOrderRow } from "./schema";
+import { keptLists, cardOrders, type CardOrderRow } from "./schema";
 
 export function insertCardOrder(orm: Database, row: CardOrderRow) {
   return orm.insert(cardOrders).values(row);
@@ -40,7 +40,7 @@ const listReads = (byState: boolean) =>
       eq(cardOrders.customerId, param("customer")),
       byState ? eq(cardOrders.state, param("state")) : undefined,
     )!,
-    total: keptTotal("card_orders", param("customer"), param("filter")),
+    total: keptTotal(keptLists.cardOrders, param("customer"), param("filter")),
     key: [cardOrders.createdAt, cardOrders.id],
   });
 

@@ -2,7 +2,7 @@ import { getTableColumns, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { SQLiteAsyncDialect, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { RequestDatabase } from "./client";
 import { compile, param, type CompiledRead } from "./compiled";
-import { listCounts } from "./schema";
+import { listCounts, type KeptList } from "./schema";
 import type { SortKey } from "../pagination/cursor";
 import type { PageRequest } from "../pagination/query";
 
@@ -105,10 +105,10 @@ export function pageReads<Row>({
 }
 
 /**
- * The kept total of a list named as its triggers name it (db/schema.ts listCounts), as `pageReads` takes
- * it: 0 before its first row.
+ * The kept total of a list, named by its entry in db/schema.ts `keptLists` (as its triggers name it),
+ * as `pageReads` takes it: 0 before its first row.
  */
-export const keptTotal = (list: string, scope: SQL | Placeholder | string, filter: SQL | Placeholder = sql`''`) =>
+export const keptTotal = (list: KeptList, scope: SQL | Placeholder | string, filter: SQL | Placeholder = sql`''`) =>
   sql`coalesce((SELECT ${listCounts.total} FROM ${listCounts} WHERE ${listCounts.list} = ${list} AND ${
     listCounts.scope
   } = ${scope} AND ${listCounts.filter} = ${filter}), 0)`;
