@@ -3,7 +3,7 @@ import type { CardOrderState } from "../domain/card-orders";
 import { keptTotal, pageReads, readPage } from "./keyset";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
-import { columnsOf, compile, lazily, one, param, queryBuilder as qb } from "./compiled";
+import { compile, lazily, preparer, one, param } from "./compiled";
 import { keptLists, cardOrders, type CardOrderRow } from "./schema";
 
 export function insertCardOrder(orm: Database, row: CardOrderRow) {
@@ -12,11 +12,11 @@ export function insertCardOrder(orm: Database, row: CardOrderRow) {
 
 const byId = lazily(() =>
   compile<CardOrderRow>(
-    qb
+    preparer()
       .select()
       .from(cardOrders)
-      .where(and(eq(cardOrders.id, param("id")), eq(cardOrders.customerId, param("customer")))),
-    columnsOf(cardOrders),
+      .where(and(eq(cardOrders.id, param("id")), eq(cardOrders.customerId, param("customer"))))
+      .prepare(),
   ),
 );
 

@@ -137,14 +137,14 @@ export class RequestDatabase {
     if (named.length === 0) return {} as Loaded<R>;
     const results = await this.reads(named.map(([, { read, values }]) => this.statement(read, values)));
     return Object.fromEntries(
-      named.map(([name, { read, pick }], i) => [name, pick(results[i]!.map(read.map))]),
+      named.map(([name, { read, pick }], i) => [name, pick(read.rows(results[i]!))]),
     ) as Loaded<R>;
   }
 
   /** Runs a compiled read with this request's values. */
   async read<Row>(read: CompiledRead<Row>, values: Record<string, unknown>): Promise<Row[]> {
     const [rows] = await this.reads([this.statement(read, values)]);
-    return rows!.map(read.map);
+    return read.rows(rows!);
   }
 
   /** Runs compiled reads in one round trip (a list page and its total; an order and what it is checked against). */
@@ -152,7 +152,7 @@ export class RequestDatabase {
     ...reads: T
   ): Promise<{ [K in keyof T]: T[K] extends [CompiledRead<infer Row>, unknown] ? Row[] : never }> {
     const results = await this.reads(reads.map(([read, values]) => this.statement(read, values)));
-    return reads.map(([read], i) => results[i]!.map(read.map)) as never;
+    return reads.map(([read], i) => read.rows(results[i]!)) as never;
   }
 
   /** One round trip. */

@@ -1,7 +1,7 @@
 import { and, eq, lte, sql, type SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import type { Database } from "./client";
-import { compile, lazily, param, queryBuilder as qb } from "./compiled";
+import { compile, lazily, preparer, param } from "./compiled";
 import { idempotencyKeys } from "./schema";
 
 type IdempotencyKeyRow = typeof idempotencyKeys.$inferSelect;
@@ -27,11 +27,11 @@ const byKey = (principal: string, key: string) =>
 export const storedResponse = lazily(() => {
   const { requestHash, status, body, expiresAt } = idempotencyKeys;
   return compile<StoredResponse>(
-    qb
+    preparer()
       .select({ requestHash, status, body, expiresAt })
       .from(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.principal, param("principal")), eq(idempotencyKeys.key, param("key")))),
-    { requestHash: "request_hash", status: "status", body: "body", expiresAt: "expires_at" },
+      .where(and(eq(idempotencyKeys.principal, param("principal")), eq(idempotencyKeys.key, param("key"))))
+      .prepare(),
   );
 });
 

@@ -2,7 +2,7 @@ import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
-import { columnsOf, compile, lazily, one, param, queryBuilder as qb } from "./compiled";
+import { compile, lazily, preparer, one, param, queryBuilder as qb } from "./compiled";
 import type { CardOrderState } from "../domain/card-orders";
 import type { InvoiceState } from "../domain/invoices";
 import { keptTotal, pageReads, readPage } from "./keyset";
@@ -10,11 +10,11 @@ import { keptLists, cardOrders, invoices, numberSequences, type InvoiceRow } fro
 
 export const byId = lazily(() =>
   compile<InvoiceRow>(
-    qb
+    preparer()
       .select()
       .from(invoices)
-      .where(and(eq(invoices.id, param("id")), eq(invoices.customerId, param("customer")))),
-    columnsOf(invoices),
+      .where(and(eq(invoices.id, param("id")), eq(invoices.customerId, param("customer"))))
+      .prepare(),
   ),
 );
 
@@ -29,7 +29,7 @@ export async function findInvoice(
 
 const voucherInvoiceOfOrder = lazily(() =>
   compile<InvoiceRow>(
-    qb
+    preparer()
       .select()
       .from(invoices)
       .where(
@@ -40,18 +40,18 @@ const voucherInvoiceOfOrder = lazily(() =>
             .from(cardOrders)
             .where(and(eq(cardOrders.id, param("id")), eq(cardOrders.customerId, param("customer")))),
         ),
-      ),
-    columnsOf(invoices),
+      )
+      .prepare(),
   ),
 );
 
 const anyById = lazily(() =>
   compile<InvoiceRow>(
-    qb
+    preparer()
       .select()
       .from(invoices)
-      .where(eq(invoices.id, param("id"))),
-    columnsOf(invoices),
+      .where(eq(invoices.id, param("id")))
+      .prepare(),
   ),
 );
 

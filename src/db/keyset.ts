@@ -1,7 +1,7 @@
 import { getTableColumns, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { SQLiteAsyncDialect, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { RequestDatabase } from "./client";
-import { compile, param, type CompiledRead } from "./compiled";
+import { asRows, param, type CompiledRead } from "./compiled";
 import { listCounts, type KeptList } from "./schema";
 import type { SortKey } from "../pagination/cursor";
 import type { PageRequest } from "../pagination/query";
@@ -73,10 +73,9 @@ export function pageReads<Row>({
     Object.entries(columns).map(([field, column]) => sql`${column} AS ${sql.identifier(field)}`),
     sql`, `,
   );
-  const names = Object.fromEntries(Object.keys(columns).map((field) => [field, field]));
   const page = (source: SQL | undefined, condition: SQL, order: SQL, limit: SQL) => {
     const statement = sql`SELECT ${select} FROM ${source ?? table} WHERE ${condition} ORDER BY ${order} LIMIT ${limit}`;
-    return compile<Row>({ toSQL: () => dialect.sqlToQuery(statement) }, names);
+    return asRows<Row>(dialect.sqlToQuery(statement));
   };
   // A row's sort key, from the fields its two columns are selected as.
   const [firstField, secondField] = [first, second].map((column) => {
@@ -97,10 +96,7 @@ export function pageReads<Row>({
     from: page(seek.from, sql`${seek.where} AND ${key} ${onOrAfter} ${anchor}`, inOrder, sql`${param("limit")}`),
     before: page(seek.from, sql`${seek.where} AND ${key} ${before} ${anchor}`, reversed, sql`${param("limit")}`),
     last: page(seek.from, seek.where, reversed, sql`((${kept} - 1) % ${param("limit")}) + 1`),
-    total: compile<{ total: number | null }>(
-      { toSQL: () => dialect.sqlToQuery(sql`SELECT ${total} AS "total"`) },
-      { total: "total" },
-    ),
+    total: asRows<{ total: number | null }>(dialect.sqlToQuery(sql`SELECT ${total} AS "total"`)),
   };
 }
 

@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { keptTotal, pageReads, readPage } from "./keyset";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
-import { columnsOf, compile, lazily, param, queryBuilder as qb } from "./compiled";
+import { compile, lazily, preparer, param } from "./compiled";
 import { guarded } from "./guards";
 import { keptLists, webhookEndpoints, type WebhookEndpointRow } from "./schema";
 
@@ -25,11 +25,11 @@ export function deleteWebhookEndpoint(orm: Database, customerId: string, id: str
 
 const byId = lazily(() =>
   compile<WebhookEndpointRow>(
-    qb
+    preparer()
       .select()
       .from(webhookEndpoints)
-      .where(and(eq(webhookEndpoints.id, param("id")), customerEndpoints)),
-    columnsOf(webhookEndpoints),
+      .where(and(eq(webhookEndpoints.id, param("id")), customerEndpoints))
+      .prepare(),
   ),
 );
 
