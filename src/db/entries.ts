@@ -66,7 +66,7 @@ export const entryRead = (orderId: string, entryId: string) => one(entryOfOrder(
 const entryReads = lazily(() =>
   pageReads<CardOrderEntryRow>({
     table: cardOrderEntries,
-    from: sql`${cardOrders} INNER JOIN ${cardOrderEntries} ON ${cardOrderEntries.orderId} = ${cardOrders.id}`,
+    from: { owner: cardOrders, on: eq(cardOrderEntries.orderId, cardOrders.id) },
     where: and(eq(cardOrders.id, param("order")), eq(cardOrders.customerId, param("customer")))!,
     seek: { where: eq(cardOrderEntries.orderId, param("order")) },
     total: sql`(SELECT ${cardOrders.entriesCount} FROM ${cardOrders} WHERE ${cardOrders.id} = ${param("order")} AND ${

@@ -15,7 +15,7 @@ const d = invoiceDeliveries;
 const ofInvoice = lazily(() =>
   pageReads<InvoiceDeliveryRow>({
     table: d,
-    from: sql`${invoices} INNER JOIN ${d} ON ${d.invoiceId} = ${invoices.id}`,
+    from: { owner: invoices, on: eq(d.invoiceId, invoices.id) },
     where: and(eq(invoices.id, param("invoice")), eq(invoices.customerId, param("customer")))!,
     seek: { where: eq(d.invoiceId, param("invoice")) },
     total: sql`CASE WHEN EXISTS (SELECT 1 FROM ${invoices} WHERE ${invoices.id} = ${param("invoice")} AND ${

@@ -48,7 +48,7 @@ export function insertVoucherLines(
 const lineReads = lazily(() =>
   pageReads<InvoiceLineRow>({
     table: invoiceLines,
-    from: sql`${invoices} INNER JOIN ${invoiceLines} ON ${invoiceLines.invoiceId} = ${invoices.id}`,
+    from: { owner: invoices, on: eq(invoiceLines.invoiceId, invoices.id) },
     where: and(eq(invoices.id, param("invoice")), eq(invoices.customerId, param("customer")))!,
     seek: { where: eq(invoiceLines.invoiceId, param("invoice")) },
     total: sql`(SELECT ${invoices.linesCount} FROM ${invoices} WHERE ${invoices.id} = ${param("invoice")} AND ${
