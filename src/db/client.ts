@@ -61,8 +61,9 @@ class MeteredStatement {
     return metered(this.usage, () => this.inner.run<T>());
   }
 
-  // D1's raw() drops `meta`, so rows come from all() and are flattened in column order, exactly as
-  // drizzle's own batch path does. Selected column names must therefore be unique.
+  // For drizzle's own reads (`orm.select()...`): D1's raw() drops `meta`, so rows come from all() and
+  // are flattened in column order, exactly as drizzle's own batch path does. Selected column names
+  // must therefore be unique (db/compiled.ts `compile` refuses a read that selects one twice).
   async raw<T = unknown[]>(): Promise<T[]> {
     const { results } = await this.all<Record<string, unknown>>();
     return results.map((row) => Object.values(row)) as T[];

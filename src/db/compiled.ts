@@ -1,4 +1,4 @@
-import { fillPlaceholders, sql, type Placeholder } from "drizzle-orm";
+import { Column, fillPlaceholders, is, SQL, sql, type Placeholder } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { QueryBuilder } from "drizzle-orm/sqlite-core";
 
@@ -37,6 +37,13 @@ interface PreparedSelect<Row> {
 /** A read from drizzle's prepared select (`preparer().select()...prepare()`), its rows mapped by drizzle. */
 export function compile<Row>(prepared: PreparedSelect<Row>): CompiledRead<Row> {
   const { sql: text, params } = prepared.getQuery();
+  // D1 answers a row as an object by column name, so two selected columns of one name would be one:
+  // refused when the read is built (its first use), not mapped wrongly.
+  const names = ((prepared as { fields?: { field: unknown }[] }).fields ?? []).map(({ field }) =>
+    is(field, Column) ? field.name : is(field, SQL.Aliased) ? field.fieldAlias : undefined,
+  );
+  const twice = names.find((name, i) => name !== undefined && names.indexOf(name) !== i);
+  if (twice !== undefined) throw new Error(`compile: two selected columns are named ${twice}; alias one`);
   return {
     sql: text,
     params,
