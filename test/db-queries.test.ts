@@ -1,8 +1,9 @@
 import { env } from "cloudflare:workers";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { findCardOrder, insertCardOrder, listCardOrders } from "../src/db/card-orders";
 import { RequestDatabase, updateIfUnchanged, type Database } from "../src/db/client";
+import { compile, preparer } from "../src/db/compiled";
 import { isWriteConflict } from "../src/errors";
 import {
   deleteExpiredIdempotencyKeys,
@@ -623,5 +624,22 @@ describe("RequestDatabase.usage", () => {
     await first.orm.run(sql`SELECT 1`);
     expect(first.usage.queries).toBe(1);
     expect(database().usage).toStrictEqual({ queries: 0, rowsRead: 0, rowsWritten: 0 });
+  });
+});
+
+describe("compiled reads", () => {
+  it("refuses a read that selects two columns of one name, which D1 would answer as one", () => {
+    const twice = preparer()
+      .select({ order: cardOrders.id, invoice: invoices.id })
+      .from(cardOrders)
+      .innerJoin(invoices, eq(invoices.orderId, cardOrders.id))
+      .prepare();
+    expect(() => compile(twice)).toThrow("compile: two selected columns are named id; alias one");
+    const aliased = preparer()
+      .select({ order: cardOrders.id, invoice: sql<string>`${invoices.id}`.as("invoice_id") })
+      .from(cardOrders)
+      .innerJoin(invoices, eq(invoices.orderId, cardOrders.id))
+      .prepare();
+    expect(compile(aliased).rows([{ id: "o", invoice_id: "i" }])).toStrictEqual([{ order: "o", invoice: "i" }]);
   });
 });

@@ -530,7 +530,7 @@ async function planOf(sql: string, params: unknown[]): Promise<PlanStep[]> {
 function wholeTableSteps(plan: PlanStep[], sql: string): PlanStep[] {
   // A page of a list of all rows (the back office's statements and transactions, unfiltered) walks
   // the index of its order and stops at the page's end: LIMIT rows read, not the table.
-  const pageOfAll = / WHERE 1 = 1 ORDER BY [^()]+ LIMIT .+$/.test(sql);
+  const pageOfAll = / WHERE 1 = 1 ORDER BY [^()]+ LIMIT .+$/i.test(sql);
   return plan.filter(({ detail }) => {
     if (/^USE TEMP B-TREE/.test(detail)) return true;
     if (!/^SCAN /.test(detail)) return false;

@@ -2,7 +2,7 @@ import { and, eq, lt, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
-import { columnsOf, compile, lazily, one, param, queryBuilder as qb } from "./compiled";
+import { compile, preparer, lazily, one, param } from "./compiled";
 import { keptTotal, pageReads, readPage } from "./keyset";
 import { bankStatements, type BankStatementRow } from "./schema";
 
@@ -17,11 +17,11 @@ export function insertStatements(orm: Database, rows: BankStatementRow[]) {
 
 const byId = lazily(() =>
   compile<BankStatementRow>(
-    qb
+    preparer()
       .select()
       .from(bankStatements)
-      .where(eq(bankStatements.id, param("id"))),
-    columnsOf(bankStatements),
+      .where(eq(bankStatements.id, param("id")))
+      .prepare(),
   ),
 );
 

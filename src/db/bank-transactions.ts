@@ -3,7 +3,7 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { TransactionState } from "../domain/payments";
 import type { PageRequest } from "../pagination/query";
 import type { RequestDatabase } from "./client";
-import { columnsOf, compile, lazily, one, param, queryBuilder as qb } from "./compiled";
+import { compile, preparer, lazily, one, param } from "./compiled";
 import { keptTotal, pageReads, readPage } from "./keyset";
 import { bankTransactions, type BankTransactionRow } from "./schema";
 
@@ -11,11 +11,11 @@ import { bankTransactions, type BankTransactionRow } from "./schema";
 
 const byId = lazily(() =>
   compile<BankTransactionRow>(
-    qb
+    preparer()
       .select()
       .from(bankTransactions)
-      .where(eq(bankTransactions.id, param("id"))),
-    columnsOf(bankTransactions),
+      .where(eq(bankTransactions.id, param("id")))
+      .prepare(),
   ),
 );
 

@@ -2,16 +2,16 @@ import { eq, sql, type SQL } from "drizzle-orm";
 import { guarded } from "./guards";
 import type { Buyer } from "../domain/einvoice";
 import type { Database, RequestDatabase } from "./client";
-import { columnsOf, compile, lazily, one, param, queryBuilder as qb } from "./compiled";
+import { compile, lazily, preparer, one, param } from "./compiled";
 import { billingProfiles, type BillingProfileRow } from "./schema";
 
 const profileOf = lazily(() =>
   compile<BillingProfileRow>(
-    qb
+    preparer()
       .select()
       .from(billingProfiles)
-      .where(eq(billingProfiles.customerId, param("customer"))),
-    columnsOf(billingProfiles),
+      .where(eq(billingProfiles.customerId, param("customer")))
+      .prepare(),
   ),
 );
 

@@ -3,8 +3,8 @@ import type { CardOrderState } from "../domain/card-orders";
 import { keptTotal, pageReads, readPage } from "./keyset";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
-import { columnsOf, compile, lazily, one, param, queryBuilder as qb } from "./compiled";
-import { cardOrders, type CardOrderRow } from "./schema";
+import { compile, lazily, preparer, one, param } from "./compiled";
+import { keptLists, cardOrders, type CardOrderRow } from "./schema";
 
 export function insertCardOrder(orm: Database, row: CardOrderRow) {
   return orm.insert(cardOrders).values(row);
@@ -12,11 +12,11 @@ export function insertCardOrder(orm: Database, row: CardOrderRow) {
 
 const byId = lazily(() =>
   compile<CardOrderRow>(
-    qb
+    preparer()
       .select()
       .from(cardOrders)
-      .where(and(eq(cardOrders.id, param("id")), eq(cardOrders.customerId, param("customer")))),
-    columnsOf(cardOrders),
+      .where(and(eq(cardOrders.id, param("id")), eq(cardOrders.customerId, param("customer"))))
+      .prepare(),
   ),
 );
 
@@ -40,7 +40,7 @@ const listReads = (byState: boolean) =>
       eq(cardOrders.customerId, param("customer")),
       byState ? eq(cardOrders.state, param("state")) : undefined,
     )!,
-    total: keptTotal("card_orders", param("customer"), param("filter")),
+    total: keptTotal(keptLists.cardOrders, param("customer"), param("filter")),
     key: [cardOrders.createdAt, cardOrders.id],
   });
 

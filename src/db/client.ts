@@ -61,8 +61,9 @@ class MeteredStatement {
     return metered(this.usage, () => this.inner.run<T>());
   }
 
-  // D1's raw() drops `meta`, so rows come from all() and are flattened in column order, exactly as
-  // drizzle's own batch path does. Selected column names must therefore be unique.
+  // For drizzle's own reads (`orm.select()...`): D1's raw() drops `meta`, so rows come from all() and
+  // are flattened in column order, exactly as drizzle's own batch path does. Selected column names
+  // must therefore be unique (db/compiled.ts `compile` refuses a read that selects one twice).
   async raw<T = unknown[]>(): Promise<T[]> {
     const { results } = await this.all<Record<string, unknown>>();
     return results.map((row) => Object.values(row)) as T[];
@@ -137,14 +138,14 @@ export class RequestDatabase {
     if (named.length === 0) return {} as Loaded<R>;
     const results = await this.reads(named.map(([, { read, values }]) => this.statement(read, values)));
     return Object.fromEntries(
-      named.map(([name, { read, pick }], i) => [name, pick(results[i]!.map(read.map))]),
+      named.map(([name, { read, pick }], i) => [name, pick(read.rows(results[i]!))]),
     ) as Loaded<R>;
   }
 
   /** Runs a compiled read with this request's values. */
   async read<Row>(read: CompiledRead<Row>, values: Record<string, unknown>): Promise<Row[]> {
     const [rows] = await this.reads([this.statement(read, values)]);
-    return rows!.map(read.map);
+    return read.rows(rows!);
   }
 
   /** Runs compiled reads in one round trip (a list page and its total; an order and what it is checked against). */
@@ -152,7 +153,7 @@ export class RequestDatabase {
     ...reads: T
   ): Promise<{ [K in keyof T]: T[K] extends [CompiledRead<infer Row>, unknown] ? Row[] : never }> {
     const results = await this.reads(reads.map(([read, values]) => this.statement(read, values)));
-    return reads.map(([read], i) => results[i]!.map(read.map)) as never;
+    return reads.map(([read], i) => read.rows(results[i]!)) as never;
   }
 
   /** One round trip. */

@@ -1,12 +1,21 @@
-import { fillPlaceholders, getTableColumns, sql, type Placeholder } from "drizzle-orm";
-import { QueryBuilder, type SQLiteTable } from "drizzle-orm/sqlite-core";
+import { Column, fillPlaceholders, is, SQL, sql, type Placeholder } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import { QueryBuilder } from "drizzle-orm/sqlite-core";
 
-// The hot reads (list pages, their totals, single resources) are built by drizzle once per isolate
-// and shape, then run as plain D1 statements with each request's values: building a query and
-// mapping its rows through drizzle took more CPU per request than the rest of a list page
-// (BENCHMARKS.md). Writes go through drizzle's query builders as usual.
-
+/** drizzle's builder, for a subquery of a statement. */
 export const queryBuilder = new QueryBuilder();
+
+// The reads are drizzle's prepared statements, prepared once per isolate and shape (on first use:
+// `lazily`) with `sql.placeholder`s for each request's values: drizzle writes the SQL and maps the
+// rows (its own result mapping, column by column, as `.all()` would), and the request's database
+// (db/client.ts) runs them on its D1 session, several in one round trip. Writes go through drizzle's
+// query builders as usual, in `db.batch`.
+
+/**
+ * The drizzle that prepares the reads: it is never given a statement to run (each request runs them
+ * on its own session), so its client only has to take the SQL text.
+ */
+export const preparer = lazily(() => drizzle({ prepare: () => ({}) } as unknown as D1Database));
 
 /** A value filled in per request. */
 export const param = (name: string): Placeholder => sql.placeholder(name);
@@ -14,35 +23,40 @@ export const param = (name: string): Placeholder => sql.placeholder(name);
 export interface CompiledRead<Row> {
   sql: string;
   params: unknown[];
-  /** From a D1 result row (column names) to the row type (field names). */
-  map: (raw: Record<string, unknown>) => Row;
+  /** From a D1 result's rows (by column name) to the rows drizzle's select answers. */
+  rows: (results: Record<string, unknown>[]) => Row[];
 }
 
-/** Field name → result column name of a table's columns, for `compile`. */
-export const columnsOf = (table: SQLiteTable): Record<string, string> =>
-  Object.fromEntries(Object.entries(getTableColumns(table)).map(([field, column]) => [field, column.name]));
+/** A drizzle prepared select, whose rows are `Row`. */
+interface PreparedSelect<Row> {
+  getQuery(): { sql: string; params: unknown[] };
+  mapAllResult(result: unknown, isFromBatch?: boolean): unknown;
+  all(values?: Record<string, unknown>): Promise<Row[]>;
+}
 
-/** Builds a read once; `columns` names the result column behind each field of `Row`. */
-export function compile<Row>(
-  query: { toSQL(): { sql: string; params: unknown[] } },
-  columns: Record<string, string>,
-): CompiledRead<Row> {
-  const { sql: text, params } = query.toSQL();
-  const [fields, names] = [Object.keys(columns), Object.values(columns)];
-  const named = fields.every((field, i) => field === names[i]);
+/** A read from drizzle's prepared select (`preparer().select()...prepare()`), its rows mapped by drizzle. */
+export function compile<Row>(prepared: PreparedSelect<Row>): CompiledRead<Row> {
+  const { sql: text, params } = prepared.getQuery();
+  // D1 answers a row as an object by column name, so two selected columns of one name would be one:
+  // refused when the read is built (its first use), not mapped wrongly.
+  const names = ((prepared as { fields?: { field: unknown }[] }).fields ?? []).map(({ field }) =>
+    is(field, Column) ? field.name : is(field, SQL.Aliased) ? field.fieldAlias : undefined,
+  );
+  const twice = names.find((name, i) => name !== undefined && names.indexOf(name) !== i);
+  if (twice !== undefined) throw new Error(`compile: two selected columns are named ${twice}; alias one`);
   return {
     sql: text,
     params,
-    // A read that names its columns as the fields (keyset.ts) gets its rows as they are.
-    map: named
-      ? (raw) => raw as Row
-      : (raw) => {
-          const row: Record<string, unknown> = {};
-          for (let i = 0; i < fields.length; i++) row[fields[i]!] = raw[names[i]!];
-          return row as Row;
-        },
+    // As drizzle maps a batch's result: the row's values in column order, each field from its column.
+    rows: (results) => prepared.mapAllResult({ results }, true) as Row[],
   };
 }
+
+/** A read whose statement names its columns as the fields of `Row` (db/keyset.ts): its rows are D1's, as they are. */
+export const asRows = <Row>(query: { sql: string; params: unknown[] }): CompiledRead<Row> => ({
+  ...query,
+  rows: (results) => results as Row[],
+});
 
 /**
  * A read a route's load step asks for (http/route.ts): a compiled read with this request's values,

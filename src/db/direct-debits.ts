@@ -8,7 +8,7 @@ import {
   type DirectDebitRow,
 } from "../schemas/direct-debit-collection";
 import type { RequestDatabase } from "./client";
-import { columnsOf, compile, every, lazily, one, param, queryBuilder as qb } from "./compiled";
+import { compile, preparer, every, lazily, one, param } from "./compiled";
 import { keptTotal, pageReads, readPage } from "./keyset";
 import { billingProfiles, invoices, type InvoiceRow } from "./schema";
 
@@ -18,11 +18,11 @@ import { billingProfiles, invoices, type InvoiceRow } from "./schema";
 
 const byId = lazily(() =>
   compile<DirectDebitCollectionRow>(
-    qb
+    preparer()
       .select()
       .from(directDebitCollections)
-      .where(eq(directDebitCollections.id, param("id"))),
-    columnsOf(directDebitCollections),
+      .where(eq(directDebitCollections.id, param("id")))
+      .prepare(),
   ),
 );
 
@@ -102,7 +102,7 @@ const collectableRead = lazily(() => {
       "profile_stopped",
     ),
   };
-  const query = qb
+  const query = preparer()
     .select({ ...getTableColumns(invoices), ...extra })
     .from(invoices)
     .leftJoin(billingProfiles, eq(billingProfiles.customerId, invoices.customerId))
@@ -115,20 +115,9 @@ const collectableRead = lazily(() => {
       ),
     )
     .orderBy(asc(invoices.dueOn))
-    .limit(param("limit"));
-  return compile<CollectableRow>(query, {
-    ...columnsOf(invoices),
-    profileIban: "direct_debit_iban",
-    profileBic: "direct_debit_bic",
-    profileReference: "direct_debit_mandate_reference",
-    profileSignedOn: "direct_debit_mandate_signed_on",
-    profileDebtor: "profile_debtor",
-    earlierDebits: "earlier_debits",
-    keptUse: "kept_use",
-    profileUse: "profile_use",
-    keptStopped: "kept_stopped",
-    profileStopped: "profile_stopped",
-  });
+    .limit(param("limit"))
+    .prepare();
+  return compile<CollectableRow>(query);
 });
 
 /**
@@ -145,13 +134,13 @@ interface CollectionDebitRow extends DirectDebitRow {
 
 const debitsRead = lazily(() =>
   compile<CollectionDebitRow>(
-    qb
+    preparer()
       .select({ ...getTableColumns(directDebits), number: invoices.number })
       .from(directDebits)
       .innerJoin(invoices, eq(invoices.id, directDebits.invoiceId))
       .where(eq(directDebits.collectionId, param("id")))
-      .orderBy(asc(directDebits.sequenceType), asc(directDebits.endToEndId)),
-    { ...columnsOf(directDebits), number: "number" },
+      .orderBy(asc(directDebits.sequenceType), asc(directDebits.endToEndId))
+      .prepare(),
   ),
 );
 

@@ -2,7 +2,7 @@ import { and, eq, exists, sql } from "drizzle-orm";
 import { pageReads, readPage } from "./keyset";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
-import { columnsOf, compile, lazily, one, param, queryBuilder as qb } from "./compiled";
+import { compile, lazily, preparer, one, param, queryBuilder as qb } from "./compiled";
 import { cardOrderEntries, cardOrders, type CardOrderEntryRow } from "./schema";
 import { guarded } from "./guards";
 import { advancedTimestamp } from "./timestamps";
@@ -48,11 +48,11 @@ export function touchDraft(orm: Database, orderId: string, now: string, check: {
 
 const entryOfOrder = lazily(() =>
   compile<CardOrderEntryRow>(
-    qb
+    preparer()
       .select()
       .from(cardOrderEntries)
-      .where(and(eq(cardOrderEntries.id, param("id")), eq(cardOrderEntries.orderId, param("order")))),
-    columnsOf(cardOrderEntries),
+      .where(and(eq(cardOrderEntries.id, param("id")), eq(cardOrderEntries.orderId, param("order"))))
+      .prepare(),
   ),
 );
 
@@ -66,7 +66,7 @@ export const entryRead = (orderId: string, entryId: string) => one(entryOfOrder(
 const entryReads = lazily(() =>
   pageReads<CardOrderEntryRow>({
     table: cardOrderEntries,
-    from: sql`${cardOrders} INNER JOIN ${cardOrderEntries} ON ${cardOrderEntries.orderId} = ${cardOrders.id}`,
+    from: { owner: cardOrders, on: eq(cardOrderEntries.orderId, cardOrders.id) },
     where: and(eq(cardOrders.id, param("order")), eq(cardOrders.customerId, param("customer")))!,
     seek: { where: eq(cardOrderEntries.orderId, param("order")) },
     total: sql`(SELECT ${cardOrders.entriesCount} FROM ${cardOrders} WHERE ${cardOrders.id} = ${param("order")} AND ${

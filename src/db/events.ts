@@ -5,14 +5,14 @@ import { keptTotal, pageReads, readPage } from "./keyset";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
 import { lazily, param } from "./compiled";
-import { events, type EventRow } from "./schema";
+import { keptLists, events, type EventRow } from "./schema";
 
 // One set of statements per filter, so that each has a fixed plan on its own index.
 const listReads = (byType: boolean) =>
   pageReads<EventRow>({
     table: events,
     where: and(eq(events.customerId, param("customer")), byType ? eq(events.type, param("type")) : undefined)!,
-    total: keptTotal("events", param("customer"), param("filter")),
+    total: keptTotal(keptLists.events, param("customer"), param("filter")),
     key: [events.createdAt, events.id],
   });
 

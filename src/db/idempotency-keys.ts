@@ -1,7 +1,7 @@
-import { and, eq, lte, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, lte, sql, type SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import type { Database } from "./client";
-import { compile, lazily, param, queryBuilder as qb } from "./compiled";
+import { compile, lazily, preparer, param, queryBuilder as qb } from "./compiled";
 import { idempotencyKeys } from "./schema";
 
 type IdempotencyKeyRow = typeof idempotencyKeys.$inferSelect;
@@ -27,11 +27,11 @@ const byKey = (principal: string, key: string) =>
 export const storedResponse = lazily(() => {
   const { requestHash, status, body, expiresAt } = idempotencyKeys;
   return compile<StoredResponse>(
-    qb
+    preparer()
       .select({ requestHash, status, body, expiresAt })
       .from(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.principal, param("principal")), eq(idempotencyKeys.key, param("key")))),
-    { requestHash: "request_hash", status: "status", body: "body", expiresAt: "expires_at" },
+      .where(and(eq(idempotencyKeys.principal, param("principal")), eq(idempotencyKeys.key, param("key"))))
+      .prepare(),
   );
 });
 
@@ -49,17 +49,20 @@ export function deleteExpiredKey(orm: Database, principal: string, key: string, 
 }
 
 const SWEEP_CHUNK = 500;
+/** SQLite's own key of a row: a chunk of rows to delete is chosen by it. */
+const rowid = sql<number>`rowid`;
 
 /** For the Cron Trigger: deletes expired responses in bounded chunks, returning how many. */
 export async function deleteExpiredIdempotencyKeys(binding: D1Database, now = new Date()): Promise<number> {
   const orm = drizzle(binding);
   let deleted = 0;
   for (;;) {
-    const { meta } = await orm.run(
-      sql`DELETE FROM ${idempotencyKeys} WHERE rowid IN (SELECT rowid FROM ${idempotencyKeys} WHERE ${
-        idempotencyKeys.expiresAt
-      } <= ${now.toISOString()} LIMIT ${SWEEP_CHUNK})`,
-    );
+    const expired = qb
+      .select({ rowid })
+      .from(idempotencyKeys)
+      .where(lte(idempotencyKeys.expiresAt, now.toISOString()))
+      .limit(SWEEP_CHUNK);
+    const { meta } = await orm.delete(idempotencyKeys).where(inArray(rowid, expired)).run();
     deleted += meta.changes;
     if (meta.changes < SWEEP_CHUNK) return deleted;
   }

@@ -4,7 +4,7 @@ import type { PageRequest } from "../pagination/query";
 import type { RequestDatabase } from "./client";
 import { lazily, param } from "./compiled";
 import { keptTotal, pageReads, readPage } from "./keyset";
-import { invoiceDeliveries, invoices, type InvoiceDeliveryRow } from "./schema";
+import { keptLists, invoiceDeliveries, invoices, type InvoiceDeliveryRow } from "./schema";
 
 // docs/api.md part 17: the deliveries of a customer's invoice (oldest first), and every delivery for the
 // accounts department (newest first, by state and invoice). Totals kept by drizzle/0011_deliveries.sql.
@@ -15,12 +15,12 @@ const d = invoiceDeliveries;
 const ofInvoice = lazily(() =>
   pageReads<InvoiceDeliveryRow>({
     table: d,
-    from: sql`${invoices} INNER JOIN ${d} ON ${d.invoiceId} = ${invoices.id}`,
+    from: { owner: invoices, on: eq(d.invoiceId, invoices.id) },
     where: and(eq(invoices.id, param("invoice")), eq(invoices.customerId, param("customer")))!,
     seek: { where: eq(d.invoiceId, param("invoice")) },
     total: sql`CASE WHEN EXISTS (SELECT 1 FROM ${invoices} WHERE ${invoices.id} = ${param("invoice")} AND ${
       invoices.customerId
-    } = ${param("customer")}) THEN ${keptTotal("deliveries_of_invoice", param("invoice"))} ELSE NULL END`,
+    } = ${param("customer")}) THEN ${keptTotal(keptLists.deliveriesOfInvoice, param("invoice"))} ELSE NULL END`,
     key: [d.createdAt, d.id],
     ascending: true,
   }),
@@ -38,8 +38,8 @@ function allReads(byState: boolean, byInvoice: boolean) {
     table: d,
     where,
     total: byInvoice
-      ? keptTotal("deliveries_of_invoice", param("invoice"), param("filter"))
-      : keptTotal("invoice_deliveries", "", param("filter")),
+      ? keptTotal(keptLists.deliveriesOfInvoice, param("invoice"), param("filter"))
+      : keptTotal(keptLists.invoiceDeliveries, "", param("filter")),
     key: [d.createdAt, d.id],
   });
 }

@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { VatCategory } from "../domain/einvoice";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
-import { columnsOf, compile, lazily, param, queryBuilder as qb } from "./compiled";
+import { compile, lazily, preparer, param, queryBuilder as qb } from "./compiled";
 import { pageReads, readPage } from "./keyset";
 import { cardOrderEntries, invoiceLines, invoices, type InvoiceLineRow } from "./schema";
 
@@ -48,7 +48,7 @@ export function insertVoucherLines(
 const lineReads = lazily(() =>
   pageReads<InvoiceLineRow>({
     table: invoiceLines,
-    from: sql`${invoices} INNER JOIN ${invoiceLines} ON ${invoiceLines.invoiceId} = ${invoices.id}`,
+    from: { owner: invoices, on: eq(invoiceLines.invoiceId, invoices.id) },
     where: and(eq(invoices.id, param("invoice")), eq(invoices.customerId, param("customer")))!,
     seek: { where: eq(invoiceLines.invoiceId, param("invoice")) },
     total: sql`(SELECT ${invoices.linesCount} FROM ${invoices} WHERE ${invoices.id} = ${param("invoice")} AND ${
@@ -66,11 +66,11 @@ export const listLines = (db: RequestDatabase, customerId: string, invoiceId: st
 /** An invoice's lines in position order (its documents show them all: at most 500). */
 export const linesOf = lazily(() =>
   compile<InvoiceLineRow>(
-    qb
+    preparer()
       .select()
       .from(invoiceLines)
       .where(eq(invoiceLines.invoiceId, param("invoice")))
-      .orderBy(asc(invoiceLines.position)),
-    columnsOf(invoiceLines),
+      .orderBy(asc(invoiceLines.position))
+      .prepare(),
   ),
 );

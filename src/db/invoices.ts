@@ -2,19 +2,19 @@ import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
-import { columnsOf, compile, lazily, one, param, queryBuilder as qb } from "./compiled";
+import { compile, lazily, preparer, one, param, queryBuilder as qb } from "./compiled";
 import type { CardOrderState } from "../domain/card-orders";
 import type { InvoiceState } from "../domain/invoices";
 import { keptTotal, pageReads, readPage } from "./keyset";
-import { cardOrders, invoices, numberSequences, type InvoiceRow } from "./schema";
+import { keptLists, cardOrders, invoices, numberSequences, type InvoiceRow } from "./schema";
 
 export const byId = lazily(() =>
   compile<InvoiceRow>(
-    qb
+    preparer()
       .select()
       .from(invoices)
-      .where(and(eq(invoices.id, param("id")), eq(invoices.customerId, param("customer")))),
-    columnsOf(invoices),
+      .where(and(eq(invoices.id, param("id")), eq(invoices.customerId, param("customer"))))
+      .prepare(),
   ),
 );
 
@@ -29,7 +29,7 @@ export async function findInvoice(
 
 const voucherInvoiceOfOrder = lazily(() =>
   compile<InvoiceRow>(
-    qb
+    preparer()
       .select()
       .from(invoices)
       .where(
@@ -40,18 +40,18 @@ const voucherInvoiceOfOrder = lazily(() =>
             .from(cardOrders)
             .where(and(eq(cardOrders.id, param("id")), eq(cardOrders.customerId, param("customer")))),
         ),
-      ),
-    columnsOf(invoices),
+      )
+      .prepare(),
   ),
 );
 
 const anyById = lazily(() =>
   compile<InvoiceRow>(
-    qb
+    preparer()
       .select()
       .from(invoices)
-      .where(eq(invoices.id, param("id"))),
-    columnsOf(invoices),
+      .where(eq(invoices.id, param("id")))
+      .prepare(),
   ),
 );
 
@@ -76,6 +76,7 @@ export function setInvoiceOrderState(orm: Database, orderId: string, state: Card
 function listReads(byState: boolean, byOrder: boolean) {
   const match = (column: SQLiteColumn, name: string) =>
     byOrder ? sql`+${column} = ${param(name)}` : eq(column, param(name));
+  const orderTotal = keptTotal(keptLists.orderInvoices, param("order"), param("filter"));
   return pageReads<InvoiceRow>({
     table: invoices,
     where: and(
@@ -88,8 +89,8 @@ function listReads(byState: boolean, byOrder: boolean) {
     total: byOrder
       ? sql`CASE WHEN EXISTS (SELECT 1 FROM ${cardOrders} WHERE ${cardOrders.id} = ${param("order")} AND ${
           cardOrders.customerId
-        } = ${param("customer")}) THEN ${keptTotal("order_invoices", param("order"), param("filter"))} ELSE 0 END`
-      : keptTotal("invoices", param("customer"), param("filter")),
+        } = ${param("customer")}) THEN ${orderTotal} ELSE 0 END`
+      : keptTotal(keptLists.invoices, param("customer"), param("filter")),
     key: [invoices.createdAt, invoices.id],
   });
 }

@@ -1,8 +1,8 @@
 import { getTableColumns, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { SQLiteAsyncDialect, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { RequestDatabase } from "./client";
-import { compile, param, type CompiledRead } from "./compiled";
-import { listCounts } from "./schema";
+import { asRows, param, queryBuilder as qb, type CompiledRead } from "./compiled";
+import { listCounts, type KeptList } from "./schema";
 import type { SortKey } from "../pagination/cursor";
 import type { PageRequest } from "../pagination/query";
 
@@ -27,20 +27,26 @@ interface PageReads<Row> {
   total: CompiledRead<{ total: number | null }>;
 }
 
+/** `FROM owner INNER JOIN table ON on`. */
+interface Through {
+  owner: SQLiteTable;
+  on: SQL;
+}
+
 /** A list's source, for `pageReads`: its rows, filter and total, and its rows' sort key. */
 interface ListSource {
   /** Whose rows the list shows: all its columns, or `columns` of it. */
   table: SQLiteTable;
   columns?: Record<string, SQLiteColumn>;
-  /** What the rows are read from, when it is more than `table` (a join that scopes them). */
-  from?: SQL;
+  /** What scopes the rows, when more than `table` does: its owner, read first and joined to `table` `on`. */
+  from?: Through;
   /** The list's rows: its scope and filters, with placeholders for the request's values. */
   where: SQL;
   /**
    * Where a cursor's page is read from, when less than `from` and `where` will do: a cursor is
    * signed for one customer's list, so it has shown the list is theirs (an order's entries).
    */
-  seek?: { from?: SQL; where: SQL };
+  seek?: { from?: Through; where: SQL };
   /** The list's kept total as a scalar SQL expression (NULL: the list's owner does not exist). */
   total: SQL;
   /** The rows' sort key: (created_at, id), newest first, unless `ascending`. An index must serve it. */
@@ -69,14 +75,19 @@ export function pageReads<Row>({
   const [inOrder, reversed] = ascending ? [up, down] : [down, up];
   const [onOrAfter, before] = ascending ? [sql`>=`, sql`<`] : [sql`<=`, sql`>`];
   // Each column under its field's name: D1's rows are then the rows, with no copy per row.
-  const select = sql.join(
-    Object.entries(columns).map(([field, column]) => sql`${column} AS ${sql.identifier(field)}`),
-    sql`, `,
+  const selection = Object.fromEntries(
+    Object.entries(columns).map(([field, column]) => [field, sql`${column}`.as(field)]),
   );
-  const names = Object.fromEntries(Object.keys(columns).map((field) => [field, field]));
-  const page = (source: SQL | undefined, condition: SQL, order: SQL, limit: SQL) => {
-    const statement = sql`SELECT ${select} FROM ${source ?? table} WHERE ${condition} ORDER BY ${order} LIMIT ${limit}`;
-    return compile<Row>({ toSQL: () => dialect.sqlToQuery(statement) }, names);
+  const page = (source: Through | undefined, condition: SQL, order: SQL, limit: SQL, offset?: Placeholder) => {
+    const rows = source
+      ? qb.select(selection).from(source.owner).innerJoin(table, source.on).$dynamic()
+      : qb.select(selection).from(table).$dynamic();
+    // drizzle writes `limit ${limit}` whatever the limit is: here an expression of the kept total.
+    const query = rows
+      .where(condition)
+      .orderBy(order)
+      .limit(limit as unknown as Placeholder);
+    return asRows<Row>((offset ? query.offset(offset) : query).toSQL());
   };
   // A row's sort key, from the fields its two columns are selected as.
   const [firstField, secondField] = [first, second].map((column) => {
@@ -92,23 +103,21 @@ export function pageReads<Row>({
       from,
       where,
       inOrder,
-      sql`CASE WHEN ${param("offset")} < ${kept} THEN ${param("limit")} ELSE 0 END OFFSET ${param("offset")}`,
+      sql`CASE WHEN ${param("offset")} < ${kept} THEN ${param("limit")} ELSE 0 END`,
+      param("offset"),
     ),
     from: page(seek.from, sql`${seek.where} AND ${key} ${onOrAfter} ${anchor}`, inOrder, sql`${param("limit")}`),
     before: page(seek.from, sql`${seek.where} AND ${key} ${before} ${anchor}`, reversed, sql`${param("limit")}`),
     last: page(seek.from, seek.where, reversed, sql`((${kept} - 1) % ${param("limit")}) + 1`),
-    total: compile<{ total: number | null }>(
-      { toSQL: () => dialect.sqlToQuery(sql`SELECT ${total} AS "total"`) },
-      { total: "total" },
-    ),
+    total: asRows<{ total: number | null }>(dialect.sqlToQuery(sql`SELECT ${total} AS "total"`)),
   };
 }
 
 /**
- * The kept total of a list named as its triggers name it (db/schema.ts listCounts), as `pageReads` takes
- * it: 0 before its first row.
+ * The kept total of a list, named by its entry in db/schema.ts `keptLists` (as its triggers name it),
+ * as `pageReads` takes it: 0 before its first row.
  */
-export const keptTotal = (list: string, scope: SQL | Placeholder | string, filter: SQL | Placeholder = sql`''`) =>
+export const keptTotal = (list: KeptList, scope: SQL | Placeholder | string, filter: SQL | Placeholder = sql`''`) =>
   sql`coalesce((SELECT ${listCounts.total} FROM ${listCounts} WHERE ${listCounts.list} = ${list} AND ${
     listCounts.scope
   } = ${scope} AND ${listCounts.filter} = ${filter}), 0)`;

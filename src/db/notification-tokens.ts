@@ -3,7 +3,7 @@ import { keptTotal, pageReads, readPage } from "./keyset";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
 import { lazily, param, queryBuilder as qb } from "./compiled";
-import { notificationTokens, type NotificationTokenRow } from "./schema";
+import { keptLists, notificationTokens, type NotificationTokenRow } from "./schema";
 import { advancedTimestamp } from "./timestamps";
 
 const byDevice = (ownerId: string, deviceIdentifier: string) =>
@@ -38,7 +38,7 @@ export function registerNotificationToken(orm: Database, row: NotificationTokenR
       .where(
         and(
           sql`rowid = (${leastRecent})`,
-          sql`${keptTotal("devices", row.ownerId)} >= ${maxDevices}`,
+          sql`${keptTotal(keptLists.devices, row.ownerId)} >= ${maxDevices}`,
           notExists(
             qb.select({ one: sql`1` }).from(notificationTokens).where(byDevice(row.ownerId, row.deviceIdentifier)),
           ),
@@ -74,7 +74,7 @@ const listReads = lazily(() =>
       updatedAt: notificationTokens.updatedAt,
     },
     where: eq(notificationTokens.ownerId, param("owner")),
-    total: keptTotal("devices", param("owner")),
+    total: keptTotal(keptLists.devices, param("owner")),
     key: [notificationTokens.createdAt, notificationTokens.deviceIdentifier],
   }),
 );

@@ -12,7 +12,7 @@ import { lazily, param } from "./compiled";
 const listReads = lazily(() =>
   pageReads<PaymentRow>({
     table: payments,
-    from: sql`${invoices} INNER JOIN ${payments} ON ${payments.invoiceId} = ${invoices.id}`,
+    from: { owner: invoices, on: eq(payments.invoiceId, invoices.id) },
     where: and(eq(invoices.id, param("invoice")), eq(invoices.customerId, param("customer")))!,
     seek: { where: eq(payments.invoiceId, param("invoice")) },
     total: sql`CASE WHEN EXISTS (SELECT 1 FROM ${invoices} WHERE ${invoices.id} = ${param("invoice")} AND ${

@@ -2,9 +2,9 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { keptTotal, pageReads, readPage } from "./keyset";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
-import { columnsOf, compile, lazily, param, queryBuilder as qb } from "./compiled";
+import { compile, lazily, preparer, param } from "./compiled";
 import { guarded } from "./guards";
-import { webhookEndpoints, type WebhookEndpointRow } from "./schema";
+import { keptLists, webhookEndpoints, type WebhookEndpointRow } from "./schema";
 
 const customerEndpoints = eq(webhookEndpoints.customerId, param("customer"));
 
@@ -13,7 +13,7 @@ const customerEndpoints = eq(webhookEndpoints.customerId, param("customer"));
  * `webhook_endpoints_room` fails and the batch rolls back (db/guards.ts), also under concurrent requests.
  */
 export function insertWebhookEndpoint(orm: Database, row: WebhookEndpointRow, max: number) {
-  const room = sql`${keptTotal("webhook_endpoints", row.customerId)} < ${max}`;
+  const room = sql`${keptTotal(keptLists.webhookEndpoints, row.customerId)} < ${max}`;
   return orm.insert(webhookEndpoints).values({ ...row, id: guarded(room, row.id, "webhook_endpoints_room") });
 }
 
@@ -25,11 +25,11 @@ export function deleteWebhookEndpoint(orm: Database, customerId: string, id: str
 
 const byId = lazily(() =>
   compile<WebhookEndpointRow>(
-    qb
+    preparer()
       .select()
       .from(webhookEndpoints)
-      .where(and(eq(webhookEndpoints.id, param("id")), customerEndpoints)),
-    columnsOf(webhookEndpoints),
+      .where(and(eq(webhookEndpoints.id, param("id")), customerEndpoints))
+      .prepare(),
   ),
 );
 
@@ -46,7 +46,7 @@ const listReads = lazily(() =>
   pageReads<WebhookEndpointRow>({
     table: webhookEndpoints,
     where: customerEndpoints,
-    total: keptTotal("webhook_endpoints", param("customer")),
+    total: keptTotal(keptLists.webhookEndpoints, param("customer")),
     key: [webhookEndpoints.createdAt, webhookEndpoints.id],
   }),
 );
