@@ -11,6 +11,7 @@ import { assertBillable } from "../domain/card-orders";
 import { sellerOf, type SellerVariables } from "../domain/seller";
 import { newId } from "../domain/ids";
 import { invoiceLifecycle, NUMBER_SERIES, PAYMENT_TERM_DAYS, type InvoiceKind } from "../domain/invoices";
+import { moved } from "../domain/lifecycle";
 import { addDays, dayIn, nextTimestamp } from "../domain/time";
 import type { EventDraft } from "../events/outbox";
 import { toInvoice } from "../schemas/invoice";
@@ -157,7 +158,7 @@ export const moneyAsRead = (invoice: InvoiceRow, allocated = invoice.allocatedAm
 export function cancelInvoice(orm: Database, vars: BillingVariables, invoice: InvoiceRow, at: string) {
   const cancelledAt = nextTimestamp(invoice.updatedAt, new Date(at));
   const { number, cancelledOn, take, delivery } = cancellation(orm, vars, cancelledAt, invoice);
-  const changes = { state: "cancelled", cancelledAt, updatedAt: cancelledAt } as const;
+  const changes = moved(invoiceLifecycle, invoice.state, { action: "cancel" }, cancelledAt);
   const event: EventDraft = {
     type: "invoice.cancelled",
     data: toInvoice({ ...invoice, ...changes, orderState: "cancelled" }),
