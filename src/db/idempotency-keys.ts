@@ -5,7 +5,7 @@ import { compile, lazily, param, queryBuilder as qb } from "./compiled";
 import { idempotencyKeys } from "./schema";
 
 type IdempotencyKeyRow = typeof idempotencyKeys.$inferSelect;
-export type StoredResponse = Pick<IdempotencyKeyRow, "requestHash" | "status" | "body" | "expiresAt">;
+export type StoredResponse = Pick<IdempotencyKeyRow, "requestHash" | "status" | "body" | "expiresAt" | "location">;
 
 /** A request made under an Idempotency-Key: whose key, and the request it stands for. */
 export interface IdempotencyClaim {
@@ -25,18 +25,22 @@ const byKey = (principal: string, key: string) =>
 
 /** The response stored under a principal's key (values: principal, key). */
 export const storedResponse = lazily(() => {
-  const { requestHash, status, body, expiresAt } = idempotencyKeys;
+  const { requestHash, status, body, expiresAt, location } = idempotencyKeys;
   return compile<StoredResponse>(
     qb
-      .select({ requestHash, status, body, expiresAt })
+      .select({ requestHash, status, body, expiresAt, location })
       .from(idempotencyKeys)
       .where(and(eq(idempotencyKeys.principal, param("principal")), eq(idempotencyKeys.key, param("key")))),
-    { requestHash: "request_hash", status: "status", body: "body", expiresAt: "expires_at" },
+    { requestHash: "request_hash", status: "status", body: "body", expiresAt: "expires_at", location: "location" },
   );
 });
 
 /** Stores a response; `body` is SQL so that it can hold values the same batch produced. */
-export function storeResponse(orm: Database, row: Omit<IdempotencyKeyRow, "body">, body: SQL) {
+export function storeResponse(
+  orm: Database,
+  row: Omit<IdempotencyKeyRow, "body" | "location"> & Partial<Pick<IdempotencyKeyRow, "location">>,
+  body: SQL,
+) {
   return orm
     .insert(idempotencyKeys)
     .values({ ...row, body })

@@ -48,7 +48,7 @@ export function defineLifecycle<
 }
 
 /** The columns a transition or a move sets on a row in `from` at `at`: its state, its stamps and its time. */
-export type Moved<State extends string, Stamp extends string> = { state: State; updatedAt: string } & {
+type Moved<State extends string, Stamp extends string> = { state: State; updatedAt: string } & {
   [K in Stamp]?: string | null;
 };
 
@@ -62,8 +62,7 @@ export function moved<S extends string, A extends string, St extends string, M e
   step: { action: A } | { move: M },
   at: string,
 ): Moved<S, St> {
-  const rule: MoveRule<S, St> =
-    "action" in step ? lifecycle.transitions[step.action] : lifecycle.moves![step.move];
+  const rule: MoveRule<S, St> = "action" in step ? lifecycle.transitions[step.action] : lifecycle.moves![step.move];
   if (!rule.from.includes(from))
     throw new Error(`${lifecycle.noun}: ${JSON.stringify(step)} is not allowed from ${from}`);
   const changes: Record<string, string | null> = { state: rule.to, updatedAt: at };
