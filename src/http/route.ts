@@ -114,6 +114,11 @@ type LoadedBy<F> = F extends (...args: never[]) => infer R
     : never
   : Record<string, never>;
 
+/** A write's plan for route `S`: one that answers `Location` must name the resource made. */
+type PlanOf<S extends RouteSpec> = S["success"] extends { location: true }
+  ? Plan<Body<S>> & { location: string }
+  : Plan<Body<S>>;
+
 /**
  * A route's handler answers the body of its success schema (errors are thrown as ApiError): as a
  * response (a read), or, for a write, as its plan, which the pipeline commits (writes/commit.ts); `F`
@@ -122,7 +127,7 @@ type LoadedBy<F> = F extends (...args: never[]) => infer R
 export type Handler<S extends RouteSpec, F = undefined> = (
   c: Context<AppEnv>,
   input: Input<S, LoadedBy<F>>,
-) => Reply<Body<S>> | Plan<Body<S>> | Promise<Reply<Body<S>> | Plan<Body<S>>>;
+) => Reply<Body<S>> | PlanOf<S> | Promise<Reply<Body<S>> | PlanOf<S>>;
 
 /** A route, its load step and its handler, which get the input that the steps of http/mount.ts gather. */
 export interface Endpoint {
