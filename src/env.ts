@@ -1,6 +1,5 @@
 import type { Principal } from "./auth/principal";
 import type { RequestDatabase } from "./db/client";
-import type { IdempotencyClaim } from "./db/idempotency-keys";
 import type { QueueMessage } from "./events/messages";
 import type { Renderer } from "./documents/worker";
 import type { BillingVariables } from "./domain/billing";
@@ -65,8 +64,6 @@ interface Variables {
   requestId: string;
   principal?: Principal;
   db?: RequestDatabase;
-  /** The request's Idempotency-Key once its lookup found it free, for the write (http/idempotency-key.ts). */
-  idempotency?: IdempotencyClaim;
 }
 
 export interface AppEnv {

@@ -541,6 +541,7 @@ describe("idempotency key statements", () => {
       status: 201,
       body: '{"a":1,"b":2}',
       expiresAt: at(100),
+      location: null,
     });
     await expect(storeResponse(orm, row, sql`'{}'`)).rejects.toSatisfy(isWriteConflict);
 
@@ -561,7 +562,9 @@ describe("idempotency key statements", () => {
     )
       .bind(principal, new Date(now.getTime() - 1).toISOString())
       .run();
-    await env.DB.prepare("INSERT INTO idempotency_keys VALUES (?1, 'live', 'h', 201, '{}', ?2)")
+    await env.DB.prepare(
+      "INSERT INTO idempotency_keys (principal, key, request_hash, status, body, expires_at) VALUES (?1, 'live', 'h', 201, '{}', ?2)",
+    )
       .bind(principal, new Date(now.getTime() + 1).toISOString())
       .run();
     const expired = await env.DB.prepare("SELECT count(*) AS n FROM idempotency_keys WHERE expires_at <= ?")

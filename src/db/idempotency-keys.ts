@@ -5,7 +5,7 @@ import { compile, lazily, preparer, param, queryBuilder as qb } from "./compiled
 import { idempotencyKeys } from "./schema";
 
 type IdempotencyKeyRow = typeof idempotencyKeys.$inferSelect;
-export type StoredResponse = Pick<IdempotencyKeyRow, "requestHash" | "status" | "body" | "expiresAt">;
+export type StoredResponse = Pick<IdempotencyKeyRow, "requestHash" | "status" | "body" | "expiresAt" | "location">;
 
 /** A request made under an Idempotency-Key: whose key, and the request it stands for. */
 export interface IdempotencyClaim {
@@ -25,10 +25,10 @@ const byKey = (principal: string, key: string) =>
 
 /** The response stored under a principal's key (values: principal, key). */
 export const storedResponse = lazily(() => {
-  const { requestHash, status, body, expiresAt } = idempotencyKeys;
+  const { requestHash, status, body, expiresAt, location } = idempotencyKeys;
   return compile<StoredResponse>(
     preparer()
-      .select({ requestHash, status, body, expiresAt })
+      .select({ requestHash, status, body, expiresAt, location })
       .from(idempotencyKeys)
       .where(and(eq(idempotencyKeys.principal, param("principal")), eq(idempotencyKeys.key, param("key"))))
       .prepare(),
@@ -36,7 +36,11 @@ export const storedResponse = lazily(() => {
 });
 
 /** Stores a response; `body` is SQL so that it can hold values the same batch produced. */
-export function storeResponse(orm: Database, row: Omit<IdempotencyKeyRow, "body">, body: SQL) {
+export function storeResponse(
+  orm: Database,
+  row: Omit<IdempotencyKeyRow, "body" | "location"> & Partial<Pick<IdempotencyKeyRow, "location">>,
+  body: SQL,
+) {
   return orm
     .insert(idempotencyKeys)
     .values({ ...row, body })

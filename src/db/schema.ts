@@ -85,6 +85,8 @@ export const idempotencyKeys = sqliteTable(
     status: integer("status").notNull(),
     body: text("body").notNull(),
     expiresAt: text("expires_at").notNull(),
+    /** The answer's Location, as the route's path and the resource's id (http/route.ts `location`): replayed too. */
+    location: text("location"),
   },
   (t) => [primaryKey({ columns: [t.principal, t.key] }), index("idempotency_keys_expires").on(t.expiresAt)],
 );

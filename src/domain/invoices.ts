@@ -11,6 +11,12 @@ export const invoiceLifecycle = defineLifecycle({
     pay: { from: ["open"], to: "paid", scope: "fulfilment", stamp: "paidAt" },
     cancel: { from: ["open"], to: "cancelled", scope: "fulfilment", stamp: "cancelledAt" },
   },
+  moves: {
+    // docs/api.md part 15: allocations that reach the gross amount settle the invoice.
+    settle: { from: ["open"], to: "paid", stamp: "paidAt" },
+    // docs/api.md part 16: a returned direct debit reopens the invoice it paid.
+    reopen: { from: ["paid"], to: "open", clears: "paidAt" },
+  },
 });
 
 export type InvoiceState = (typeof invoiceLifecycle.states)[number];

@@ -8,11 +8,13 @@ import { ApiError, isWriteConflict } from "../errors";
 import { canonicalJson } from "./canonical-json";
 import { database } from "./database";
 import { sendJson } from "./reply";
+import { locationOf } from "../writes/commit";
 
 // docs/api.md part 7: the Idempotency-Key of authenticated POSTs, all of it here but the storing of a
-// response, which goes with the writes (writes/commit.ts): the header, the request a key stands for,
-// the stored response, and, at the bottom, a request run under its key and the lookup that rides with
-// its route's first reads. Handlers never see the key.
+// response, which goes with the writes (writes/commit.ts, which the pipeline hands the claim that
+// `lookUp` returns): the header, the request a key stands for, the stored response, and, at the bottom,
+// a request run under its key and the lookup that rides with its route's first reads. Handlers never
+// see the key.
 const HEADER = "Idempotency-Key";
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
@@ -48,7 +50,10 @@ async function replay(
   const body = isSealed(stored.body)
     ? await open(c.env, "stored-responses", sealedFor(claim), stored.body)
     : stored.body;
-  return sendJson(c, stored.status, body, { "Idempotent-Replayed": "true" });
+  // The answer's Location, kept with it (writes/commit.ts).
+  const headers: Record<string, string> = { "Idempotent-Replayed": "true" };
+  if (stored.location !== null) headers.Location = locationOf(c, stored.location);
+  return sendJson(c, stored.status, body, headers);
 }
 
 /** Whether `error` answers 4xx: what a duplicate that lost the race to its first request gets. */
@@ -100,14 +105,14 @@ const storedReadOf = ({ principal, key }: PendingKey) => ({ stored: one(storedRe
 
 /**
  * The load step's round trip: the route's reads and, under a key, its lookup. A live stored response
- * answers the request (`replayed`); otherwise the claim is set for the write path (writes/commit.ts),
- * which stores the response with the writes, and the handler gets what was read.
+ * answers the request (`replayed`); otherwise the handler gets what was read, and the key's `claim`
+ * goes to the commit of its plan (writes/commit.ts), which stores the response with the writes.
  */
 export async function lookUp<R extends Reads>(
   c: Context<AppEnv>,
   reads: R,
   key: PendingKey | undefined,
-): Promise<{ replayed: Response } | { loaded: Loaded<R> }> {
+): Promise<{ replayed: Response } | { loaded: Loaded<R>; claim?: IdempotencyClaim }> {
   const db = database(c);
   if (!key) return { loaded: await db.load(reads) };
   const { stored, ...loaded } = (await db.load({ ...reads, ...storedReadOf(key) })) as Loaded<R> & {
@@ -115,6 +120,5 @@ export async function lookUp<R extends Reads>(
   };
   const replayed = await replay(c, key, stored);
   if (replayed) return { replayed };
-  c.set("idempotency", { ...key, replacesExpired: stored !== undefined });
-  return { loaded: loaded as Loaded<R> };
+  return { loaded: loaded as Loaded<R>, claim: { ...key, replacesExpired: stored !== undefined } };
 }

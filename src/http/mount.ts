@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { HonoBase } from "hono/hono-base";
 import { authenticate } from "../auth/authenticate";
+import type { IdempotencyClaim } from "../db/idempotency-keys";
 import type { AppEnv } from "../env";
 import { ApiError, notFound, type ErrorCode } from "../errors";
 import { database } from "./database";
@@ -9,6 +10,7 @@ import { rateLimit } from "./rate-limit";
 import { NO_BODY, readJsonBody, readUpload } from "./request-body";
 import { readQuery } from "./request-query";
 import type { Endpoint, RouteSpec } from "./route";
+import { commit, isPlan } from "../writes/commit";
 
 const honoPath = (path: string): string => path.replace(/\{(\w+)\}/g, ":$1");
 
@@ -18,7 +20,8 @@ export const keyed = (spec: RouteSpec) => authenticated(spec) && spec.method ===
 
 /**
  * What the steps gather for the handler (http/route.ts types it per route): `json` is the body as sent,
- * `key` the Idempotency-Key until its lookup.
+ * `key` the Idempotency-Key until its lookup, `claim` the key found free, for the commit of the
+ * handler's plan (not the handler's).
  */
 interface Input {
   body?: unknown;
@@ -26,6 +29,7 @@ interface Input {
   query?: unknown;
   params?: unknown;
   key?: PendingKey;
+  claim?: IdempotencyClaim;
   loaded?: unknown;
   reload?: () => Promise<unknown>;
 }
@@ -43,21 +47,10 @@ interface Step {
  * query before the Idempotency-Key, so that a request that could never succeed is refused as itself
  * (docs/api.md part 12); under the key, the path parameters, the load step (the route's reads and the
  * key's lookup in one round trip: a repeat ends there) and the handler, whose refusal may then be the
- * key's earlier response. Mounting runs it; the OpenAPI document shows its errors.
+ * key's earlier response. Last, a handler's plan is committed (writes/commit.ts), under the key's
+ * claim. Mounting runs it; the OpenAPI document shows its errors.
  */
 const STEPS: Step[] = [
-  // Outermost: the answer's Location, whether the handler made it or a stored response is replayed.
-  {
-    applies: (spec) => spec.success.location === true,
-    run: async (c, { spec }, _, next) => {
-      const response = await next();
-      if (response.status !== spec.success.status) return response;
-      const { data } = (await response.clone().json()) as { data: { id: string }[] };
-      response.headers.set("Location", new URL(`${spec.path}/${data[0]!.id}`, c.req.url).href);
-      return response;
-    },
-    errors: [],
-  },
   {
     applies: authenticated,
     run: async (c, { spec }, _, next) => {
@@ -121,6 +114,7 @@ const STEPS: Step[] = [
       const looked = await lookUp(c, reads(), input.key);
       if ("replayed" in looked) return looked.replayed;
       input.loaded = looked.loaded;
+      input.claim = looked.claim;
       input.reload = () => database(c).load(reads());
       return next();
     },
@@ -138,17 +132,23 @@ export function errorsOf(spec: RouteSpec): ErrorCode[] {
   return [...codes];
 }
 
+/** The handler's answer: its response, or its plan committed (with the Idempotency-Key's claim, if any). */
+async function answer(c: Context<AppEnv>, { spec, handler }: Endpoint, input: Input): Promise<Response> {
+  const answered = await handler(c, input as never);
+  return isPlan(answered) ? commit(c, answered, input.claim, spec.path) : answered;
+}
+
 /** Mounts each endpoint behind the steps its spec asks for. A known path with another method answers 405. */
 export function mount(app: HonoBase<AppEnv>, endpoints: readonly Endpoint[]): void {
   const methodsByPath = new Map<string, string[]>();
   for (const endpoint of endpoints) {
-    const { spec, handler } = endpoint;
+    const { spec } = endpoint;
     const steps = STEPS.filter((step) => step.run && step.applies(spec, endpoint.load));
     const path = honoPath(spec.path);
     app.on([spec.method.toUpperCase()], [path], (c) => {
       const input: Input = {};
       const from = async (i: number): Promise<Response> =>
-        i < steps.length ? steps[i]!.run!(c, endpoint, input, () => from(i + 1)) : handler(c, input as never);
+        i < steps.length ? steps[i]!.run!(c, endpoint, input, () => from(i + 1)) : answer(c, endpoint, input);
       return from(0);
     });
     methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), spec.method.toUpperCase()]);

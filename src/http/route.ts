@@ -21,6 +21,7 @@ import type { ErrorCode } from "../errors";
 import type { Reply } from "./reply";
 import type { Upload } from "./request-body";
 import type { QuerySchema } from "./request-query";
+import type { Plan } from "../writes/commit";
 
 type HttpMethod = "get" | "post" | "put" | "delete";
 
@@ -66,7 +67,10 @@ export interface RouteSpec {
     headers?: Record<string, string>;
     /** A stored document: an attachment with a strong ETag; a matching If-None-Match answers 304. */
     conditional?: true;
-    /** `Location` names the first resource of the answer (`data[0].id` under the route's path), replayed too. */
+    /**
+     * `Location` names the resource the write made (its plan's `location`, under the route's path),
+     * replayed too. For the OpenAPI document; the handler's plan must then give it.
+     */
     location?: true;
   };
 }
@@ -110,20 +114,26 @@ type LoadedBy<F> = F extends (...args: never[]) => infer R
     : never
   : Record<string, never>;
 
+/** A write's plan for route `S`: one that answers `Location` must name the resource made. */
+type PlanOf<S extends RouteSpec> = S["success"] extends { location: true }
+  ? Plan<Body<S>> & { location: string }
+  : Plan<Body<S>>;
+
 /**
- * A route's handler answers the body of its success schema (errors are thrown as ApiError); `F` is its
- * load step, if it has one: `Handler<typeof routes.x, typeof loadX>`.
+ * A route's handler answers the body of its success schema (errors are thrown as ApiError): as a
+ * response (a read), or, for a write, as its plan, which the pipeline commits (writes/commit.ts); `F`
+ * is its load step, if it has one: `Handler<typeof routes.x, typeof loadX>`.
  */
 export type Handler<S extends RouteSpec, F = undefined> = (
   c: Context<AppEnv>,
   input: Input<S, LoadedBy<F>>,
-) => Reply<Body<S>> | Promise<Reply<Body<S>>>;
+) => Reply<Body<S>> | PlanOf<S> | Promise<Reply<Body<S>> | PlanOf<S>>;
 
 /** A route, its load step and its handler, which get the input that the steps of http/mount.ts gather. */
 export interface Endpoint {
   spec: RouteSpec;
   load?: (c: Context<AppEnv>, request: never) => Reads;
-  handler: (c: Context<AppEnv>, input: never) => Response | Promise<Response>;
+  handler: (c: Context<AppEnv>, input: never) => Response | Plan<unknown> | Promise<Response | Plan<unknown>>;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { sql, type SQL } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { updateIfUnchanged, type Database } from "../db/client";
 import { guarded } from "../db/guards";
 import { buyerOf, whileProfileUnchanged } from "../db/billing-profiles";
@@ -11,9 +11,11 @@ import { assertBillable } from "../domain/card-orders";
 import { sellerOf, type SellerVariables } from "../domain/seller";
 import { newId } from "../domain/ids";
 import { invoiceLifecycle, NUMBER_SERIES, PAYMENT_TERM_DAYS, type InvoiceKind } from "../domain/invoices";
+import { moved } from "../domain/lifecycle";
 import { addDays, dayIn, nextTimestamp } from "../domain/time";
 import type { EventDraft } from "../events/outbox";
 import { toInvoice } from "../schemas/invoice";
+import { Made } from "./made";
 
 type Variables = BillingVariables & SellerVariables & { CREDITOR_NAME: string };
 
@@ -26,10 +28,10 @@ interface IssueContext {
 }
 
 interface IssuedInvoice {
-  /** The invoice as stored, but with `number` "" (the batch takes it). */
+  /** The invoice as stored, but with `number` its placeholder (the batch takes it). */
   row: InvoiceRow;
-  /** Its number, as SQL that the batch evaluates after taking it. */
-  number: SQL<string>;
+  /** Its number, which the batch takes: the plan that shows the invoice lists it in `made`. */
+  number: Made;
   writes: [
     ReturnType<typeof takeNumber>,
     ReturnType<typeof insertInvoice>,
@@ -61,10 +63,11 @@ export function issueInvoice(
   const year = Number(today.slice(0, 4));
   const terms = invoiceTerms(kind, order, buyer, vars);
   const seller = JSON.stringify(sellerOf(vars, order.paymentMethod));
+  const number = new Made(numberOf(NUMBER_SERIES.invoice, year));
   const row: InvoiceRow = {
     id: newId(),
     customerId: order.customerId,
-    number: "",
+    number: number.shown,
     state: invoiceLifecycle.initial,
     createdAt: at,
     updatedAt: at,
@@ -92,7 +95,6 @@ export function issueInvoice(
     allocatedAmount: 0,
     pendingCollection: null,
   };
-  const number = numberOf(NUMBER_SERIES.invoice, year);
   const vat = { category: terms.vatCategory, percent: terms.vatPercent };
   const { feeLine } = terms;
   const lines = feeLine
@@ -111,12 +113,16 @@ export function issueInvoice(
     number,
     writes: [
       takeNumber(orm, NUMBER_SERIES.invoice, year),
-      insertInvoice(orm, { ...row, number, buyer: whileProfileUnchanged(profile!, JSON.stringify(buyer)) }),
+      insertInvoice(orm, {
+        ...row,
+        number: number.value,
+        buyer: whileProfileUnchanged(profile!, JSON.stringify(buyer)),
+      }),
       lines,
       // docs/api.md part 17: its e-mail to the buyer, sent by the jobs Worker once this batch is stored.
       issuedInvoiceDelivery(orm, row, profile!),
     ],
-    event: { type: "invoice.created", data: toInvoice(row), fill: { "$.number": number } },
+    event: { type: "invoice.created", data: toInvoice(row) },
   };
 }
 
@@ -129,7 +135,7 @@ export function cancellation(orm: Database, vars: BillingVariables, at: string, 
   const cancelledOn = dayIn(new Date(at), businessTimeZone(vars));
   const year = Number(cancelledOn.slice(0, 4));
   return {
-    number: numberOf(NUMBER_SERIES.cancellation, year),
+    number: new Made(numberOf(NUMBER_SERIES.cancellation, year)),
     cancelledOn,
     take: takeNumber(orm, NUMBER_SERIES.cancellation, year),
     delivery: creditNoteDelivery(orm, invoice, at),
@@ -152,23 +158,24 @@ export const moneyAsRead = (invoice: InvoiceRow, allocated = invoice.allocatedAm
 
 /**
  * Cancels an open invoice as part of its order's cancel, guarded like any change of it, with its
- * invoice.cancelled event (the invoice showing its order cancelled too).
+ * invoice.cancelled event (the invoice showing its order cancelled too) and its cancellation number,
+ * which the batch takes (for the plan's `made`).
  */
 export function cancelInvoice(orm: Database, vars: BillingVariables, invoice: InvoiceRow, at: string) {
   const cancelledAt = nextTimestamp(invoice.updatedAt, new Date(at));
   const { number, cancelledOn, take, delivery } = cancellation(orm, vars, cancelledAt, invoice);
-  const changes = { state: "cancelled", cancelledAt, updatedAt: cancelledAt } as const;
+  const changes = moved(invoiceLifecycle, invoice.state, { action: "cancel" }, cancelledAt);
   const event: EventDraft = {
     type: "invoice.cancelled",
-    data: toInvoice({ ...invoice, ...changes, orderState: "cancelled" }),
-    fill: { "$.cancellation_number": number },
+    data: toInvoice({ ...invoice, ...changes, cancellationNumber: number.shown, orderState: "cancelled" }),
   };
   return {
+    number,
     writes: [
       take,
       updateIfUnchanged(orm, invoices, invoice, {
         ...changes,
-        cancellationNumber: number,
+        cancellationNumber: number.value,
         cancelledOn,
         ...moneyAsRead(invoice),
       }),

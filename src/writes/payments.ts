@@ -4,6 +4,8 @@ import type { Database } from "../db/client";
 import { guarded } from "../db/guards";
 import { invoices, payments, type InvoiceRow, type PaymentRow } from "../db/schema";
 import type { ReturnReason } from "../domain/direct-debits";
+import { invoiceLifecycle } from "../domain/invoices";
+import { moved } from "../domain/lifecycle";
 import { newId } from "../domain/ids";
 import type { SettlementMethod } from "../domain/payments";
 import { nextTimestamp } from "../domain/time";
@@ -84,7 +86,8 @@ export function allocate(
   // batch back (guard `invoice_allocation`).
   const holds = sql`${invoices.allocatedAmount} = ${invoice.allocatedAmount} AND ${invoices.state} = 'open'`;
   const paidAt = allocated >= (invoice.grossAmount ?? 0) ? nextTimestamp(invoice.updatedAt, new Date(a.at)) : null;
-  const settled = paidAt ? ({ state: "paid", paidAt, updatedAt: paidAt } as const) : {};
+  // Settled by the lifecycle table's move, from the state the guard holds.
+  const settled = paidAt ? moved(invoiceLifecycle, "open", { move: "settle" }, paidAt) : {};
   const events = [payment.event];
   if (paidAt)
     events.push({ type: "invoice.paid", data: toInvoice({ ...invoice, ...settled }), customerId: invoice.customerId });
@@ -115,7 +118,7 @@ export function reverse(
   const holds = sql`${invoices.allocatedAmount} = ${invoice.allocatedAmount} AND ${invoices.state} = ${invoice.state}`;
   const reopened =
     invoice.state === "paid"
-      ? ({ state: "open", paidAt: null, updatedAt: nextTimestamp(invoice.updatedAt, new Date(r.at)) } as const)
+      ? moved(invoiceLifecycle, "paid", { move: "reopen" }, nextTimestamp(invoice.updatedAt, new Date(r.at)))
       : {};
   return {
     payment,

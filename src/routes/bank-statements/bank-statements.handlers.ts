@@ -14,7 +14,6 @@ import { endpoint, loadingEndpoint, type Handler } from "../../http/route";
 import { pageEnvelope, singlePageEnvelope } from "../../pagination/envelope";
 import { pageRequest } from "../../pagination/query";
 import { toBankStatement } from "../../schemas/bank-statement";
-import { commit } from "../../writes/commit";
 import * as routes from "./bank-statements.routes";
 
 const invalid = (detail: string) => ApiError.of("invalid_document", detail);
@@ -80,22 +79,24 @@ const createBankStatements: Handler<typeof routes.createBankStatements> = async 
       progressedAt: at,
     };
   });
-  const answer = await commit(c, insertStatements(database(c).orm, rows), {
+  return {
     status: 202,
+    writes: insertStatements(database(c).orm, rows),
     body: singlePageEnvelope(c, rows.map(toBankStatement)),
-  }).catch((error: unknown) => {
-    // Nothing is stored of a refused or failed request: the file neither.
-    c.executionCtx.waitUntil(c.env.STATEMENT_FILES.delete(fileKey));
-    throw error;
-  });
-  // After the batch; a message that gets lost, the per-minute cron sends again (resume_statements).
-  c.executionCtx.waitUntil(
-    sendAll(
-      c.env.STATEMENTS,
-      rows.map((row) => ({ kind: "statement" as const, statementId: row.id })),
-    ),
-  );
-  return answer;
+    location: rows[0]!.id,
+    after: {
+      // After the batch; a message that gets lost, the per-minute cron sends again (resume_statements).
+      stored: () =>
+        c.executionCtx.waitUntil(
+          sendAll(
+            c.env.STATEMENTS,
+            rows.map((row) => ({ kind: "statement" as const, statementId: row.id })),
+          ),
+        ),
+      // Nothing is stored of a refused or failed request: the file neither.
+      failed: () => c.executionCtx.waitUntil(c.env.STATEMENT_FILES.delete(fileKey)),
+    },
+  };
 };
 
 const listBankStatements: Handler<typeof routes.listBankStatements> = async (c, { query }) => {

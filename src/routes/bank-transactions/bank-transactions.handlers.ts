@@ -17,7 +17,6 @@ import { pageEnvelope, singlePageEnvelope } from "../../pagination/envelope";
 import { pageRequest } from "../../pagination/query";
 import { toBankTransaction, unappliedOf } from "../../schemas/bank-transaction";
 import { toPayment } from "../../schemas/payment";
-import { commit } from "../../writes/commit";
 import { allocate, openAmountOf } from "../../writes/payments";
 import * as routes from "./bank-transactions.routes";
 
@@ -102,12 +101,13 @@ const createAllocation: Handler<typeof routes.createAllocation, typeof loadAlloc
     if (fresh.invoice && body.amount > openAmountOf(fresh.invoice))
       throw conflict(`Invoice ${invoice.number} changed meanwhile; it has less than that open now.`);
   };
-  return commit(
-    c,
-    [...allocation.writes, moved],
-    { status: 201, body: singlePageEnvelope(c, [toPayment(allocation.payment)]), events: allocation.events },
-    { transaction_allocation: reread, invoice_allocation: reread },
-  );
+  return {
+    status: 201,
+    writes: [...allocation.writes, moved],
+    body: singlePageEnvelope(c, [toPayment(allocation.payment)]),
+    events: allocation.events,
+    refused: { transaction_allocation: reread, invoice_allocation: reread },
+  };
 };
 
 /** This folder's routes, each with its handler (and load step), in the route table's order. */

@@ -6,7 +6,6 @@ import { database } from "../../http/database";
 import { reply } from "../../http/reply";
 import { endpoint, type Handler } from "../../http/route";
 import { toBillingProfile } from "../../schemas/billing-profile";
-import { commit } from "../../writes/commit";
 import * as routes from "./billing-profile.routes";
 
 /** Whether a PUT would change the profile (`updated_at` aside). */
@@ -44,11 +43,12 @@ const putBillingProfile: Handler<typeof routes.putBillingProfile> = async (c, { 
   const current = await findBillingProfile(db, row.customerId);
   if (current && !changes(current, row)) return reply(c, 200, { data: toBillingProfile(current) });
   const profile = toBillingProfile(row);
-  return commit(c, [writeProfile(db.orm, row)], {
+  return {
     status: 200,
+    writes: [writeProfile(db.orm, row)],
     body: { data: profile },
     events: [{ type: "billing_profile.updated", data: profile }],
-  });
+  };
 };
 
 const getBillingProfile: Handler<typeof routes.getBillingProfile> = async (c) => {

@@ -23,7 +23,6 @@ import { endpoint, loadingEndpoint, type Handler } from "../../http/route";
 import { pageEnvelope, singlePageEnvelope } from "../../pagination/envelope";
 import { pageRequest } from "../../pagination/query";
 import { toCardOrder } from "../../schemas/card-order";
-import { commit } from "../../writes/commit";
 import { cancelInvoice, issueInvoice } from "../../writes/invoices";
 import { applyTransition, type TransitionEffects } from "../../writes/transition";
 import * as routes from "./card-orders.routes";
@@ -83,10 +82,11 @@ const createCardOrder: Handler<typeof routes.createCardOrder> = (c, { body }) =>
     entriesCount: 0,
     entriesAmount: 0,
   };
-  return commit(c, [insertCardOrder(database(c).orm, row)], {
+  return {
     status: 201,
+    writes: [insertCardOrder(database(c).orm, row)],
     body: singlePageEnvelope(c, [toCardOrder(row)]),
-  });
+  };
 };
 
 const listCardOrders: Handler<typeof routes.listCardOrders> = async (c, { query }) => {
@@ -121,7 +121,6 @@ function effectsOf(
           kind === "production"
             ? { productionInvoiceId: invoice.row.id, productionInvoiceNumber: invoice.number }
             : { shippingInvoiceId: invoice.row.id, shippingInvoiceNumber: invoice.number },
-        fill: { [`$.${kind}_invoice.number`]: invoice.number },
         events: [invoice.event],
       };
     };
@@ -144,7 +143,7 @@ function effectsOf(
         if (voucherInvoice?.state !== "open") return { writes: [follow] };
         assertCancellable(voucherInvoice);
         const cancelled = cancelInvoice(orm, c.env, voucherInvoice, at);
-        return { writes: [...cancelled.writes, follow], events: [cancelled.event] };
+        return { writes: [...cancelled.writes, follow], events: [cancelled.event], made: [cancelled.number] };
       }
       case "start_production":
         return issue("production");

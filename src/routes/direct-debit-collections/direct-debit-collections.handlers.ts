@@ -43,7 +43,6 @@ import {
   type DirectDebitRow,
   toDirectDebitCollection,
 } from "../../schemas/direct-debit-collection";
-import { commit } from "../../writes/commit";
 import { openAmountOf } from "../../writes/payments";
 import * as routes from "./direct-debit-collections.routes";
 
@@ -216,10 +215,11 @@ const createDirectDebitCollection: Handler<typeof routes.createDirectDebitCollec
         ),
     );
   }
-  return commit(c, writes, {
+  return {
     status: 201,
+    writes,
     body: singlePageEnvelope(c, [toDirectDebitCollection(collection)]),
-  });
+  };
 };
 
 const listDirectDebitCollections: Handler<typeof routes.listDirectDebitCollections> = async (c, { query }) => {

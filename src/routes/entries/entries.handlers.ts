@@ -19,7 +19,6 @@ import { endpoint, loadingEndpoint, type Handler } from "../../http/route";
 import { pageEnvelope, singlePageEnvelope } from "../../pagination/envelope";
 import { pageRequest } from "../../pagination/query";
 import { toEntry } from "../../schemas/entry";
-import { commit } from "../../writes/commit";
 import * as routes from "./entries.routes";
 
 const existing = (order: CardOrderRow | undefined): CardOrderRow => found(order, "card order");
@@ -47,15 +46,15 @@ const createEntry: Handler<typeof routes.createEntry, typeof loadOrder> = (c, { 
     updatedAt: now,
   };
   const { orm } = database(c);
-  return commit(
-    c,
-    [touchDraft(orm, order.id, now, { room: MAX_ENTRIES_PER_ORDER }), insertEntry(orm, row)],
-    { status: 201, body: singlePageEnvelope(c, [toEntry(row)]) },
-    {
+  return {
+    status: 201,
+    writes: [touchDraft(orm, order.id, now, { room: MAX_ENTRIES_PER_ORDER }), insertEntry(orm, row)],
+    body: singlePageEnvelope(c, [toEntry(row)]),
+    refused: {
       entries_room: orderFull,
       order_draft: async () => assertEntriesChangeable(existing((await reload()).order), true),
     },
-  );
+  };
 };
 
 const listEntries: Handler<typeof routes.listEntries> = async (c, { query, params }) => {
@@ -70,18 +69,18 @@ const deleteEntry: Handler<typeof routes.deleteEntry, typeof loadOrderAndEntry> 
   const entry = found(loaded.entry, "entry of this card order");
   assertEntriesChangeable(order, false);
   const { orm } = database(c);
-  return commit(
-    c,
-    [
+  return {
+    status: 204,
+    writes: [
       touchDraft(orm, order.id, new Date().toISOString(), { entryId: entry.id }),
       deleteEntryRow(orm, order.id, entry.id),
     ],
-    { status: 204, body: undefined },
-    {
+    body: undefined,
+    refused: {
       entry_exists: () => notFound("entry of this card order"),
       order_draft: async () => assertEntriesChangeable(existing((await reload()).order), false),
     },
-  );
+  };
 };
 
 /** This folder's routes, each with its handler (and load step), in the route table's order. */

@@ -16,7 +16,6 @@ import { endpoint, loadingEndpoint, type Handler } from "../../http/route";
 import { pageEnvelope, singlePageEnvelope } from "../../pagination/envelope";
 import { pageRequest } from "../../pagination/query";
 import { toInvoiceDelivery } from "../../schemas/invoice-delivery";
-import { commit } from "../../writes/commit";
 import * as routes from "./invoice-deliveries.routes";
 
 // docs/api.md part 17: an invoice's deliveries, a delivery asked for, and the accounts department's list.
@@ -76,18 +75,21 @@ const createInvoiceDelivery: Handler<typeof routes.createInvoiceDelivery, typeof
     attemptAfter: at,
   };
   const { orm } = database(c);
-  const answer = await commit(c, [orm.insert(invoiceDeliveries).values(row)], {
-    status: 201,
-    body: singlePageEnvelope(c, [toInvoiceDelivery(row)]),
-  });
-  c.executionCtx.waitUntil(
-    c.env.DELIVERIES.send({ deliveryId: row.id }).catch((error: unknown) =>
-      console.error(
-        JSON.stringify({ level: "error", error: "delivery_not_queued", delivery_id: row.id, cause: String(error) }),
+  // Once the batch has stored the delivery, its message for the jobs Worker.
+  const queued = () =>
+    c.executionCtx.waitUntil(
+      c.env.DELIVERIES.send({ deliveryId: row.id }).catch((error: unknown) =>
+        console.error(
+          JSON.stringify({ level: "error", error: "delivery_not_queued", delivery_id: row.id, cause: String(error) }),
+        ),
       ),
-    ),
-  );
-  return answer;
+    );
+  return {
+    status: 201,
+    writes: [orm.insert(invoiceDeliveries).values(row)],
+    body: singlePageEnvelope(c, [toInvoiceDelivery(row)]),
+    after: { stored: queued },
+  };
 };
 
 const listAllInvoiceDeliveries: Handler<typeof routes.listAllInvoiceDeliveries> = async (c, { query }) => {

@@ -29,7 +29,6 @@ import { pageEnvelope, singlePageEnvelope } from "../../pagination/envelope";
 import { pageRequest } from "../../pagination/query";
 import { toInvoice } from "../../schemas/invoice";
 import { toInvoiceLine } from "../../schemas/invoice-line";
-import { commit } from "../../writes/commit";
 import { cancellation, issueInvoice, moneyAsRead } from "../../writes/invoices";
 import { applyTransition } from "../../writes/transition";
 import * as routes from "./invoices.routes";
@@ -70,7 +69,7 @@ const createInvoice: Handler<typeof routes.createInvoice, typeof loadCreateInvoi
     ...invoice.writes,
     updateIfUnchanged(db.orm, cardOrders, order, {
       invoiceId: invoice.row.id,
-      invoiceNumber: invoice.number,
+      invoiceNumber: invoice.number.value,
       updatedAt: at,
     }),
   ];
@@ -81,17 +80,14 @@ const createInvoice: Handler<typeof routes.createInvoice, typeof loadCreateInvoi
     assertInvoiceable(fresh.order, fresh.invoice);
     assertBillable(fresh.order, fresh.profile);
   };
-  return commit(
-    c,
+  return {
+    status: 201,
     writes,
-    {
-      status: 201,
-      body: singlePageEnvelope(c, [toInvoice(invoice.row)]),
-      fill: { "$.data[0].number": invoice.number },
-      events: [invoice.event],
-    },
-    { unchanged: reread, order_invoice: reread, profile_unchanged: reread },
-  );
+    body: singlePageEnvelope(c, [toInvoice(invoice.row)]),
+    made: [invoice.number],
+    events: [invoice.event],
+    refused: { unchanged: reread, order_invoice: reread, profile_unchanged: reread },
+  };
 };
 
 const listInvoices: Handler<typeof routes.listInvoices> = async (c, { query }) => {
@@ -155,7 +151,6 @@ const transitionInvoice =
         return {
           writes: [take, delivery],
           changes: { cancellationNumber: number, cancelledOn, ...moneyAsRead(invoice) },
-          fill: { "$.cancellation_number": number },
         };
       },
     });

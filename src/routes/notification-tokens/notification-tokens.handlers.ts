@@ -6,7 +6,6 @@ import { endpoint, type Handler } from "../../http/route";
 import { pageEnvelope } from "../../pagination/envelope";
 import { pageRequest } from "../../pagination/query";
 import { toNotificationDevice } from "../../schemas/notification-device";
-import { commit } from "../../writes/commit";
 import { MAX_DEVICES_PER_OWNER } from "./notification-tokens.routes";
 import * as routes from "./notification-tokens.routes";
 
@@ -19,10 +18,11 @@ const registerNotificationToken: Handler<typeof routes.registerNotificationToken
     createdAt: now,
     updatedAt: now,
   };
-  return commit(c, [...queries.registerNotificationToken(database(c).orm, row, MAX_DEVICES_PER_OWNER)], {
+  return {
     status: 204,
+    writes: [...queries.registerNotificationToken(database(c).orm, row, MAX_DEVICES_PER_OWNER)],
     body: undefined,
-  });
+  };
 };
 
 const listNotificationTokens: Handler<typeof routes.listNotificationTokens> = async (c, { query }) => {
@@ -33,10 +33,11 @@ const listNotificationTokens: Handler<typeof routes.listNotificationTokens> = as
 
 const deleteNotificationToken: Handler<typeof routes.deleteNotificationToken> = (c, { params }) => {
   const { orm } = database(c);
-  return commit(c, [queries.deleteNotificationToken(orm, principalOf(c).sub, params.device_identifier)], {
+  return {
     status: 204,
+    writes: [queries.deleteNotificationToken(orm, principalOf(c).sub, params.device_identifier)],
     body: undefined,
-  });
+  };
 };
 
 /** This folder's routes, each with its handler (and load step), in the route table's order. */

@@ -16,7 +16,6 @@ import { endpoint, type Handler } from "../../http/route";
 import { pageEnvelope, singlePageEnvelope } from "../../pagination/envelope";
 import { pageRequest } from "../../pagination/query";
 import { toWebhookEndpoint, withSecret } from "../../schemas/webhook-endpoint";
-import { commit } from "../../writes/commit";
 import * as routes from "./webhook-endpoints.routes";
 
 const full = () =>
@@ -40,16 +39,13 @@ const createWebhookEndpoint: Handler<typeof routes.createWebhookEndpoint> = asyn
     createdAt: new Date().toISOString(),
   };
   // The limit holds in the insert itself (a concurrent 11th rolls back), which says so by its guard.
-  return commit(
-    c,
-    [insertWebhookEndpoint(database(c).orm, row, MAX_WEBHOOK_ENDPOINTS)],
-    {
-      status: 201,
-      body: singlePageEnvelope(c, [withSecret(row, secret)]),
-      secret: true,
-    },
-    { webhook_endpoints_room: full },
-  );
+  return {
+    status: 201,
+    writes: [insertWebhookEndpoint(database(c).orm, row, MAX_WEBHOOK_ENDPOINTS)],
+    body: singlePageEnvelope(c, [withSecret(row, secret)]),
+    secret: true,
+    refused: { webhook_endpoints_room: full },
+  };
 };
 
 const listWebhookEndpoints: Handler<typeof routes.listWebhookEndpoints> = async (c, { query }) => {
@@ -62,7 +58,7 @@ const deleteWebhookEndpoint: Handler<typeof routes.deleteWebhookEndpoint> = asyn
   const db = database(c);
   const customerId = customerOf(c);
   if (!(await findWebhookEndpoint(db, customerId, id))) throw notFound("webhook endpoint");
-  return commit(c, [deleteRow(db.orm, customerId, id)], { status: 204, body: undefined });
+  return { status: 204, writes: [deleteRow(db.orm, customerId, id)], body: undefined };
 };
 
 /** This folder's routes, each with its handler (and load step), in the route table's order. */
