@@ -55,7 +55,6 @@ const { addDays, camt053File, dayIn, isTarget2Day } = await importSource(
   ].join("\n"),
 );
 const VARS = apiVars();
-const TODAY = dayIn(new Date(), VARS.BUSINESS_TIME_ZONE);
 
 /** The first TARGET2 business day on or after `day`. */
 function target2DayFrom(day) {
@@ -67,10 +66,14 @@ function target2DayFrom(day) {
 // docs/api.md part 16: a collection takes every open direct-debit invoice due on or before its date,
 // whoever's it is. The invoices made today are due in 14 days: DUE is the first collection date that
 // takes them (far more than D-1 ahead), LATER the one after it. A mandate signed 3 years before LATER
-// has expired on LATER but not on DUE.
-const DUE = target2DayFrom(addDays(TODAY, 14));
-const LATER = target2DayFrom(addDays(DUE, 1));
-const LAPSING_SIGNED_ON = `${Number(LATER.slice(0, 4)) - 3}${LATER.slice(4)}`;
+// has expired on LATER but not on DUE. Read at each use: a run that goes past midnight in the business
+// time zone makes invoices due a day later (a run of 2026-12-01 stopped there, its DUE a day behind).
+function days() {
+  const today = dayIn(new Date(), VARS.BUSINESS_TIME_ZONE);
+  const due = target2DayFrom(addDays(today, 14));
+  const later = target2DayFrom(addDays(due, 1));
+  return { today, due, later, lapsingSignedOn: `${Number(later.slice(0, 4)) - 3}${later.slice(4)}` };
+}
 
 /**
  * A camt.053 statement of the seller's account (docs/api.md part 15) with one booked credit that
@@ -87,7 +90,13 @@ function statementFile() {
         id,
         iban: VARS.CREDITOR_IBAN,
         entries: [
-          { amount: "50.00", creditDebit: "credit", status: "BOOK", bookedOn: TODAY, accountServicerReference: id },
+          {
+            amount: "50.00",
+            creditDebit: "credit",
+            status: "BOOK",
+            bookedOn: days().today,
+            accountServicerReference: id,
+          },
         ],
       },
     ],
@@ -149,7 +158,7 @@ class Customer {
     await this.profile({
       ...PROFILE,
       direct_debit_mandate_reference: `BENCH-LAPSING-${this.round}`,
-      direct_debit_mandate_signed_on: LAPSING_SIGNED_ON,
+      direct_debit_mandate_signed_on: days().lapsingSignedOn,
     });
     return this.invoice();
   }
@@ -157,7 +166,7 @@ class Customer {
   /** A direct debit collection on DUE: it takes this client's new invoice (and any other collectable). */
   async collection() {
     await this.invoice();
-    return (await this.post("/direct_debit_collections", { collection_date: DUE })).data[0].id;
+    return (await this.post("/direct_debit_collections", { collection_date: days().due })).data[0].id;
   }
 
   /** An uploaded bank statement, still `processing`. */
@@ -409,7 +418,7 @@ const CASES = {
     status: 201,
     request: async (c, { keyed }) => {
       await (keyed ? c.lapsingInvoice() : c.invoice());
-      return { path: "/direct_debit_collections", json: { collection_date: keyed ? DUE : LATER } };
+      return { path: "/direct_debit_collections", json: { collection_date: keyed ? days().due : days().later } };
     },
   },
   // These collections are made before any other request's invoice exists, which they would take.

@@ -9,6 +9,7 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { sign } from "hono/jwt";
 import { startWorker } from "../scripts/local-worker.mjs";
@@ -153,7 +154,7 @@ async function listStatements() {
 
 /** The [assets] table of a wrangler config: its keys and values, `directory` made absolute. */
 function assetsTable(config) {
-  const path = resolve(config);
+  const path = resolve(fileURLToPath(new URL("..", import.meta.url)), config);
   const table = /^\[assets\]\n((?:(?!\[).*\n?)*)/m.exec(readFileSync(path, "utf8"))?.[1] ?? "";
   const entries = table
     .split("\n")

@@ -14,19 +14,8 @@ export const components = z.registry<{ id: string; description?: string }>();
 export function deferred<T extends z.ZodMiniType>(build: () => T): z.ZodMiniLazy<T> {
   let made: z.ZodMiniLazy<T> | undefined;
   const schema = () => (made ??= z.lazy(build));
-  return new Proxy({} as z.ZodMiniLazy<T>, {
-    get: (_, key) => Reflect.get(schema(), key),
-    set: (_, key, value) => Reflect.set(schema(), key, value),
-    has: (_, key) => Reflect.has(schema(), key),
-    ownKeys: () => Reflect.ownKeys(schema()),
-    getOwnPropertyDescriptor: (_, key) => {
-      const descriptor = Reflect.getOwnPropertyDescriptor(schema(), key);
-      // A proxy may not report a property its target lacks as non-configurable.
-      return descriptor && { ...descriptor, configurable: true };
-    },
-    defineProperty: (_, key, descriptor) => Reflect.defineProperty(schema(), key, descriptor),
-    getPrototypeOf: () => Reflect.getPrototypeOf(schema()),
-  });
+  // zod reads a schema's properties (`_zod`, its methods; its instanceof reads `_zod` too), nothing else.
+  return new Proxy({} as z.ZodMiniLazy<T>, { get: (_, key) => Reflect.get(schema(), key) });
 }
 
 export function named<T extends z.ZodMiniType>(id: string, schema: T, description?: string): T {
@@ -46,4 +35,4 @@ export const namedResponse = <T extends z.ZodMiniType>(id: string, build: () => 
  * A named request body, built on the first request that sends one: a cold start that answers a GET
  * builds none of them. The same schema, parsed through `z.lazy`: same issues, same document.
  */
-export const namedRequest = <T extends z.ZodMiniType>(id: string, build: () => T) => named(id, deferred(build));
+export const namedRequest: <T extends z.ZodMiniType>(id: string, build: () => T) => z.ZodMiniLazy<T> = namedResponse;
