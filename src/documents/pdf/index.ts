@@ -8,13 +8,13 @@ import type { EInvoice } from "../../domain/einvoice";
 import { xmlCarried } from "../xml";
 import { bytesOf, hexString, PdfFile, type Ref } from "./file";
 import { deflate } from "./flate";
-import { type Face, loadFonts, type Weight } from "./font";
+import { type Face, type Fonts, loadFonts, type Weight } from "./font";
 import { layoutInvoice, titleOf } from "./invoice-pages";
 import { fontName, PAGE } from "./sheet";
 import { type Description, EMBEDDED_NAME, embeddedInvoice, info, metadata, outputIntent } from "./pdfa";
 
-const PRODUCER = "voucher-billing-api";
-const LANGUAGE_TAGS = { de: "de-DE", en: "en-GB" } as const;
+export const PRODUCER = "voucher-billing-api";
+export const LANGUAGE_TAGS = { de: "de-DE", en: "en-GB" } as const;
 
 export async function renderPdf(doc: EInvoice): Promise<Uint8Array> {
   // The CII as `format=cii` has it, but declaring EN 16931 itself, the profile the XMP names (BT-24).
@@ -33,26 +33,7 @@ export async function renderPdf(doc: EInvoice): Promise<Uint8Array> {
     date: doc.issueDate,
   };
 
-  const layout = layoutInvoice(doc, fonts);
-  // Only the faces the pages use are embedded, in a fixed order.
-  const used: string[] = [];
-  for (const weight of ["regular", "bold"] as Weight[])
-    for (const [i, face] of fonts[weight].faces.entries()) {
-      const name = fontName(weight, i);
-      if (layout.fonts.has(name)) used.push(`/${name} ${await type0(file, face)}`);
-    }
-  const resources = `<</Font <<${used.join(" ")}>>>>`;
-  const kids: Ref[] = [];
-  for (const content of layout.pages) {
-    const stream = file.addStream("/Filter /FlateDecode", await deflate(bytesOf(content)));
-    kids.push(
-      file.add(
-        `<</Type /Page /Parent ${pages} /MediaBox [0 0 ${PAGE.width} ${PAGE.height}]` +
-          ` /Resources ${resources} /Contents ${stream}>>`,
-      ),
-    );
-  }
-  file.add(`<</Type /Pages /Kids [${kids.join(" ")}] /Count ${kids.length}>>`, pages);
+  await addPages(file, pages, layoutInvoice(doc, fonts), fonts);
 
   const invoice = await embeddedInvoice(file, xml, doc.issueDate);
   file.add(
@@ -78,10 +59,40 @@ function textsOf(value: unknown): string[] {
 const streams = new WeakMap<Face, Promise<[Uint8Array, Uint8Array]>>();
 
 /**
+ * The page tree `pages` of `layout`'s pages, with the fonts they use (only those faces are embedded, in a
+ * fixed order): the invoice's and the reminder's PDFs alike.
+ */
+export async function addPages(
+  file: PdfFile,
+  pages: Ref,
+  layout: { pages: string[]; fonts: Set<string> },
+  fonts: Fonts,
+): Promise<void> {
+  const used: string[] = [];
+  for (const weight of ["regular", "bold"] as Weight[])
+    for (const [i, face] of fonts[weight].faces.entries()) {
+      const name = fontName(weight, i);
+      if (layout.fonts.has(name)) used.push(`/${name} ${await type0(file, face)}`);
+    }
+  const resources = `<</Font <<${used.join(" ")}>>>>`;
+  const kids: Ref[] = [];
+  for (const content of layout.pages) {
+    const stream = file.addStream("/Filter /FlateDecode", await deflate(bytesOf(content)));
+    kids.push(
+      file.add(
+        `<</Type /Page /Parent ${pages} /MediaBox [0 0 ${PAGE.width} ${PAGE.height}]` +
+          ` /Resources ${resources} /Contents ${stream}>>`,
+      ),
+    );
+  }
+  file.add(`<</Type /Pages /Kids [${kids.join(" ")}] /Count ${kids.length}>>`, pages);
+}
+
+/**
  * A face as a Type 0 font: Identity-H (a code is a glyph id, two bytes), its TrueType program embedded
  * (CIDFontType2, glyph ids as CIDs), every glyph's width, and a ToUnicode map for text extraction.
  */
-export async function type0(file: PdfFile, face: Face): Promise<Ref> {
+async function type0(file: PdfFile, face: Face): Promise<Ref> {
   if (!streams.has(face)) streams.set(face, Promise.all([deflate(face.program), deflate(bytesOf(toUnicode(face)))]));
   const [program, unicode] = await streams.get(face)!;
   const fontFile = file.addStream(`/Length1 ${face.program.length} /Filter /FlateDecode`, program);

@@ -12,16 +12,11 @@ import { paymentReferenceOf } from "../../domain/payment-reference";
 import { type SellerVariables, sellerOf } from "../../domain/seller";
 import type { InvoiceRow } from "../../schemas/invoice";
 import { xmlCarried, xmlText } from "../xml";
-import { bytesOf, hexString, PdfFile, type Ref } from "./file";
-import { deflate } from "./flate";
-import { loadFonts, type Weight } from "./font";
-import { type0 } from "./index";
+import { hexString, PdfFile } from "./file";
+import { loadFonts } from "./font";
+import { addPages, LANGUAGE_TAGS, PRODUCER } from "./index";
 import { type Description, info, outputIntent } from "./pdfa";
 import { layoutReminder, type ReminderLetter, reminderTitleOf } from "./reminder-pages";
-import { fontName, PAGE } from "./sheet";
-
-const PRODUCER = "voucher-billing-api";
-const LANGUAGE_TAGS = { de: "de-DE", en: "en-GB" } as const;
 
 /** The reminder's letter: the invoice as stored, the reminder's figures, the seller's CREDITOR_* variables. */
 export async function renderReminderPdf(input: {
@@ -42,25 +37,7 @@ export async function renderReminderPdf(input: {
     producer: PRODUCER,
     date: letter.reminder.issuedOn,
   };
-  const layout = layoutReminder(letter, fonts);
-  const used: string[] = [];
-  for (const weight of ["regular", "bold"] as Weight[])
-    for (const [i, face] of fonts[weight].faces.entries()) {
-      const name = fontName(weight, i);
-      if (layout.fonts.has(name)) used.push(`/${name} ${await type0(file, face)}`);
-    }
-  const resources = `<</Font <<${used.join(" ")}>>>>`;
-  const kids: Ref[] = [];
-  for (const content of layout.pages) {
-    const stream = file.addStream("/Filter /FlateDecode", await deflate(bytesOf(content)));
-    kids.push(
-      file.add(
-        `<</Type /Page /Parent ${pages} /MediaBox [0 0 ${PAGE.width} ${PAGE.height}]` +
-          ` /Resources ${resources} /Contents ${stream}>>`,
-      ),
-    );
-  }
-  file.add(`<</Type /Pages /Kids [${kids.join(" ")}] /Count ${kids.length}>>`, pages);
+  await addPages(file, pages, layoutReminder(letter, fonts), fonts);
   const xmp = file.addStream("/Type /Metadata /Subtype /XML", new TextEncoder().encode(xmpOf(description)));
   file.add(
     `<</Type /Catalog /Pages ${pages} /Lang (${LANGUAGE_TAGS[letter.language]}) /Metadata ${xmp}` +
