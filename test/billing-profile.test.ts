@@ -58,14 +58,19 @@ const shown = (customer: string, body: Body) => ({
   document_language: body.document_language ?? "de",
   invoice_format: body.invoice_format ?? null,
   invoice_delivery: body.invoice_delivery ?? "email",
+  consumer: body.consumer ?? false,
   updated_at: expect.stringMatching(ISO_MS),
 });
 
 /** The customer's row in D1, or null. */
 const storedRow = (customer: string) =>
   env.DB.prepare("SELECT * FROM billing_profiles WHERE customer_id = ?").bind(customer).first();
-/** The row a shown profile is stored as: the same values under the table's columns, which bear the wire's names. */
-const rowOf = ({ type: _, customer, ...fields }: Body) => ({ customer_id: customer, ...fields });
+/** The row a shown profile is stored as: the same values under the table's columns, which bear the wire's names (a boolean as SQLite's 0 or 1). */
+const rowOf = ({ type: _, customer, consumer, ...fields }: Body) => ({
+  customer_id: customer,
+  ...fields,
+  consumer: consumer ? 1 : 0,
+});
 
 /**
  * Stores a profile row straight into D1, the way test/support/api.ts seeds one: here one that the API
@@ -165,6 +170,7 @@ describe("PUT and GET /customers/me/billing_profile", () => {
         document_language: "de",
         invoice_format: null,
         invoice_delivery: "email",
+        consumer: false,
         updated_at: expect.stringMatching(ISO_MS),
       },
     });
@@ -212,6 +218,7 @@ describe("PUT and GET /customers/me/billing_profile", () => {
         document_language: "en",
         invoice_format: null,
         invoice_delivery: "email",
+        consumer: false,
         updated_at: expect.stringMatching(ISO_MS),
       },
     });

@@ -114,6 +114,8 @@ async function invoiceOrder(
       linesCount: 0,
       allocatedAmount: 0,
       pendingCollection: null,
+      chargesAmount: 0,
+      dunningState: "none",
     }),
     updateIfUnchanged(orm, cardOrders, order, { invoiceId: id, invoiceNumber: number, updatedAt: at(1000) }),
   ]);

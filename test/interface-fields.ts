@@ -69,6 +69,7 @@ export const INTERFACE_FIELDS = {
     "document_language",
     "invoice_format",
     "invoice_delivery",
+    "consumer",
     "updated_at",
   ],
   invoice_line: [

@@ -587,9 +587,9 @@ describe("the billing profile's invoice_format and invoice_delivery", () => {
     const auth = await token();
     const shown = async (json: object) => {
       const { data } = await expectJson(await put(auth, json), 200, expect.anything());
-      return [Object.keys(data).slice(-3), data.invoice_format, data.invoice_delivery];
+      return [Object.keys(data).slice(-4), data.invoice_format, data.invoice_delivery];
     };
-    const order = ["invoice_format", "invoice_delivery", "updated_at"];
+    const order = ["invoice_format", "invoice_delivery", "consumer", "updated_at"];
     expect(await shown({})).toStrictEqual([order, null, "email"]);
     expect(await shown({ invoice_format: "cii", invoice_delivery: "none" })).toStrictEqual([order, "cii", "none"]);
     expect(await shown({ invoice_format: null, invoice_delivery: null })).toStrictEqual([order, null, "email"]);

@@ -72,6 +72,8 @@ const invoice = {
   linesCount: 1,
   allocatedAmount: 0,
   pendingCollection: null,
+  chargesAmount: 0,
+  dunningState: "none",
 } satisfies InvoiceRow;
 
 const reminder = reminderFigures({

@@ -74,6 +74,7 @@ const billingProfile = {
   document_language: "de",
   invoice_format: null,
   invoice_delivery: "email",
+  consumer: false,
   updated_at: "2026-11-27T16:04:00.343Z",
 };
 const payment = {

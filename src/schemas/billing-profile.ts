@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { isCountryCode, isEuMember, isSepaCountry, needsBic } from "../domain/countries";
 import { DOCUMENT_LANGUAGES, type DocumentLanguage } from "../domain/einvoice";
 import { INVOICE_DELIVERIES, INVOICE_FORMATS, type InvoiceDelivery, type InvoiceFormat } from "../domain/deliveries";
@@ -94,6 +94,8 @@ export const UpdateBillingProfile = named(
       // docs/api.md part 17: how documents reach the buyer.
       invoice_format: z.optional(z.nullable(oneOf(INVOICE_FORMATS))),
       invoice_delivery: z.optional(z.nullable(oneOf(INVOICE_DELIVERIES))),
+      // docs/api.md part 18: false when omitted or null.
+      consumer: z.optional(z.nullable(z.boolean())),
     }).check(
       z.superRefine(crossFieldProblems, {
         when: ({ value }) => typeof value === "object" && value !== null && !Array.isArray(value),
@@ -125,6 +127,8 @@ export const billingProfiles = sqliteTable(
     // docs/api.md part 17: null resolves per delivery (ubl with a Leitweg-ID, else pdf).
     invoiceFormat: text("invoice_format").$type<InvoiceFormat>(),
     invoiceDelivery: text("invoice_delivery").$type<InvoiceDelivery>().notNull().default("email"),
+    // docs/api.md part 18: the buyer is a consumer (§ 13 BGB): default interest at base + 5, no flat fee.
+    consumer: integer("consumer", { mode: "boolean" }).notNull().default(false),
     updatedAt: text("updated_at").notNull(),
   },
   (t) => [
@@ -172,6 +176,11 @@ const profile = resource<BillingProfileRow>()(
     invoice_delivery: f.column(() =>
       z.enum(INVOICE_DELIVERIES).register(z.globalRegistry, {
         description: "email: each invoice and credit note is e-mailed to `email`; none: fetched through the API.",
+      }),
+    ),
+    consumer: f.column(() =>
+      z.boolean().register(z.globalRegistry, {
+        description: "The buyer is a consumer (§ 13 BGB): interest at base rate + 5 points, no flat fee (part 18).",
       }),
     ),
     updated_at: f.column(dateTime),

@@ -55,6 +55,13 @@ export const invoices = sqliteTable(
     linesCount: integer("lines_count").notNull().default(0),
     // Cents of its payments not returned (docs/api.md part 15): its open amount is gross minus this.
     allocatedAmount: integer("allocated_amount").notNull().default(0),
+    // Cents of default interest and fees claimed so far by its latest reminder (docs/api.md part 18).
+    // Paid after the invoice: allocations beyond gross go to these, so what is still owed of them is
+    // charges minus max(0, allocated - gross).
+    chargesAmount: integer("charges_amount").notNull().default(0),
+    // Its dunning's stored state (docs/api.md part 18): none, active, held or ended; the run and the
+    // hold write it. A paid or cancelled invoice's dunning reads as settled whatever is stored here.
+    dunningState: text("dunning_state").$type<"none" | "active" | "held" | "ended">().notNull().default("none"),
     // The direct debit collection whose debit of it is pending (docs/api.md part 16): until the debit is
     // settled or returned, the invoice is neither paid by hand, cancelled nor collected again.
     pendingCollection: text("pending_collection"),

@@ -94,6 +94,8 @@ export function issueInvoice(
     linesCount: terms.feeLine ? 1 : order.entriesCount,
     allocatedAmount: 0,
     pendingCollection: null,
+    chargesAmount: 0,
+    dunningState: "none",
   };
   const vat = { category: terms.vatCategory, percent: terms.vatPercent };
   const { feeLine } = terms;

@@ -38,6 +38,7 @@ const putBillingProfile: Handler<typeof routes.putBillingProfile> = async (c, { 
     documentLanguage: body.document_language ?? "de",
     invoiceFormat: body.invoice_format ?? null,
     invoiceDelivery: body.invoice_delivery ?? "email",
+    consumer: body.consumer ?? false,
     updatedAt: new Date().toISOString(),
   };
   const current = await findBillingProfile(db, row.customerId);
