@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, eq, exists, gt, inArray, lt, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
@@ -100,11 +100,15 @@ function listReads(scoped: boolean, byState: boolean, byOrder: boolean) {
       ) ?? sql`1 = 1`,
     // An order's invoices are counted per order: counted only when the order is the customer's, so
     // that another customer's order shows no total either.
+    // CASE is a template: drizzle has no builder for it.
     total: byOrder
       ? scoped
-        ? sql`CASE WHEN EXISTS (SELECT 1 FROM ${cardOrders} WHERE ${cardOrders.id} = ${param("order")} AND ${
-            cardOrders.customerId
-          } = ${param("customer")}) THEN ${orderTotal} ELSE 0 END`
+        ? sql`CASE WHEN ${exists(
+            qb
+              .select({ one: sql`1` })
+              .from(cardOrders)
+              .where(and(eq(cardOrders.id, param("order")), eq(cardOrders.customerId, param("customer")))),
+          )} THEN ${orderTotal} ELSE 0 END`
         : orderTotal
       : scoped
         ? keptTotal(keptLists.invoices, param("customer"), param("filter"))
@@ -128,7 +132,7 @@ type ListedDunningState = (typeof LISTED_DUNNING_STATES)[number];
 function chasedReads(scoped: boolean, byDunning: boolean, overdue: boolean) {
   const scope = scoped ? param("customer") : "";
   const dunningTotal = keptTotal(keptLists.dunningInvoices, scope, param("dunning"));
-  const overdueTotal = sql`coalesce((${qb
+  const overdueTotal = sql`coalesce(${qb
     .select({ total: sql`sum(${listCounts.total})` })
     .from(listCounts)
     .where(
@@ -139,7 +143,7 @@ function chasedReads(scoped: boolean, byDunning: boolean, overdue: boolean) {
         // The filter is '<due_on>/<dunning_state>': the state follows the day's 10 characters and '/'.
         byDunning ? eq(sql`substr(${listCounts.filter}, 12)`, param("dunning")) : undefined,
       ),
-    )}), 0)`;
+    )}, 0)`;
   return pageReads<InvoiceRow>({
     table: invoices,
     where: and(
