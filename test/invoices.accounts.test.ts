@@ -70,6 +70,7 @@ let betaAuth: string;
 // it reads settled), cancelled; beta: open overdue (ended), open not yet due, open overdue partly paid.
 const ids: Record<string, string> = {};
 const owners: Record<string, string> = {};
+const orderOf: Record<string, string> = {};
 
 beforeAll(async () => {
   alphaAuth = await token({
@@ -81,8 +82,10 @@ beforeAll(async () => {
     scope: "invoices:read invoices:write card_orders:read card_orders:write fulfilment",
   });
   const make = async (name: string, auth: string) => {
-    ids[name] = (await invoiceOf(auth, "100.00")).id;
-    owners[ids[name]!] = auth;
+    const invoice = await invoiceOf(auth, "100.00");
+    ids[name] = invoice.id;
+    owners[invoice.id] = auth;
+    orderOf[name] = invoice.orders[0].id;
   };
   await make("chased", alphaAuth);
   await make("held", alphaAuth);
@@ -144,9 +147,14 @@ describe("GET /invoices for the accounts department (payments:read, no customer_
     [`dunning=ended&customer=${alpha}`, () => false],
     [`dunning=held&overdue=true&customer=${alpha}`, (row: Stored) => row.id === ids.held],
     ["dunning=active&state=cancelled", () => false],
+    ["order_id=<paid's order>", (row: Stored) => row.id === ids.paid],
+    ["order_id=<paid's order>&state=open", () => false],
+    [`order_id=<ended's order>&customer=${beta}`, (row: Stored) => row.id === ids.ended],
+    [`order_id=<ended's order>&customer=${alpha}`, () => false],
   ])("?%s: exactly the matching invoices, newest first, every page with the exact total", async (query, keep) => {
     const expected = (await stored()).filter(keep).map((row) => row.id);
-    const { rows, totals } = await walk(await accounts(), `/invoices?${query}`);
+    const path = `/invoices?${query.replace(/<(\w+)'s order>/, (_, name: string) => orderOf[name]!)}`;
+    const { rows, totals } = await walk(await accounts(), path);
     expect(rows.map((invoice) => invoice.id)).toStrictEqual(expected);
     expect(new Set(totals)).toStrictEqual(new Set([expected.length]));
   });
