@@ -279,6 +279,41 @@ async function exerciseEveryEndpoint(): Promise<void> {
   }
   await expectStatus(200, auth, `/invoices/${invoice.id}`);
   await expectStatus(404, other, `/invoices/${invoice.id}`);
+  // docs/api.md part 18: the accounts department's view (payments:read, no customer), every customer's
+  // invoices or one's, and the overdue and dunning lists, of a customer's too; its open invoices made
+  // overdue and chased, as the dunning run leaves them.
+  await env.DB.prepare(
+    "UPDATE invoices SET due_on = '2000-01-03', dunning_state = 'active' WHERE customer_id = ? AND state = 'open'",
+  )
+    .bind("plans-customer")
+    .run();
+  const accounts = await token({ customer_id: undefined, scope: "payments:read" });
+  for (const [caller, query] of [
+    [accounts, ""],
+    [accounts, "state=open"],
+    [accounts, `order_id=${order.id}`],
+    [accounts, `state=open&order_id=${order.id}`],
+    [accounts, "customer=plans-customer"],
+    [accounts, "customer=plans-customer&state=open"],
+    [accounts, `customer=plans-customer&order_id=${order.id}`],
+    [accounts, "overdue=true"],
+    [accounts, "dunning=active"],
+    [accounts, "overdue=true&dunning=active"],
+    [accounts, "overdue=true&customer=plans-customer"],
+    [accounts, "dunning=active&customer=plans-customer"],
+    [accounts, "overdue=true&dunning=active&customer=plans-customer"],
+    [auth, "overdue=true"],
+    [auth, "dunning=active"],
+  ] as const) {
+    const first = await expectStatus(200, caller, `/invoices?${query}&page_size=1`);
+    if (first.links.next) {
+      const second = await expectStatus(200, caller, first.links.next.slice(BASE.length));
+      await expectStatus(200, caller, second.links.prev.slice(BASE.length));
+      await expectStatus(200, caller, `/invoices?${query}&page_size=1&page=2`);
+    }
+    await expectStatus(200, caller, first.links.last.slice(BASE.length));
+  }
+  await expectStatus(200, accounts, `/invoices/${invoice.id}`);
   // Its lines, and its documents: rendered and stored on the first request, served from R2 after.
   await expectStatus(200, auth, `/invoices/${invoice.id}/lines`);
   await expectStatus(404, other, `/invoices/${invoice.id}/lines`);

@@ -20,6 +20,12 @@ export interface AccessRequirement {
   scope: Scope;
   /** The route works on a customer's resources, so the token must name one. */
   tenant: boolean;
+  /**
+   * A token that names no customer may call the route with this scope instead: the back office's view
+   * across customers (docs/api.md part 18, the accounts department's). A token naming a customer keeps
+   * to `scope` and its own resources.
+   */
+  acrossCustomers?: Scope;
 }
 
 type WithPrincipal = { get(key: "principal"): Principal | undefined };

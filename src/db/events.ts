@@ -4,7 +4,7 @@ import type { EventType } from "../domain/events";
 import { keptTotal, pageReads, readPage } from "./keyset";
 import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
-import { lazily, param } from "./compiled";
+import { lazily, param, queryBuilder as qb } from "./compiled";
 import { keptLists, events, type EventRow } from "./schema";
 
 // One set of statements per filter, so that each has a fixed plan on its own index.
@@ -51,17 +51,16 @@ export function undispatchedEvents(orm: Database, before: string, limit: number)
 }
 
 const SWEEP_CHUNK = 500;
+/** SQLite's own key of a row: a chunk of events to delete is chosen by it (a template: drizzle has no rowid column). */
+const rowid = sql<number>`rowid`;
 
 /** For the Cron Trigger: deletes events older than `before` in bounded chunks, returning how many. */
 export async function deleteEventsBefore(binding: D1Database, before: string): Promise<number> {
   const orm = drizzle(binding);
   let deleted = 0;
   for (;;) {
-    const { meta } = await orm.run(
-      sql`DELETE FROM ${events} WHERE rowid IN (SELECT rowid FROM ${events} WHERE ${events.createdAt} < ${
-        before
-      } LIMIT ${SWEEP_CHUNK})`,
-    );
+    const old = qb.select({ rowid }).from(events).where(lt(events.createdAt, before)).limit(SWEEP_CHUNK);
+    const { meta } = await orm.delete(events).where(inArray(rowid, old)).run();
     deleted += meta.changes;
     if (meta.changes < SWEEP_CHUNK) return deleted;
   }

@@ -62,7 +62,10 @@ const UNIQUE = {
 
 export type GuardName = CheckedGuard | (typeof UNIQUE)[keyof typeof UNIQUE];
 
-/** `value` while `holds` is true; otherwise the guard trips: SQLite fails the statement, and so its batch. */
+/**
+ * `value` while `holds` is true; otherwise the guard trips: SQLite fails the statement, and so its batch.
+ * A template: drizzle has no builder for CASE, nor for a call of json_extract.
+ */
 export const guarded = (holds: SQL, value: unknown, name: CheckedGuard): SQL =>
   sql`CASE WHEN ${holds} THEN ${value} ELSE json_extract('{}', ${`guard:${name}`}) END`;
 

@@ -1,4 +1,4 @@
-import { getTableColumns, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gt, gte, lt, lte, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { SQLiteAsyncDialect, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { RequestDatabase } from "./client";
 import { asRows, param, queryBuilder as qb, type CompiledRead } from "./compiled";
@@ -67,25 +67,29 @@ export function pageReads<Row>({
   key: [first, second],
   ascending = false,
 }: ListSource): PageReads<Row> {
+  // Templates where drizzle has no builder: coalesce, and the row values a key is compared as.
   const kept = sql`coalesce(${total}, 0)`;
   const key = sql`(${first}, ${second})`;
   const anchor = sql`(${param("keyCreatedAt")}, ${param("keyId")})`;
   // The list's order, and the reverse for reading back from a key or from the end.
-  const [down, up] = [sql`${first} DESC, ${second} DESC`, sql`${first} ASC, ${second} ASC`];
+  const [down, up] = [
+    [desc(first), desc(second)],
+    [asc(first), asc(second)],
+  ];
   const [inOrder, reversed] = ascending ? [up, down] : [down, up];
-  const [onOrAfter, before] = ascending ? [sql`>=`, sql`<`] : [sql`<=`, sql`>`];
+  const [onOrAfter, before] = ascending ? [gte, lt] : [lte, gt];
   // Each column under its field's name: D1's rows are then the rows, with no copy per row.
   const selection = Object.fromEntries(
     Object.entries(columns).map(([field, column]) => [field, sql`${column}`.as(field)]),
   );
-  const page = (source: Through | undefined, condition: SQL, order: SQL, limit: SQL, offset?: Placeholder) => {
+  const page = (source: Through | undefined, condition: SQL, order: SQL[], limit: SQL, offset?: Placeholder) => {
     const rows = source
       ? qb.select(selection).from(source.owner).innerJoin(table, source.on).$dynamic()
       : qb.select(selection).from(table).$dynamic();
     // drizzle writes `limit ${limit}` whatever the limit is: here an expression of the kept total.
     const query = rows
       .where(condition)
-      .orderBy(order)
+      .orderBy(...order)
       .limit(limit as unknown as Placeholder);
     return asRows<Row>((offset ? query.offset(offset) : query).toSQL());
   };
@@ -99,6 +103,7 @@ export function pageReads<Row>({
     keyOf: (row) => [(row as Record<string, string>)[firstField]!, (row as Record<string, string>)[secondField]!],
     // Page 1 skips nothing, so its LIMIT needs no look at the total.
     first: page(from, where, inOrder, sql`${param("limit")}`),
+    // The LIMITs computed from the total are templates: drizzle has no builder for CASE or arithmetic.
     offset: page(
       from,
       where,
@@ -106,9 +111,10 @@ export function pageReads<Row>({
       sql`CASE WHEN ${param("offset")} < ${kept} THEN ${param("limit")} ELSE 0 END`,
       param("offset"),
     ),
-    from: page(seek.from, sql`${seek.where} AND ${key} ${onOrAfter} ${anchor}`, inOrder, sql`${param("limit")}`),
-    before: page(seek.from, sql`${seek.where} AND ${key} ${before} ${anchor}`, reversed, sql`${param("limit")}`),
+    from: page(seek.from, and(seek.where, onOrAfter(key, anchor))!, inOrder, sql`${param("limit")}`),
+    before: page(seek.from, and(seek.where, before(key, anchor))!, reversed, sql`${param("limit")}`),
     last: page(seek.from, seek.where, reversed, sql`((${kept} - 1) % ${param("limit")}) + 1`),
+    // A template: drizzle's select needs a FROM, and the total is one scalar of no table.
     total: asRows<{ total: number | null }>(dialect.sqlToQuery(sql`SELECT ${total} AS "total"`)),
   };
 }
@@ -117,10 +123,11 @@ export function pageReads<Row>({
  * The kept total of a list, named by its entry in db/schema.ts `keptLists` (as its triggers name it),
  * as `pageReads` takes it: 0 before its first row.
  */
-export const keptTotal = (list: KeptList, scope: SQL | Placeholder | string, filter: SQL | Placeholder = sql`''`) =>
-  sql`coalesce((SELECT ${listCounts.total} FROM ${listCounts} WHERE ${listCounts.list} = ${list} AND ${
-    listCounts.scope
-  } = ${scope} AND ${listCounts.filter} = ${filter}), 0)`;
+export const keptTotal = (list: KeptList, scope: SQL | Placeholder | string, filter: SQL | Placeholder | string = "") =>
+  sql`coalesce(${qb
+    .select({ total: listCounts.total })
+    .from(listCounts)
+    .where(and(eq(listCounts.list, list), eq(listCounts.scope, scope), eq(listCounts.filter, filter)))}, 0)`;
 
 /**
  * One page and the list's total in one round trip. `total` is undefined when the list's owner does

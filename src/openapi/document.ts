@@ -141,8 +141,14 @@ function operation(spec: RouteSpec) {
     summary: docs.summary,
     ...(docs.description ? { description: docs.description } : {}),
     tags: [spec.tag],
-    security: spec.access ? [{ bearerAuth: [spec.access.scope] }] : [],
+    // Alternatives: the route's scope, or (a back-office token naming no customer) `acrossCustomers`.
+    security: spec.access
+      ? [spec.access.scope, ...(spec.access.acrossCustomers ? [spec.access.acrossCustomers] : [])].map((scope) => ({
+          bearerAuth: [scope],
+        }))
+      : [],
     ...(spec.access ? { "x-required-scope": spec.access.scope, "x-requires-customer": spec.access.tenant } : {}),
+    ...(spec.access?.acrossCustomers ? { "x-across-customers-scope": spec.access.acrossCustomers } : {}),
     parameters,
     ...(spec.upload
       ? {

@@ -76,6 +76,19 @@ export const invoices = sqliteTable(
     uniqueIndex("invoices_order_service").on(t.orderId, t.kind).where(sql`${t.kind} <> 'voucher'`),
     index("invoices_customer_created").on(t.customerId, t.createdAt, t.id),
     index("invoices_customer_state_created").on(t.customerId, t.state, t.createdAt, t.id),
+    // The accounts department's view (docs/api.md part 18): every customer's invoices, by state (and
+    // overdue: open ones), and the open ones by their dunning, newest first. The state index compares
+    // NOCASE, and only statements that say `state = ? COLLATE NOCASE` (db/invoices.ts; the states are
+    // lower case, so they match the same rows) can take it: without it, a plan with `state = 'open'`
+    // and a range of its own (the collection's, on invoices_collectable) would take this index's
+    // equality instead and sort. The literal 'open' in the lists' statements lets SQLite take the
+    // partial indexes.
+    index("invoices_created").on(t.createdAt, t.id),
+    index("invoices_state_created").on(sql`${sql.identifier("state")} COLLATE NOCASE`, t.createdAt, t.id),
+    index("invoices_open_dunning_created").on(t.dunningState, t.createdAt, t.id).where(sql`${t.state} = 'open'`),
+    index("invoices_customer_open_dunning_created")
+      .on(t.customerId, t.dunningState, t.createdAt, t.id)
+      .where(sql`${t.state} = 'open'`),
     // What a direct debit collection takes (docs/api.md part 16): the open direct-debit invoices by due day.
     index("invoices_collectable").on(t.dueOn).where(sql`${t.paymentMethod} = 'direct_debit' AND ${t.state} = 'open'`),
   ],

@@ -94,6 +94,7 @@ async function store<T>(
   const { orm } = database(c);
   const made = plan.made ?? [];
   const text = plan.body === undefined ? "" : JSON.stringify(plan.body);
+  // The sealed body as SQL (a bound value), which the stored response's insert takes like a filled one.
   const body =
     claim && plan.secret ? sql`${await seal(c.env, "stored-responses", sealedFor(claim), text)}` : filled(text, made);
   const drafts = plan.events ?? [];
@@ -112,8 +113,9 @@ async function store<T>(
     const location = plan.location === undefined ? null : pathOf(path, plan.location);
     response.push(storeResponse(orm, { principal, key, requestHash, status: plan.status, expiresAt, location }, body));
   } else if (made.length > 0) {
-    // A select rather than orm.all(): drizzle's D1 batch cannot bind parameters of raw SQL.
-    response.push(orm.select({ body: sql<string>`${body}` }).from(sql`(SELECT 1)`));
+    // A select rather than orm.all(): drizzle's D1 batch cannot bind parameters of raw SQL. Its FROM is
+    // a template: drizzle selects from a table, and `(SELECT 1)` is the one row of none.
+    response.push(orm.select({ body }).from(sql`(SELECT 1)`));
   }
 
   // A concurrent request with the same key that got there first makes this batch fail as a write

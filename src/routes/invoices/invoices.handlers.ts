@@ -1,10 +1,16 @@
 import type { Context } from "hono";
-import { customerOf } from "../../auth/principal";
+import { customerOf, principalOf } from "../../auth/principal";
 import { updateIfUnchanged } from "../../db/client";
 import { listLines as queryLines } from "../../db/invoice-lines";
 import { profileRead } from "../../db/billing-profiles";
 import { orderRead } from "../../db/card-orders";
-import { findInvoice, invoiceRead, listInvoices as queryInvoices, voucherInvoiceRead } from "../../db/invoices";
+import {
+  findAnyInvoice,
+  findInvoice,
+  invoiceRead,
+  listInvoices as queryInvoices,
+  voucherInvoiceRead,
+} from "../../db/invoices";
 import { assertBillable } from "../../domain/card-orders";
 import { cardOrders, invoices, type InvoiceRow } from "../../db/schema";
 import { INVOICE_EVENTS } from "../../domain/events";
@@ -33,7 +39,11 @@ import { cancellation, issueInvoice, moneyAsRead } from "../../writes/invoices";
 import { applyTransition } from "../../writes/transition";
 import * as routes from "./invoices.routes";
 
-const findOne = (c: Context<AppEnv>, id: string) => findInvoice(database(c), customerOf(c), id);
+// A token without customer_id here is the back office's (payments:read): it reads any customer's invoice.
+const findOne = (c: Context<AppEnv>, id: string) => {
+  const { customerId } = principalOf(c);
+  return customerId === null ? findAnyInvoice(database(c), id) : findInvoice(database(c), customerId, id);
+};
 
 const existing = (row: InvoiceRow | undefined): InvoiceRow => found(row, "invoice");
 
@@ -92,10 +102,33 @@ const createInvoice: Handler<typeof routes.createInvoice, typeof loadCreateInvoi
 
 const listInvoices: Handler<typeof routes.listInvoices> = async (c, { query }) => {
   const request = await pageRequest(c, query);
+  const chased = query.overdue !== undefined || query.dunning !== undefined;
+  // An order's invoices are counted by state only: its overdue or dunning ones have no kept total
+  // (docs/api.md part 18).
+  if (chased && query.order_id !== undefined)
+    throw ApiError.of("invalid_parameter", "order_id cannot be combined with overdue or dunning.", {
+      parameter: "order_id",
+    });
+  // A customer's token keeps to its own invoices (docs/api.md part 18); the back office names one or none.
+  const own = principalOf(c).customerId;
+  const customer = own ?? query.customer;
+  // Lists no invoice can be in: another customer's for a customer's token, no customer's (''), overdue
+  // or dunning ones not open. ('' also names the kept totals of every customer's lists: never read here.)
+  if (
+    query.customer === "" ||
+    (own !== null && query.customer !== undefined && query.customer !== own) ||
+    (chased && query.state !== undefined && query.state !== "open")
+  )
+    return reply(c, 200, await pageEnvelope(c, request, [], 0, undefined));
   const { rows, edges, total } = await queryInvoices(
     database(c),
-    customerOf(c),
-    { state: query.state, orderId: query.order_id },
+    customer ?? undefined,
+    {
+      state: query.state,
+      orderId: query.order_id,
+      dunning: query.dunning,
+      overdueOn: query.overdue === undefined ? undefined : dayIn(new Date(), businessTimeZone(c.env)),
+    },
     request,
   );
   return reply(c, 200, await pageEnvelope(c, request, rows.map(toInvoice), total ?? 0, edges));

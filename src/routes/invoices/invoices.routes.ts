@@ -3,6 +3,7 @@ import { invoiceLifecycle, type InvoiceAction } from "../../domain/invoices";
 import { NO_BODY } from "../../http/request-body";
 import { NO_QUERY } from "../../http/request-query";
 import type { RouteSpec } from "../../http/route";
+import { LISTED_DUNNING_STATES } from "../../db/invoices";
 import { anyFilter, filter, listQuery } from "../../pagination/query";
 import { dataOf, listOf } from "../../schemas/envelopes";
 import { pathId } from "../../schemas/formats";
@@ -37,23 +38,44 @@ export const createInvoice = {
   },
 } satisfies RouteSpec;
 
+/** An invoice route a back-office token (payments:read, no customer_id) may read across customers. */
+const INVOICES_READ = { scope: "invoices:read", tenant: true, acrossCustomers: "payments:read" } as const;
+
 export const listInvoices = {
   method: "get",
   path: "/invoices",
   operationId: "listInvoices",
   tag: TAG,
-  access: { scope: "invoices:read", tenant: true },
+  access: INVOICES_READ,
   body: NO_BODY,
   query: listQuery({
     state: filter("Only invoices in this state.", invoiceLifecycle.states),
-    order_id: anyFilter("Only the invoice of this card order."),
+    order_id: anyFilter("Only the invoices of this card order. Not combined with overdue or dunning."),
+    customer: anyFilter(
+      "Only this customer's invoices (a customer_id). A customer's token lists its own only: another customer's " +
+        "id gives an empty list.",
+    ),
+    overdue: filter(
+      "`true`: only overdue invoices: open, with an open amount, and due before today in BUSINESS_TIME_ZONE.",
+      ["true"],
+    ),
+    dunning: filter(
+      "Only open invoices whose dunning is in this state (part 18): `active` (overdue, being chased), `held` " +
+        "(stopped by a person), `ended` (the steps ran out). A paid or cancelled invoice's dunning is settled: " +
+        "it is in none of these lists.",
+      LISTED_DUNNING_STATES,
+    ),
   }),
   success: { status: 200, schema: InvoiceList },
   docs: {
-    summary: "List the customer's invoices, newest first",
+    summary: "List invoices, newest first: the customer's, or every customer's for the accounts department",
     description:
-      "Pages the customer's invoices, newest first (created_at, then id, descending), " +
-      "optionally filtered by state and by card order.",
+      "Pages invoices, newest first (created_at, then id, descending), optionally filtered by state, card order, " +
+      "customer, overdue and dunning (filters combine: all must hold). A token with customer_id lists that " +
+      "customer's invoices only (scope invoices:read); a token with payments:read and no customer_id lists every " +
+      "customer's (the accounts department's view). total_entries is exact: kept counts, never a count of rows; " +
+      "for `overdue=true` it counts the invoices overdue today, so it changes at midnight in BUSINESS_TIME_ZONE " +
+      "without a write. order_id with overdue or dunning is 400 invalid_parameter on order_id.",
     success: "A page of invoices.",
   },
 } satisfies RouteSpec;
@@ -63,14 +85,16 @@ export const getInvoice = {
   path: "/invoices/{id}",
   operationId: "getInvoice",
   tag: TAG,
-  access: { scope: "invoices:read", tenant: true },
+  access: INVOICES_READ,
   body: NO_BODY,
   query: NO_QUERY,
   params: z.object({ id: pathId(invoiceLifecycle.noun) }),
   success: { status: 200, schema: InvoiceData },
   docs: {
     summary: "Get an invoice",
-    description: "One invoice of the customer; another customer's invoice answers 404 like one that does not exist.",
+    description:
+      "One invoice of the customer; another customer's invoice answers 404 like one that does not exist. " +
+      "A token with payments:read and no customer_id reads any customer's invoice (the accounts department).",
     success: "The invoice.",
   },
 } satisfies RouteSpec;
