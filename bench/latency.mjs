@@ -1,6 +1,6 @@
 // The latency scenario (issue 11 part 1, issue 36 point 4): the service served through
-// bench/latency/worker.ts, whose D1 binding waits a fixed delay before every call and counts each
-// request's sequential round trips (bench/latency/d1.ts), so that a request's latency is about its
+// bench/wrapped-d1/worker.ts, whose D1 binding waits a fixed delay before every call and counts each
+// request's sequential round trips (bench/wrapped-d1/wrap.ts), so that a request's latency is about its
 // round trips times the delay. Every operation of the API is called once per round, each POST once
 // without and once with an Idempotency-Key, on preconditions set up for it alone before the round's
 // timed requests. Each kind of request has a customer and voucher owner of its own, so that no two
@@ -27,7 +27,7 @@ const SCOPES = [
   "notification_tokens:write fulfilment webhooks:write events:read payments:read payments:write",
 ].join(" ");
 // Operations the service answers without D1; GET /health is timed anyway, as the zero-round-trip floor.
-const WITHOUT_D1 = new Set(["openApi", "docs"]);
+const WITHOUT_D1 = new Set(["openApi", "docs", "serviceIndex"]);
 
 const ORDER = { voucher_category: "meal", payment_method: "direct_debit", description: "bench latency" };
 const ENTRY = { voucher_owner_id: "bench-owner", card_holder_name: "Grace Hopper", amount: "12.34" };
@@ -394,6 +394,22 @@ const CASES = {
       const [transaction, invoice] = await Promise.all([c.transaction(), c.invoice()]);
       return { path: `/bank_transactions/${transaction}/allocations`, json: { invoice_id: invoice, amount: "1.00" } };
     },
+  },
+  // docs/api.md part 17: an invoice's e-mailed documents (the profile has an e-mail address).
+  listInvoiceDeliveries: {
+    route: "GET /invoices/{id}/deliveries",
+    status: 200,
+    request: async (c) => ({ path: `/invoices/${await c.invoice()}/deliveries` }),
+  },
+  createInvoiceDelivery: {
+    route: "POST /invoices/{id}/deliveries",
+    status: 201,
+    request: async (c) => ({ path: `/invoices/${await c.invoice()}/deliveries`, json: {} }),
+  },
+  listAllInvoiceDeliveries: {
+    route: "GET /invoice_deliveries",
+    status: 200,
+    request: async (c) => (await c.invoice(), { path: "/invoice_deliveries" }),
   },
   // A paid invoice: one payment (manual).
   listInvoicePayments: {
