@@ -462,21 +462,20 @@ const CASES = {
 const methodOf = (operation) => CASES[operation].route.split(" ")[0];
 
 /**
- * The scenario fails before it measures when the API has an operation this file has no case for:
- * its figures would silently leave that operation out.
+ * The API's operations this file has no case for, which the scenario leaves out (the report names them,
+ * and test/round-trips.test.ts counts every route's round trips from its example all the same), so that
+ * a new route does not need a case here to keep the bench running. A case for an operation the API no
+ * longer has stops the scenario before it measures.
  */
 export async function checkCoverage(url) {
   const document = (await expectStatus(200, `${url}/openapi.json`)).body;
   const operations = Object.values(document.paths).flatMap((item) =>
     Object.values(item).map((operation) => operation.operationId),
   );
-  const missing = operations.filter((id) => id && !WITHOUT_D1.has(id) && !(id in CASES));
   const unknown = Object.keys(CASES).filter((id) => !operations.includes(id));
-  if (missing.length || unknown.length)
-    throw new Error(
-      `bench/latency.mjs covers other operations than the API has: missing ${missing.join(", ") || "none"}; ` +
-        `unknown ${unknown.join(", ") || "none"}`,
-    );
+  if (unknown.length)
+    throw new Error(`bench/latency.mjs has cases for operations the API lacks: ${unknown.join(", ")}`);
+  return operations.filter((id) => id && !WITHOUT_D1.has(id) && !(id in CASES));
 }
 
 // Every timed request of a round: each operation, and each POST a second time with a key (docs/api.md
@@ -498,7 +497,6 @@ const VARIANTS = Object.keys(CASES).flatMap((operation) => [
  *   by variant name ("createCardOrder", "createCardOrder+key"); the first round is a warm-up and not kept
  */
 export async function measureLatency({ url, secret, rounds, log, logLines }) {
-  await checkCoverage(url);
   const results = new Map();
   const exp = Math.floor(Date.now() / 1000) + 3600;
   const prepare = async (variant, i, round) => {
