@@ -12,7 +12,6 @@
 // largest of any round: p50 / delay also prices what a request waits for besides D1 (a statement
 // upload's file goes to R2 first), which is why it read 3 for the keyed upload in one full run.
 import { fstatSync, openSync, readSync } from "node:fs";
-import { performance } from "node:perf_hooks";
 import { sign } from "hono/jwt";
 import { apiVars } from "../scripts/derived-config.mjs";
 import { importSource } from "../scripts/import-source.mjs";
@@ -103,17 +102,6 @@ function statementFile() {
   });
 }
 
-/** `call` for a statement file (http.mjs sends JSON bodies only), timed the same way. */
-async function upload(url, { token, xml, headers = {}, requestId }) {
-  const sent = { ...headers, Authorization: `Bearer ${token}`, "Content-Type": "application/xml" };
-  if (requestId) sent["X-Request-Id"] = requestId;
-  const started = performance.now();
-  const response = await fetch(url, { method: "POST", headers: sent, body: xml });
-  const text = await response.text();
-  const ms = performance.now() - started;
-  return { status: response.status, headers: response.headers, body: text && JSON.parse(text), ms };
-}
-
 /** The transitions that lead a new card order into each state (it gets one entry first). */
 const PATH_TO = { draft: [], submitted: ["submit"], in_production: ["submit", "start_production"] };
 
@@ -171,7 +159,7 @@ class Customer {
 
   /** An uploaded bank statement, still `processing`. */
   async statement() {
-    const { status, body } = await upload(`${this.url}/bank_statements`, { token: this.token, xml: statementFile() });
+    const { status, body } = await call(`${this.url}/bank_statements`, { token: this.token, xml: statementFile() });
     if (status !== 202) throw new Error(`POST /bank_statements: ${status}, not 202: ${JSON.stringify(body)}`);
     return body.data[0].id;
   }
@@ -523,10 +511,12 @@ export async function measureLatency({ url, secret, rounds, log, logLines }) {
       const headers = request.keyed ? { "Idempotency-Key": `bench-${request.requestId}` } : {};
       const { route, status: expected } = CASES[request.operation];
       const options = { token: request.token, headers, requestId: request.requestId };
-      const answer =
-        request.xml === undefined
-          ? await call(url + request.path, { ...options, method: methodOf(request.operation), json: request.json })
-          : await upload(url + request.path, { ...options, xml: request.xml });
+      const answer = await call(url + request.path, {
+        ...options,
+        method: methodOf(request.operation),
+        json: request.json,
+        xml: request.xml,
+      });
       if (answer.status !== expected)
         throw new Error(
           `latency, ${route} (${request.path}): ${answer.status}, not ${expected}: ${JSON.stringify(answer.body)}`,
