@@ -1,8 +1,8 @@
 // `npm run bench` (node bench/run.mjs [--quick] [--port <base>] [--only <parts>] [--startup-ref <ref> | <ref>]):
 // the service against bare Workers on the same wrangler/workerd over loopback, its D1 cost per request,
-// deep pages, its D1 round trips per endpoint on a delayed D1 (the latency scenario), its bundle size
-// and start-up time against another commit's (A/B in turns). `--only` runs some parts: startup, pairs (the load
-// pairs, the probes and deep pages), latency; comma-separated.
+// its D1 round trips per endpoint on a delayed D1 (the latency scenario), its bundle size and start-up
+// time against another commit's (A/B in turns). `--only` runs some parts: startup, pairs (the load pairs
+// and the probes), latency; comma-separated.
 // BENCHMARKS.md explains the figures. Prints the bars, then one JSON object of every figure; progress
 // goes to stderr.
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -13,7 +13,6 @@ import { parseArgs } from "node:util";
 import { sign } from "hono/jwt";
 import { startWorker } from "../scripts/local-worker.mjs";
 import { isFree } from "../scripts/ports.mjs";
-import { measureDeepPages } from "./deep-pages.mjs";
 import { call } from "./http.mjs";
 import { checkCoverage, followWorkerLog, latencyFigures, latencySummary, measureLatency } from "./latency.mjs";
 import { alternate, summarize } from "./load.mjs";
@@ -78,8 +77,6 @@ const SCOPES = "card_orders:read card_orders:write";
 // the service itself adds to a request here (a few milliseconds), so that p50 / delay rounds to
 // the round trips.
 const D1_DELAY_MS = 40;
-// Deep pages: 3,000 orders of one customer at 10 a page make 300 pages.
-const DEEP_PAGE_SIZE = 10;
 
 const work = mkdtempSync(join(tmpdir(), "bench-"));
 // wrangler appends every inspector event of every request to a debug log, whatever --log-level says:
@@ -106,18 +103,7 @@ async function main() {
     const tokens = await signTokens(workers.secret, seed.listCustomer);
     const targets = targetsFor(workers, seed, tokens);
     const cost = await probe(workers, targets, seed);
-    log(
-      `deep pages: following next through all ${seed.orders / seed.customers / DEEP_PAGE_SIZE} pages ` +
-        `of ${seed.listCustomer}'s orders, ${DEEP_PAGE_SIZE} a page`,
-    );
-    const deep = await measureDeepPages({
-      url: workers.service.url,
-      token: tokens.reader,
-      total: seed.orders / seed.customers,
-      pageSize: DEEP_PAGE_SIZE,
-      logLines: workers.serviceLines,
-    });
-    pairs = { cost, deep, load: await runLoad(targets) };
+    pairs = { cost, load: await runLoad(targets) };
   }
   const latency = runs("latency") ? await runLatency(workers) : null;
   report({ size, ...pairs, seed, latency, uncovered, machine });
@@ -408,7 +394,7 @@ const BARS = {
   writeRoundTrips: 2,
 };
 
-function report({ size, cost, load, seed, deep, latency, uncovered = [], machine }) {
+function report({ size, cost, load, seed, latency, uncovered = [], machine }) {
   const client = load && {
     health: pairRatio(load.client.health.service, load.client.health.baseline),
     list: pairRatio(load.client.list.service, load.client.list.baseline),
@@ -481,7 +467,6 @@ function report({ size, cost, load, seed, deep, latency, uncovered = [], machine
       operations_without_case: latency ? uncovered : null,
       ...trips,
       latency_p50_ms: latency && Object.fromEntries(latency.map((f) => [f.name, Math.round(f.p50 * 10) / 10])),
-      deep_pages: deep ?? null,
       machine: { cores: machine.cores, cpu: machine.cpu, node: process.version, wrangler: machine.wrangler },
       load_average_start: machine.loadAverage.map(round3),
       load_average_end: loadavg().map(round3),
