@@ -36,8 +36,15 @@ const { values: flags, positionals } = parseArgs({
     only: { type: "string" },
     // The start-up is measured against this commit's, profiled in turns (BENCHMARKS.md, startup_ms).
     "startup-ref": { type: "string" },
+    help: { type: "boolean", short: "h" },
   },
 });
+if (flags.help) {
+  // The usage is this file's opening comment.
+  const source = readFileSync(new URL(import.meta.url), "utf8");
+  console.log(source.slice(0, source.indexOf("\nimport ")).replaceAll(/^\/\/ ?/gm, ""));
+  process.exit(0);
+}
 flags["startup-ref"] ??= positionals[0] ?? "HEAD~1";
 const PARTS = ["startup", "pairs", "latency"];
 const only = flags.only?.split(",");
