@@ -12,6 +12,7 @@ import { parseArgs } from "node:util";
 import { sign } from "hono/jwt";
 import { startWorker } from "../scripts/local-worker.mjs";
 import { firstFreePorts, INSPECTOR_OFFSET } from "../scripts/ports.mjs";
+import { call } from "./http.mjs";
 
 process.env.WRANGLER_SEND_METRICS = "false";
 const { values: flags } = parseArgs({
@@ -44,14 +45,9 @@ try {
       "HS256",
     );
   const api = async (token, method, path, json) => {
-    const response = await fetch(w.url + path, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, ...(json && { "Content-Type": "application/json" }) },
-      body: json && JSON.stringify(json),
-    });
-    const text = await response.text();
-    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 300)}`);
-    return JSON.parse(text);
+    const { status, body } = await call(w.url + path, { method, token, json });
+    if (status >= 300) throw new Error(`${method} ${path}: ${status} ${JSON.stringify(body).slice(0, 300)}`);
+    return body;
   };
   const customers = await Promise.all(
     Array.from({ length: CUSTOMERS }, async (_, i) => {

@@ -1,26 +1,26 @@
 // One request to a Worker as a client sends it, for the bench's probes and scenarios (autocannon
-// does the load itself): a bearer token, a JSON body, a request id to find its log line by.
+// does the load itself): a bearer token, a JSON body or a statement file's XML, a request id to find
+// its log line by.
 import { performance } from "node:perf_hooks";
 
 /**
  * @param {string} url
  * @param {{
- *   method?: string, token?: string, json?: unknown, headers?: Record<string,string>, requestId?: string
+ *   method?: string, token?: string, json?: unknown, xml?: string, headers?: Record<string,string>,
+ *   requestId?: string
  * }} [options]
  * @returns {Promise<{ status: number, headers: Headers, body: any, ms: number }>}
  *   `ms`: from sending to the last byte of the body
  */
-export async function call(url, { method, token, json, headers = {}, requestId } = {}) {
+export async function call(url, { method, token, json, xml, headers = {}, requestId } = {}) {
   const sent = { ...headers };
   if (token) sent.Authorization = `Bearer ${token}`;
   if (json !== undefined) sent["Content-Type"] = "application/json";
+  if (xml !== undefined) sent["Content-Type"] = "application/xml";
   if (requestId) sent["X-Request-Id"] = requestId;
+  const body = xml ?? (json === undefined ? undefined : JSON.stringify(json));
   const started = performance.now();
-  const response = await fetch(url, {
-    method: method ?? (json === undefined ? "GET" : "POST"),
-    headers: sent,
-    body: json === undefined ? undefined : JSON.stringify(json),
-  });
+  const response = await fetch(url, { method: method ?? (body === undefined ? "GET" : "POST"), headers: sent, body });
   const text = await response.text();
   const ms = performance.now() - started;
   // JSON answers are parsed; a document (an e-invoice's XML) is kept as its text.

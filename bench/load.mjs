@@ -40,14 +40,6 @@ export async function alternate(targets, { rounds, seconds, warmup, connections 
   return measured;
 }
 
-/** One target alone: a warm-up, then the rounds. */
-export async function repeat(target, { rounds, seconds, warmup, connections }) {
-  await loadRound(target, { seconds: warmup, connections });
-  const measured = [];
-  for (let round = 0; round < rounds; round++) measured.push(await loadRound(target, { seconds, connections }));
-  return measured;
-}
-
 /** Throughput over all rounds; latency percentiles of all requests of all rounds together. */
 export function summarize(rounds) {
   const requests = rounds.reduce((sum, r) => sum + r.requests, 0);

@@ -2,19 +2,7 @@
 // query code: src/db/card-orders.ts is bundled as it is, and its listCardOrders is run against a
 // stand-in database that records the SQL and the bound values instead of querying. run.mjs compares
 // the result with what the raw-d1 baseline sends before measuring.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-
-const ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
-const require = createRequire(join(ROOT, "package.json"));
-
-// listCardOrders and the function that binds a compiled read's values, as the service has them.
-const ENTRY = [
-  'export { listCardOrders } from "./src/db/card-orders.ts";',
-  'export { bindValues } from "./src/db/compiled.ts";',
-].join(" ");
+import { importSource } from "../scripts/import-source.mjs";
 
 /**
  * @param {{ customer: string, pageSize: number }} page 1 of this customer's list, unfiltered
@@ -22,34 +10,19 @@ const ENTRY = [
  *   the statements of the list's one batch (page, total), in order
  */
 export async function serviceListStatements({ customer, pageSize }) {
-  const { build } = require("esbuild");
-  // Inside the project, so that the bundle's imports of drizzle-orm resolve to node_modules.
-  mkdirSync(join(ROOT, ".wrangler/generated"), { recursive: true });
-  const dir = mkdtempSync(join(ROOT, ".wrangler/generated/bench-sql-"));
-  try {
-    const outfile = join(dir, "card-orders.mjs");
-    await build({
-      stdin: { contents: ENTRY, resolveDir: ROOT, loader: "ts" },
-      bundle: true,
-      format: "esm",
-      platform: "node",
-      packages: "external",
-      outfile,
-      logLevel: "error",
-    });
-    const { listCardOrders, bindValues } = await import(outfile);
-    const sent = [];
-    // readAll is the one call a list page makes (src/db/keyset.ts, readPage).
-    const recorder = {
-      readAll: async (...reads) => {
-        for (const [read, values] of reads) sent.push({ sql: read.sql, params: bindValues(read, values) });
-        return [[], [{ total: 0 }]];
-      },
-    };
-    // Page 1 by number, as GET /card_orders?page_size=<n> asks for it (src/pagination/query.ts).
-    await listCardOrders(recorder, customer, undefined, { list: "", page: 1, pageSize, offset: 0 });
-    return sent;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  // listCardOrders and the function that binds a compiled read's values, as the service has them.
+  const { listCardOrders, bindValues } = await importSource(
+    'export { listCardOrders } from "./src/db/card-orders.ts"; export { bindValues } from "./src/db/compiled.ts";',
+  );
+  const sent = [];
+  // readAll is the one call a list page makes (src/db/keyset.ts, readPage).
+  const recorder = {
+    readAll: async (...reads) => {
+      for (const [read, values] of reads) sent.push({ sql: read.sql, params: bindValues(read, values) });
+      return [[], [{ total: 0 }]];
+    },
+  };
+  // Page 1 by number, as GET /card_orders?page_size=<n> asks for it (src/pagination/query.ts).
+  await listCardOrders(recorder, customer, undefined, { list: "", page: 1, pageSize, offset: 0 });
+  return sent;
 }

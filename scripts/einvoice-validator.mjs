@@ -15,6 +15,17 @@ function namedTool(variable) {
 }
 
 export const einvoiceValidator = () => namedTool("EINVOICE_VALIDATE");
+
+/**
+ * The environment to run `validate` and `check-pdf` in from a test: each call is a JVM that lives
+ * seconds (check-pdf starts one per file), where C1 alone and the serial GC spend 25-45 % less CPU on
+ * the same validation than the JVM's defaults (BENCHMARKS.md, "How long npm test takes"). Not for what
+ * a reader runs: the JVM announces the option on stderr.
+ */
+export const toolEnv = () => ({
+  ...process.env,
+  JAVA_TOOL_OPTIONS: process.env.JAVA_TOOL_OPTIONS ?? "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
+});
 export const pdfChecker = () => namedTool("EINVOICE_CHECK_PDF");
 export const qrReader = () => namedTool("EINVOICE_READ_QR");
 

@@ -96,19 +96,8 @@ async function wranglerStep(args, env, startedIn) {
  * d1 execute` once the Worker has stopped: what is stored, whatever the Worker's API shows.
  */
 export async function queryD1({ configPath, persistTo }, sql, env = {}) {
-  const args = [
-    "d1",
-    "execute",
-    "DB",
-    "--local",
-    "--config",
-    configPath,
-    "--persist-to",
-    persistTo,
-    "--json",
-    "--command",
-    sql,
-  ];
+  const args = ["d1", "execute", "DB", "--local", "--config", configPath, "--persist-to", persistTo, "--json"];
+  args.push("--command", sql);
   const { child, exited } = spawnGroup(
     args,
     { stdio: ["ignore", "pipe", "inherit"], env: { ...quietEnv, ...env, CI: "true" } },
@@ -154,7 +143,6 @@ export async function startWorker({
   rateLimit,
   vars = {},
   readyPath = "/health",
-  log = false,
   seed,
   env = {},
   inspector = true,
@@ -200,7 +188,7 @@ export async function startWorker({
       logFile ? "log" : "error",
     ];
     for (const [key, value] of Object.entries(vars)) args.push("--var", `${key}:${value}`);
-    const stdout = logFile ? openSync(logFile, "w") : log ? "inherit" : "ignore";
+    const stdout = logFile ? openSync(logFile, "w") : "ignore";
     spawned = spawnGroup(
       args,
       { stdio: ["ignore", stdout, onErrorLine ? "pipe" : "inherit"], env: { ...quietEnv, ...env } },

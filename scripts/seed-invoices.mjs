@@ -37,7 +37,7 @@ function inserts(table, rows) {
   return statements;
 }
 
-// --- The card orders of `npm run bench` (bench/run.mjs, through bench/seed.mjs).
+// --- The card orders of `npm run bench` (bench/run.mjs).
 
 const customerName = (k) => `bench-customer-${k}`;
 // Ids must look like the service's (lowercase UUIDs), or GET /card_orders/{id} answers 404 unread.

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { countedD1, type RoundTrips } from "../bench/latency/d1";
+import { type RoundTrips, wrapD1 } from "../bench/wrapped-d1/wrap";
 import type { RouteSpec } from "../src/http/route";
 import { call, send, token, unique } from "./support/api";
 import { EXAMPLES, type Example, requestOf, routeExamples } from "./support/examples";
@@ -114,14 +114,16 @@ describe("round trips to D1 per request", () => {
 // Issue 36 point 4: in one of two full bench runs the keyed statement upload read as 3 round trips.
 // The bench then took round trips from time (p50 / the D1 delay), and the upload also waits for its
 // file's R2 put; what it sends D1 is the same every time. The bench now counts sequential round trips
-// with bench/latency/d1.ts, as these tests do.
+// with bench/wrapped-d1/wrap.ts, as these tests do.
+const NO_DELAY = { delayMs: 0, faultRate: 0 };
+
 describe("a bank statement upload's sequential round trips (docs/api.md part 15)", () => {
   /** One upload of a new statement file, its D1 calls counted; `meanwhile` runs while it is under way. */
   async function upload(idempotencyKey?: string, meanwhile?: () => Promise<unknown>): Promise<RoundTrips> {
     const request = await EXAMPLES.createBankStatements!.prepare();
     const trips: RoundTrips = { calls: 0, sequential: 0 };
     const headers: Record<string, string> = idempotencyKey ? { "Idempotency-Key": idempotencyKey } : {};
-    const answer = send(requestOf(request, headers), { DB: countedD1(env.DB, 0, trips) });
+    const answer = send(requestOf(request, headers), { DB: wrapD1(env.DB, NO_DELAY, trips) });
     await meanwhile?.();
     const response = await answer;
     expect(response.status, await response.clone().text()).toBe(202);
@@ -130,7 +132,7 @@ describe("a bank statement upload's sequential round trips (docs/api.md part 15)
 
   it("counts calls under way at once as one round trip, and a call after one came back as one more", async () => {
     const trips: RoundTrips = { calls: 0, sequential: 0 };
-    const db = countedD1(env.DB, 0, trips);
+    const db = wrapD1(env.DB, NO_DELAY, trips);
     await Promise.all([db.prepare("SELECT 1").all(), db.withSession("first-primary").prepare("SELECT 2").first()]);
     expect(trips).toStrictEqual({ calls: 2, sequential: 1 });
     await db.batch([db.prepare("SELECT 3"), db.prepare("SELECT 4")]);
@@ -160,7 +162,7 @@ describe("a bank statement upload's sequential round trips (docs/api.md part 15)
     const key = unique("key");
     expect((await send(requestOf(request, { "Idempotency-Key": key }))).status).toBe(202);
     const trips: RoundTrips = { calls: 0, sequential: 0 };
-    const replay = await send(requestOf(request, { "Idempotency-Key": key }), { DB: countedD1(env.DB, 0, trips) });
+    const replay = await send(requestOf(request, { "Idempotency-Key": key }), { DB: wrapD1(env.DB, NO_DELAY, trips) });
     expect([replay.status, replay.headers.get("Idempotent-Replayed")]).toStrictEqual([202, "true"]);
     expect(trips).toStrictEqual({ calls: 1, sequential: 1 });
   });

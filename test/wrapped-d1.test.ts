@@ -72,15 +72,15 @@ describe("wrapD1", () => {
   });
 
   it("counts and fails calls of sessions, statements, batches and the binding alike", async () => {
-    const counter = { count: 0 };
-    const db = wrapD1(env.DB, { delayMs: 0, faultRate: 0 }, counter);
+    const trips = { calls: 0, sequential: 0 };
+    const db = wrapD1(env.DB, { delayMs: 0, faultRate: 0 }, trips);
     const session = db.withSession("first-primary");
     await session.prepare("SELECT 1").all();
     await session.batch([session.prepare("SELECT 1"), session.prepare("SELECT 2")]);
     await db.prepare("SELECT ?").bind(1).first();
     await db.prepare("SELECT 1").raw();
     await db.batch([db.prepare("SELECT 1")]);
-    expect(counter.count).toBe(5);
+    expect(trips).toStrictEqual({ calls: 5, sequential: 5 });
     const failing = wrapD1(env.DB, { delayMs: 0, faultRate: 1 });
     await expect(failing.prepare("SELECT 1").run()).rejects.toThrow(/Network connection lost/);
     await expect(failing.withSession().batch([failing.prepare("SELECT 1")])).rejects.toThrow(/Network connection lost/);

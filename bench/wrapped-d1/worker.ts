@@ -3,11 +3,13 @@
 // stays src/index.ts, so none of this is ever deployed. Vars, both read per request:
 //   D1_DELAY_MS    wait this many milliseconds before every D1 call (default 0): the latency scenario
 //   D1_FAULT_RATE  fail this share of D1 calls at random (default 0): the chaos load (`--faults`)
-// Every response of `fetch` carries `x-d1-round-trips`, the D1 calls its request made; the Cron Trigger
-// runs on the wrapped binding too, and so does the jobs Worker's queue consumer (jobs.ts beside).
+// Every response of `fetch` carries the sequential D1 round trips its request waited for
+// (`x-d1-round-trips`) and the calls it made (`x-d1-calls`); a request the API Worker passes on carries
+// the jobs Worker's figures. The Cron Triggers and the jobs Worker's queue consumer run on the wrapped
+// binding too (jobs.ts beside).
 import service from "../../src/index";
 import type { Bindings } from "../../src/env";
-import { wrapD1, type CallCounter } from "./wrap";
+import { wrapD1, type RoundTrips } from "./wrap";
 
 export interface WrappedBindings extends Bindings {
   D1_DELAY_MS?: string;
@@ -22,13 +24,13 @@ function setting(env: WrappedBindings, name: "D1_DELAY_MS" | "D1_FAULT_RATE", ma
   return value;
 }
 
-export function wrapped(env: WrappedBindings, counter?: CallCounter): Bindings {
+export function wrapped(env: WrappedBindings, trips?: RoundTrips): Bindings {
   return {
     ...env,
     DB: wrapD1(
       env.DB,
       { delayMs: setting(env, "D1_DELAY_MS", 60_000), faultRate: setting(env, "D1_FAULT_RATE", 1) },
-      counter,
+      trips,
     ),
   };
 }
@@ -46,12 +48,14 @@ export function counted(fetch: Fetch) {
     env: WrappedBindings,
     ctx: ExecutionContext,
   ) => {
-    const counter = { count: 0 };
-    const response = await fetch(request, wrapped(env, counter), ctx);
+    const trips: RoundTrips = { calls: 0, sequential: 0 };
+    const response = await fetch(request, wrapped(env, trips), ctx);
     // A copy, whose headers are always mutable (those of a response that came from a fetch are not).
     const copy = new Response(response.body, response);
-    // A request the API Worker passed on carries the jobs Worker's count.
-    if (!copy.headers.has("x-d1-round-trips")) copy.headers.set("x-d1-round-trips", String(counter.count));
+    if (!copy.headers.has("x-d1-round-trips")) {
+      copy.headers.set("x-d1-round-trips", String(trips.sequential));
+      copy.headers.set("x-d1-calls", String(trips.calls));
+    }
     return copy;
   };
 }

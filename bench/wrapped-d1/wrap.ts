@@ -6,6 +6,9 @@
  * committed, but the answer is lost on the way back). A failure throws what D1 throws when it
  * cannot be reached. Calls through `withSession(...)` sessions (the service's way in) and through
  * the binding itself (the queue consumer's and the Cron Trigger's) are treated alike.
+ * It counts the calls and the *sequential* round trips (the latency scenario's bar, bench/latency.mjs):
+ * a call started while another is still under way rides with it, a call started after one has come
+ * back is one round trip more; so the count is what the request waits for, the same in every run.
  */
 
 export interface WrapSettings {
@@ -15,28 +18,40 @@ export interface WrapSettings {
   random?: () => number;
 }
 
-/** Counts the calls made through one wrapped binding (those that failed included). */
-export interface CallCounter {
-  count: number;
+/** What one wrapped binding counted (failed calls included). */
+export interface RoundTrips {
+  /** Every call made. */
+  calls: number;
+  /** The longest chain of calls each started after the one before it had come back. */
+  sequential: number;
 }
 
 /** What D1 throws when the database cannot be reached; "injected" tells it apart in the Worker's log. */
 export const INJECTED_FAULT = "D1_ERROR: Network connection lost. (injected by bench/wrapped-d1)";
 
 class Calls {
+  /** The deepest chain among the calls that have come back. */
+  private done = 0;
+
   constructor(
     private readonly settings: WrapSettings,
-    private readonly counter: CallCounter,
+    private readonly trips: RoundTrips,
   ) {}
 
   async run<R>(call: () => Promise<R>): Promise<R> {
-    this.counter.count += 1;
-    if (this.settings.delayMs > 0) await scheduler.wait(this.settings.delayMs);
-    const draw = this.settings.faultRate > 0 ? (this.settings.random ?? Math.random)() : 1;
-    if (draw < this.settings.faultRate / 2) throw new Error(INJECTED_FAULT);
-    const result = await call();
-    if (draw < this.settings.faultRate) throw new Error(INJECTED_FAULT);
-    return result;
+    this.trips.calls += 1;
+    const depth = this.done + 1;
+    this.trips.sequential = Math.max(this.trips.sequential, depth);
+    try {
+      if (this.settings.delayMs > 0) await scheduler.wait(this.settings.delayMs);
+      const draw = this.settings.faultRate > 0 ? (this.settings.random ?? Math.random)() : 1;
+      if (draw < this.settings.faultRate / 2) throw new Error(INJECTED_FAULT);
+      const result = await call();
+      if (draw < this.settings.faultRate) throw new Error(INJECTED_FAULT);
+      return result;
+    } finally {
+      this.done = Math.max(this.done, depth);
+    }
   }
 }
 
@@ -80,9 +95,13 @@ function wrapSession(inner: D1DatabaseSession, calls: Calls): D1DatabaseSession 
   return session as unknown as D1DatabaseSession;
 }
 
-/** `binding` with every call delayed, counted in `counter`, and failed now and then, as `settings` say. */
-export function wrapD1(binding: D1Database, settings: WrapSettings, counter: CallCounter = { count: 0 }): D1Database {
-  const calls = new Calls(settings, counter);
+/** `binding` with every call delayed, counted in `trips`, and failed now and then, as `settings` say. */
+export function wrapD1(
+  binding: D1Database,
+  settings: WrapSettings,
+  trips: RoundTrips = { calls: 0, sequential: 0 },
+): D1Database {
+  const calls = new Calls(settings, trips);
   const wrapped = {
     prepare: (query: string) => new WrappedStatement(calls, binding.prepare(query)),
     batch: <T>(statements: D1PreparedStatement[]) => calls.run(() => binding.batch<T>(unwrapped(statements))),

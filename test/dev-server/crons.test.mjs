@@ -69,15 +69,21 @@ test("each Cron Trigger of the jobs Worker runs through the Local Explorer and l
   const legacy = await fetch(`${worker.url}/__scheduled?cron=${encodeURIComponent(everyMinute)}`);
   assert.equal(legacy.status, 404, await legacy.text());
 
-  await new Promise((resolve) => setTimeout(resolve, 500)); // the log line's way to the file
   // With several Workers, wrangler dev puts the Worker's name in brackets before each line.
-  const jobs = readFileSync(logFile, "utf8")
-    .split("\n")
-    .filter((line) => line.includes('{"job"'))
-    .map((line) => {
-      const [, name, json] = line.match(/^\[([^\]]*)\] (\{"job".*)$/);
-      return `${name} ${JSON.parse(json).job}`;
-    });
+  const logged = () =>
+    readFileSync(logFile, "utf8")
+      .split("\n")
+      .filter((line) => line.includes('{"job"'))
+      .map((line) => {
+        const [, name, json] = line.match(/^\[([^\]]*)\] (\{"job".*)$/);
+        return `${name} ${JSON.parse(json).job}`;
+      });
+  // The lines take a moment to reach the file, longer on a busy machine: read until all four are in,
+  // not a fixed 500 ms, then once more, so that a fifth would show.
+  for (const deadline = Date.now() + 15_000; logged().length < 4 && Date.now() < deadline; )
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const jobs = logged();
   // Every minute: events sent again, then stalled bank statements, then overdue deliveries; every hour: the sweep.
   assert.deepEqual(jobs, [
     `${CRON_WORKER} redispatch_events`,

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { einvoiceValidator, validatorRequired } from "../../scripts/einvoice-validator.mjs";
+import { einvoiceValidator, toolEnv, validatorRequired } from "../../scripts/einvoice-validator.mjs";
 import { importSource } from "../../scripts/import-source.mjs";
 import { DOCUMENTS, paymentReference } from "./fixtures.mjs";
 import { SELLER_VARS } from "./parties.mjs";
@@ -297,7 +297,7 @@ test("the official validator (EN 16931 + XRechnung 3.0 with the Peppol rules) ac
         return file;
       }),
     );
-    const run = spawnSync(found.path, files, { encoding: "utf8", timeout: 600_000 });
+    const run = spawnSync(found.path, files, { encoding: "utf8", timeout: 600_000, env: toolEnv() });
     const output = `${run.stdout ?? ""}${run.stderr ?? ""}`.replaceAll(`${dir}/`, "");
     if (run.status === 2 && !required) return t.skip(`e-invoice validator cannot run: ${output.trim()}`);
     assert.equal(run.status, 0, `the validator refused documents:\n${output}`);

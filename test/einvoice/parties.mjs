@@ -1,7 +1,6 @@
 // The parties of the e-invoice fixtures: the seller as its CREDITOR_* variables, and buyers as their
 // billing profiles (rows of billing_profiles), realistic data with umlauts, ß, "&" and quotes to prove
-// the escaping. fixtures.mjs turns them into documents through the service's own code; bench/render.mjs
-// times renders with them.
+// the escaping. fixtures.mjs turns them into documents through the service's own code.
 
 /** wrangler.toml's seller variables, as an operator would set them. */
 export const SELLER_VARS = {

@@ -15,7 +15,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import fc from "fast-check";
-import { command, pdfChecker, qrReader, readQr, validatorRequired } from "../../scripts/einvoice-validator.mjs";
+import {
+  command,
+  pdfChecker,
+  qrReader,
+  readQr,
+  toolEnv,
+  validatorRequired,
+} from "../../scripts/einvoice-validator.mjs";
 import { importSource } from "../../scripts/import-source.mjs";
 import { PDF_DOCUMENTS as DOCUMENTS, paymentReference, voucherInvoiceOf } from "./fixtures.mjs";
 
@@ -616,7 +623,7 @@ test("check-pdf holds for every fixture, the 500-line and the odd invoice", asyn
       (part) =>
         new Promise((resolve) => {
           // No flag: the embedded XML is checked by the rules its BT-24 names, and against the XMP's profile.
-          const child = spawn(checker, part);
+          const child = spawn(checker, part, { env: toolEnv() });
           let output = "";
           for (const stream of [child.stdout, child.stderr]) stream.on("data", (chunk) => (output += chunk));
           child.on("close", (status) => resolve({ status, output: output.replaceAll(`${dir}/`, "") }));
