@@ -47,7 +47,8 @@ export async function authenticate(c: Context<AppEnv>, requirement: AccessRequir
     scopes: new Set(claims.scope?.split(" ").filter(Boolean)),
   };
   c.set("principal", principal); // set before the checks, so the request log names who was refused
-  if (!principal.scopes.has(requirement.scope))
+  const alternative = requirement.alternative !== undefined && principal.scopes.has(requirement.alternative);
+  if (!principal.scopes.has(requirement.scope) && !alternative)
     throw forbidden(`The access token lacks the scope ${requirement.scope}.`, requirement.scope);
   if (requirement.tenant && principal.customerId === null)
     throw forbidden("The access token names no customer (customer_id).");

@@ -20,6 +20,8 @@ export interface AccessRequirement {
   scope: Scope;
   /** The route works on a customer's resources, so the token must name one. */
   tenant: boolean;
+  /** A scope that will do instead (the back office's, across customers: the handler tells them apart). */
+  alternative?: Scope;
 }
 
 type WithPrincipal = { get(key: "principal"): Principal | undefined };

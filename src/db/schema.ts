@@ -41,6 +41,7 @@ export const keptLists = {
   directDebitCollections: "direct_debit_collections",
   invoiceDeliveries: "invoice_deliveries",
   deliveriesOfInvoice: "deliveries_of_invoice",
+  remindersOfInvoice: "reminders_of_invoice",
 } as const;
 
 /** The name of a kept list (`keptLists`). */
