@@ -32,9 +32,12 @@ const loadReminder = (_c: Context<AppEnv>, { params }: { params: { id: string } 
 const getReminderDocument: Handler<typeof routes.getReminderDocument, typeof loadReminder> = async (c, { loaded }) => {
   const { reminder } = loaded;
   const principal = principalOf(c);
-  const own = principal.customerId !== null && principal.scopes.has("invoices:read");
-  const backOffice = principal.scopes.has("payments:read");
-  if (!reminder || !(backOffice || (own && reminder.customerId === principal.customerId))) throw notFound("reminder");
+  // A customer's token sees its own reminders only, whatever its scopes; the back office's (no customer) every one.
+  const allowed =
+    principal.customerId === null
+      ? principal.scopes.has("payments:read")
+      : principal.scopes.has("invoices:read") && reminder?.customerId === principal.customerId;
+  if (!reminder || !allowed) throw notFound("reminder");
   const served = await servedKept(c, { key: reminderDocumentKey(reminder.id), owner: reminder.customerId });
   if (!served) throw new Error(`reminder ${reminder.id} has no kept document`);
   return served;

@@ -1,0 +1,384 @@
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  waitOnExecutionContext,
+} from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { beforeEach, describe, expect, it } from "vitest";
+import { addDays } from "../src/domain/time";
+import type { DunningMessage } from "../src/jobs/dunning-messages";
+import jobs from "../src/jobs/index";
+import { INTERFACE_FIELDS } from "./interface-fields";
+import {
+  call,
+  createInvoice,
+  customerOfToken,
+  expectError,
+  expectJson,
+  ISO_MS,
+  orderIn,
+  storeBillingProfile,
+  token,
+  UUID,
+} from "./support/api";
+import { deliveriesQueued, drainDeliveries, RecordingEmail, storedDeliveries } from "./support/deliveries";
+import { naiveInterestCents } from "./support/naive-interest";
+import { backOffice } from "./support/payments";
+import { queued, RecordingQueue } from "./support/queue";
+
+// docs/api.md part 18: the daily dunning run, driven through the jobs Worker's cron with a chosen
+// scheduledTime and its queue consumed here, and the endpoints that read and hold it.
+
+const dunningQueued = new RecordingQueue<DunningMessage>();
+const bindings = () => ({
+  ...env,
+  EVENTS: queued.binding,
+  DELIVERIES: deliveriesQueued.binding,
+  DUNNING: dunningQueued.binding,
+});
+
+/** The cron for business day `day` (05:30 UTC is that day in Berlin), and every message it leads to. */
+async function runDay(day: string, extra: Partial<Cloudflare.Env> = {}, drop = 0) {
+  const ctx = createExecutionContext();
+  const all = { ...bindings(), ...extra };
+  await jobs.scheduled(
+    createScheduledController({ scheduledTime: Date.parse(`${day}T05:30:00Z`), cron: "30 5 * * *" }),
+    all,
+    ctx,
+  );
+  await waitOnExecutionContext(ctx);
+  let dropped = 0;
+  for (let bodies = dunningQueued.take(); bodies.length > 0; bodies = dunningQueued.take()) {
+    // A crash halfway: the first `drop` chunks are lost (their invocation died before it did anything).
+    const kept = bodies.filter((b) => b.kind !== "dunning_chunk" || dropped++ >= drop);
+    if (kept.length === 0) continue;
+    const batch = createMessageBatch<DunningMessage>(
+      "voucher-billing-dunning",
+      kept.map((body, i) => ({ id: `m-${i}`, timestamp: new Date(), attempts: 1, body })),
+    );
+    const acked: boolean[] = [];
+    batch.messages.forEach((message, i) => {
+      message.ack = () => void (acked[i] = true);
+      message.retry = () => void (acked[i] = false);
+    });
+    const c = createExecutionContext();
+    await jobs.queue(batch as never, all, c);
+    await waitOnExecutionContext(c);
+    expect(acked.every(Boolean)).toBe(true);
+  }
+}
+
+const eventsOf = (invoiceId: string) =>
+  queued
+    .take()
+    .flatMap((m) => (m.kind === "event" ? [m.event] : []))
+    .filter(
+      (e) =>
+        (e.data as { id?: string; invoice_id?: string }).id === invoiceId ||
+        (e.data as { invoice_id?: string }).invoice_id === invoiceId,
+    )
+    .map((e) => e.type);
+
+async function storedReminders(invoiceId: string) {
+  const { results } = await env.DB.prepare("SELECT * FROM reminders WHERE invoice_id = ? ORDER BY level")
+    .bind(invoiceId)
+    .all<Record<string, unknown>>();
+  return results;
+}
+
+/** A submitted bank-transfer order of one entry of 75.05 and its invoice, for a fresh customer. */
+async function overdue({ consumer = false, language = "de" } = {}) {
+  const auth = await token();
+  await storeBillingProfile(auth, { leitweg_id: null, document_language: language });
+  if (consumer)
+    await env.DB.prepare("UPDATE billing_profiles SET consumer = 1 WHERE customer_id = ?")
+      .bind(customerOfToken(auth))
+      .run();
+  const order = await orderIn(auth, "submitted", {
+    order: { voucher_category: "meal", payment_method: "bank_transfer" },
+    entries: [{ voucher_owner_id: "owner-1", card_holder_name: "Ada Lovelace", amount: "75.05" }],
+  });
+  const invoice = await createInvoice(auth, order.id, "PO-1");
+  queued.take();
+  deliveriesQueued.take();
+  return { auth, invoice, due: invoice.due_on as string, gross: Math.round(Number(invoice.gross_amount) * 100) };
+}
+
+const dunningOf = async (auth: string, id: string) =>
+  ((await (await call(`/invoices/${id}/dunning`, { token: auth })).json()) as { data: Record<string, unknown> }).data;
+
+beforeEach(() => {
+  queued.take();
+  deliveriesQueued.take();
+  dunningQueued.take();
+});
+
+describe("the daily run, for the business day of its scheduledTime", () => {
+  it("overdue the day after due_on, then levels 1, 2, 3 and the end, each once, with its PDF and e-mail", async () => {
+    const { auth, invoice, due, gross } = await overdue();
+    await runDay(due);
+    expect(eventsOf(invoice.id)).toStrictEqual([]);
+    expect(await dunningOf(auth, invoice.id)).toMatchObject({ state: "none", level: 0, next_step_on: addDays(due, 7) });
+
+    await runDay(addDays(due, 1));
+    expect(eventsOf(invoice.id)).toStrictEqual(["invoice.overdue"]);
+    expect(await dunningOf(auth, invoice.id)).toStrictEqual({
+      type: "dunning",
+      invoice_id: invoice.id,
+      state: "active",
+      level: 0,
+      default_since: null,
+      next_step_on: addDays(due, 7),
+      held_reason: null,
+      charges_amount: "0.00",
+      updated_at: expect.stringMatching(ISO_MS),
+    });
+
+    // Level 1: a payment reminder, no charges; its delivery a PDF whatever the profile's format.
+    const first = addDays(due, 7);
+    await runDay(first);
+    expect(eventsOf(invoice.id)).toStrictEqual(["reminder.created"]);
+    const list = await expectJson(
+      await call(`/invoices/${invoice.id}/reminders`, { token: auth }),
+      200,
+      expect.anything(),
+    );
+    const [m1] = list.data;
+    expect(Object.keys(m1)).toStrictEqual([...INTERFACE_FIELDS.reminder]);
+    expect(m1).toStrictEqual({
+      id: expect.stringMatching(UUID),
+      type: "reminder",
+      invoice_id: invoice.id,
+      invoice_number: invoice.number,
+      level: 1,
+      title: "Zahlungserinnerung",
+      issued_on: first,
+      pay_by: addDays(first, 10),
+      default_since: null,
+      open_amount: invoice.gross_amount,
+      interest_percent: null,
+      interest_amount: "0.00",
+      fee_amount: "0.00",
+      total_amount: invoice.gross_amount,
+      created_at: expect.stringMatching(ISO_MS),
+    });
+    expect(list.meta.total_entries).toBe(1);
+    const deliveries = await storedDeliveries(invoice.id);
+    const reminderDelivery = deliveries.find((d) => d.document === "reminder")!;
+    expect(reminderDelivery).toMatchObject({
+      reminder_id: m1.id,
+      format: "pdf",
+      state: "pending",
+      recipient: "rechnung@mueller-soehne.example",
+      cause: "reminder:1",
+    });
+    expect(deliveriesQueued.messages).toStrictEqual([{ deliveryId: reminderDelivery.id }]);
+
+    // Its document: the PDF kept in R2, the e-mail's one attachment.
+    const document = await call(`/reminders/${m1.id}/document`, { token: auth });
+    expect([document.status, document.headers.get("Content-Type")]).toStrictEqual([200, "application/pdf"]);
+    expect(document.headers.get("Content-Disposition")).toBe(`attachment; filename="${invoice.number}-M1.pdf"`);
+    const pdf = new Uint8Array(await document.arrayBuffer());
+    expect(new TextDecoder().decode(pdf.slice(0, 5))).toBe("%PDF-");
+    const email = new RecordingEmail();
+    await drainDeliveries({ EMAIL: email.binding });
+    expect(email.sent).toHaveLength(1);
+    const [sent] = email.sent as unknown as {
+      to: string;
+      subject: string;
+      text: string;
+      attachments: { filename: string; type: string; content: Uint8Array | ArrayBuffer }[];
+      headers: Record<string, string>;
+    }[];
+    expect(sent!.to).toBe("rechnung@mueller-soehne.example");
+    expect(sent!.subject).toBe(`Zahlungserinnerung zur Rechnung ${invoice.number} der ${env.CREDITOR_NAME}`);
+    expect(sent!.text).toContain(`${invoice.number}-M1.pdf`);
+    expect(sent!.attachments).toHaveLength(1);
+    expect(sent!.attachments[0]!.filename).toBe(`${invoice.number}-M1.pdf`);
+    expect(sent!.attachments[0]!.type).toBe("application/pdf");
+    expect(new Uint8Array(sent!.attachments[0]!.content as ArrayBuffer)).toStrictEqual(pdf);
+    expect(sent!.headers["X-Invoice-Number"]).toBe(invoice.number);
+    expect(eventsOf(invoice.id)).toStrictEqual(["invoice_delivery.sent"]);
+
+    // Level 2: interest from the day after level 1 and the fee of a business buyer.
+    const second = addDays(first, 14);
+    await runDay(second);
+    const since = addDays(first, 1);
+    const interest = naiveInterestCents({ openCents: gross, changes: [] }, since, second, false);
+    expect(eventsOf(invoice.id)).toStrictEqual(["reminder.created"]);
+    const [, m2] = await storedReminders(invoice.id);
+    expect(m2).toMatchObject({
+      level: 2,
+      title: "1. Mahnung",
+      default_since: since,
+      interest_amount: interest,
+      fee_amount: 4000,
+      total_amount: gross + interest + 4000,
+    });
+    const { results } = await env.DB.prepare("SELECT charges_amount, dunning_state FROM invoices WHERE id = ?")
+      .bind(invoice.id)
+      .all();
+    expect(results).toStrictEqual([{ charges_amount: interest + 4000, dunning_state: "active" }]);
+
+    const third = addDays(second, 14);
+    await runDay(third);
+    const [, , m3] = await storedReminders(invoice.id);
+    const interest3 = naiveInterestCents({ openCents: gross, changes: [] }, since, third, false);
+    expect(m3).toMatchObject({ level: 3, title: "Letzte Mahnung", interest_amount: interest3, fee_amount: 4000 });
+
+    expect(eventsOf(invoice.id)).toStrictEqual(["reminder.created"]);
+    await runDay(addDays(third, 13));
+    expect(eventsOf(invoice.id)).toStrictEqual([]);
+    await runDay(addDays(third, 14));
+    expect(eventsOf(invoice.id)).toStrictEqual(["dunning.ended"]);
+    expect(await dunningOf(auth, invoice.id)).toMatchObject({
+      state: "ended",
+      level: 3,
+      next_step_on: null,
+      charges_amount: ((interest3 + 4000) / 100).toFixed(2),
+    });
+    await runDay(addDays(third, 60));
+    expect(eventsOf(invoice.id)).toStrictEqual([]);
+    expect(await storedReminders(invoice.id)).toHaveLength(3);
+  });
+
+  it("takes one level a run, never skipping one; a day repeated or earlier changes nothing", async () => {
+    const { invoice, due } = await overdue({ consumer: true, language: "en" });
+    const late = addDays(due, 40);
+    await runDay(late);
+    expect(eventsOf(invoice.id)).toStrictEqual(["invoice.overdue", "reminder.created"]);
+    await runDay(late);
+    await runDay(addDays(late, -5));
+    expect(eventsOf(invoice.id)).toStrictEqual([]);
+    await runDay(addDays(late, 1));
+    expect(eventsOf(invoice.id)).toStrictEqual([]);
+    await runDay(addDays(late, 14));
+    const rows = await storedReminders(invoice.id);
+    expect(rows.map((r) => [r.level, r.title, r.fee_amount, r.interest_percent])).toStrictEqual([
+      [1, "Payment reminder", 0, null],
+      [2, "Reminder", 0, "6.27"],
+    ]);
+  });
+
+  it("a run that stopped halfway is finished by the same day's rerun, and a chunk delivered twice makes nothing twice", async () => {
+    const invoices = [];
+    for (let i = 0; i < 3; i++) invoices.push(await overdue());
+    const day = addDays(invoices.at(-1)!.due, 7);
+    // All chunks of the first run are lost: nothing is made; the rerun does each invoice's step once.
+    await runDay(day, {}, 1_000);
+    for (const { invoice } of invoices) expect(await storedReminders(invoice.id)).toHaveLength(0);
+    await runDay(day);
+    await runDay(day);
+    for (const { invoice } of invoices)
+      expect((await storedReminders(invoice.id)).map((r) => r.level)).toStrictEqual([1]);
+    const chunk: DunningMessage = {
+      kind: "dunning_chunk",
+      day: addDays(day, 14),
+      invoiceIds: invoices.map((x) => x.invoice.id),
+    };
+    for (let i = 0; i < 2; i++) {
+      const batch = createMessageBatch<DunningMessage>("voucher-billing-dunning", [
+        { id: `c-${i}`, timestamp: new Date(), attempts: 1, body: chunk },
+      ]);
+      const c = createExecutionContext();
+      await jobs.queue(batch as never, bindings(), c);
+      await waitOnExecutionContext(c);
+    }
+    for (const { invoice } of invoices)
+      expect((await storedReminders(invoice.id)).map((r) => r.level)).toStrictEqual([1, 2]);
+  });
+
+  it("DUNNING_DAYS off logs and queues nothing", async () => {
+    const { invoice, due } = await overdue();
+    await runDay(addDays(due, 30), { DUNNING_DAYS: "off" });
+    expect(eventsOf(invoice.id)).toStrictEqual([]);
+    expect(await storedReminders(invoice.id)).toHaveLength(0);
+  });
+
+  it("a paid invoice is settled: no step, whatever the day", async () => {
+    const { auth, invoice, due } = await overdue();
+    expect((await call(`/invoices/${invoice.id}/pay`, { token: auth, method: "POST" })).status).toBe(200);
+    await runDay(addDays(due, 30));
+    expect(await storedReminders(invoice.id)).toHaveLength(0);
+    expect(await dunningOf(auth, invoice.id)).toMatchObject({ state: "settled", next_step_on: null });
+  });
+});
+
+describe("PUT /invoices/{id}/dunning: hold and release", () => {
+  it("a hold stops every step until released, with its events; a release continues from the level reached", async () => {
+    const { auth, invoice, due } = await overdue();
+    const office = await backOffice();
+    await runDay(addDays(due, 7));
+    queued.take();
+    const held = await expectJson(
+      await call(`/invoices/${invoice.id}/dunning`, {
+        token: office,
+        method: "PUT",
+        json: { hold: true, reason: "Disputed: two cards missing." },
+      }),
+      200,
+      expect.anything(),
+    );
+    expect(held.data).toMatchObject({
+      state: "held",
+      level: 1,
+      next_step_on: null,
+      held_reason: "Disputed: two cards missing.",
+    });
+    expect(eventsOf(invoice.id)).toStrictEqual(["dunning.held"]);
+    await runDay(addDays(due, 40));
+    expect(await storedReminders(invoice.id)).toHaveLength(1);
+
+    const released = await expectJson(
+      await call(`/invoices/${invoice.id}/dunning`, { token: office, method: "PUT", json: { hold: false } }),
+      200,
+      expect.anything(),
+    );
+    expect(released.data).toMatchObject({ state: "active", level: 1, held_reason: null });
+    expect(eventsOf(invoice.id)).toStrictEqual(["dunning.released"]);
+    // Releasing again changes nothing and emits nothing.
+    await call(`/invoices/${invoice.id}/dunning`, { token: office, method: "PUT", json: { hold: false } });
+    expect(eventsOf(invoice.id)).toStrictEqual([]);
+    await runDay(addDays(due, 41));
+    expect((await storedReminders(invoice.id)).map((r) => r.level)).toStrictEqual([1, 2]);
+  });
+
+  it("a hold needs its reason (422); a paid invoice answers 409 invalid_state; a customer token may not hold", async () => {
+    const { auth, invoice } = await overdue();
+    const office = await backOffice();
+    const path = `/invoices/${invoice.id}/dunning`;
+    await expectError(await call(path, { token: office, method: "PUT", json: { hold: true } }), 422, {
+      code: "validation_failed",
+      source: { pointer: "/reason" },
+    });
+    await expectError(
+      await call(path, { token: office, method: "PUT", json: { hold: true, reason: "x".repeat(501) } }),
+      422,
+      { code: "validation_failed", source: { pointer: "/reason" } },
+    );
+    const customer = await token({ customer_id: customerOfToken(auth), scope: "invoices:read invoices:write" });
+    await expectError(await call(path, { token: customer, method: "PUT", json: { hold: true, reason: "no" } }), 403, {
+      code: "forbidden",
+      source: { header: "Authorization" },
+    });
+    await call(`/invoices/${invoice.id}/pay`, { token: auth, method: "POST" });
+    await expectError(await call(path, { token: office, method: "PUT", json: { hold: true, reason: "late" } }), 409, {
+      code: "invalid_state",
+    });
+  });
+});
+
+describe("another customer's invoice and reminder are not found", () => {
+  it("404 for its dunning, its reminders and its reminder's document; the back office reads the document", async () => {
+    const { invoice, due } = await overdue();
+    await runDay(addDays(due, 7));
+    const [reminder] = await storedReminders(invoice.id);
+    const other = await token({ scope: "invoices:read" });
+    await expectError(await call(`/invoices/${invoice.id}/dunning`, { token: other }), 404, { code: "not_found" });
+    await expectError(await call(`/invoices/${invoice.id}/reminders`, { token: other }), 404, { code: "not_found" });
+    await expectError(await call(`/reminders/${reminder!.id}/document`, { token: other }), 404, { code: "not_found" });
+    const office = await token({ customer_id: undefined, scope: "payments:read" });
+    expect((await call(`/reminders/${reminder!.id}/document`, { token: office })).status).toBe(200);
+  });
+});
