@@ -282,8 +282,9 @@ describe("a valid token without the rights: 403", () => {
   it.each(SECURED.map(([name, spec]) => [name, spec.access!.scope, spec] as const))(
     "%s needs %s and names it in the challenge",
     async (_, scope, spec) => {
+      // A scope that will do instead (docs/api.md part 18's reminder document: payments:read) is left out too.
       const everyOtherScope = ALL_SCOPES.split(" ")
-        .filter((s) => s !== scope)
+        .filter((s) => s !== scope && s !== spec.access!.alternative)
         .join(" ");
       await expectMissingScope(await requestOf(spec, { token: await token({ scope: everyOtherScope }) }), scope);
     },

@@ -8,7 +8,6 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { addDays } from "../src/domain/time";
 import type { DunningMessage } from "../src/jobs/dunning-messages";
-import jobs from "../src/jobs/index";
 import { INTERFACE_FIELDS } from "./interface-fields";
 import {
   call,
@@ -25,49 +24,13 @@ import {
 import { deliveriesQueued, drainDeliveries, RecordingEmail, storedDeliveries } from "./support/deliveries";
 import { naiveInterestCents } from "./support/naive-interest";
 import { backOffice } from "./support/payments";
-import { queued, RecordingQueue } from "./support/queue";
+import { consumeDunning, dunningQueued, runDunning } from "./support/dunning";
+import { queued } from "./support/queue";
 
 // docs/api.md part 18: the daily dunning run, driven through the jobs Worker's cron with a chosen
 // scheduledTime and its queue consumed here, and the endpoints that read and hold it.
 
-const dunningQueued = new RecordingQueue<DunningMessage>();
-const bindings = () => ({
-  ...env,
-  EVENTS: queued.binding,
-  DELIVERIES: deliveriesQueued.binding,
-  DUNNING: dunningQueued.binding,
-});
-
-/** The cron for business day `day` (05:30 UTC is that day in Berlin), and every message it leads to. */
-async function runDay(day: string, extra: Partial<Cloudflare.Env> = {}, drop = 0) {
-  const ctx = createExecutionContext();
-  const all = { ...bindings(), ...extra };
-  await jobs.scheduled(
-    createScheduledController({ scheduledTime: Date.parse(`${day}T05:30:00Z`), cron: "30 5 * * *" }),
-    all,
-    ctx,
-  );
-  await waitOnExecutionContext(ctx);
-  let dropped = 0;
-  for (let bodies = dunningQueued.take(); bodies.length > 0; bodies = dunningQueued.take()) {
-    // A crash halfway: the first `drop` chunks are lost (their invocation died before it did anything).
-    const kept = bodies.filter((b) => b.kind !== "dunning_chunk" || dropped++ >= drop);
-    if (kept.length === 0) continue;
-    const batch = createMessageBatch<DunningMessage>(
-      "voucher-billing-dunning",
-      kept.map((body, i) => ({ id: `m-${i}`, timestamp: new Date(), attempts: 1, body })),
-    );
-    const acked: boolean[] = [];
-    batch.messages.forEach((message, i) => {
-      message.ack = () => void (acked[i] = true);
-      message.retry = () => void (acked[i] = false);
-    });
-    const c = createExecutionContext();
-    await jobs.queue(batch as never, all, c);
-    await waitOnExecutionContext(c);
-    expect(acked.every(Boolean)).toBe(true);
-  }
-}
+const runDay = runDunning;
 
 const eventsOf = (invoiceId: string) =>
   queued
@@ -277,14 +240,7 @@ describe("the daily run, for the business day of its scheduledTime", () => {
       day: addDays(day, 14),
       invoiceIds: invoices.map((x) => x.invoice.id),
     };
-    for (let i = 0; i < 2; i++) {
-      const batch = createMessageBatch<DunningMessage>("voucher-billing-dunning", [
-        { id: `c-${i}`, timestamp: new Date(), attempts: 1, body: chunk },
-      ]);
-      const c = createExecutionContext();
-      await jobs.queue(batch as never, bindings(), c);
-      await waitOnExecutionContext(c);
-    }
+    for (let i = 0; i < 2; i++) await consumeDunning([chunk]);
     for (const { invoice } of invoices)
       expect((await storedReminders(invoice.id)).map((r) => r.level)).toStrictEqual([1, 2]);
   });
@@ -327,6 +283,7 @@ describe("PUT /invoices/{id}/dunning: hold and release", () => {
       held_reason: "Disputed: two cards missing.",
     });
     expect(eventsOf(invoice.id)).toStrictEqual(["dunning.held"]);
+    expect(await dunningOf(auth, invoice.id)).toStrictEqual(held.data);
     await runDay(addDays(due, 40));
     expect(await storedReminders(invoice.id)).toHaveLength(1);
 
