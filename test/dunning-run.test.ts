@@ -1,9 +1,3 @@
-import {
-  createExecutionContext,
-  createMessageBatch,
-  createScheduledController,
-  waitOnExecutionContext,
-} from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { addDays } from "../src/domain/time";
