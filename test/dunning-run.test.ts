@@ -18,7 +18,7 @@ import {
 import { deliveriesQueued, drainDeliveries, RecordingEmail, storedDeliveries } from "./support/deliveries";
 import { naiveInterestCents } from "./support/naive-interest";
 import { backOffice } from "./support/payments";
-import { consumeDunning, dunningQueued, runDunning } from "./support/dunning";
+import { consumeDunning, dunningQueued, overdueInvoice, runDunning, storedReminders } from "./support/dunning";
 import { queued } from "./support/queue";
 
 // docs/api.md part 18: the daily dunning run, driven through the jobs Worker's cron with a chosen
@@ -37,30 +37,7 @@ const eventsOf = (invoiceId: string) =>
     )
     .map((e) => e.type);
 
-async function storedReminders(invoiceId: string) {
-  const { results } = await env.DB.prepare("SELECT * FROM reminders WHERE invoice_id = ? ORDER BY level")
-    .bind(invoiceId)
-    .all<Record<string, unknown>>();
-  return results;
-}
-
-/** A submitted bank-transfer order of one entry of 75.05 and its invoice, for a fresh customer. */
-async function overdue({ consumer = false, language = "de" } = {}) {
-  const auth = await token();
-  await storeBillingProfile(auth, { leitweg_id: null, document_language: language });
-  if (consumer)
-    await env.DB.prepare("UPDATE billing_profiles SET consumer = 1 WHERE customer_id = ?")
-      .bind(customerOfToken(auth))
-      .run();
-  const order = await orderIn(auth, "submitted", {
-    order: { voucher_category: "meal", payment_method: "bank_transfer" },
-    entries: [{ voucher_owner_id: "owner-1", card_holder_name: "Ada Lovelace", amount: "75.05" }],
-  });
-  const invoice = await createInvoice(auth, order.id, "PO-1");
-  queued.take();
-  deliveriesQueued.take();
-  return { auth, invoice, due: invoice.due_on as string, gross: Math.round(Number(invoice.gross_amount) * 100) };
-}
+const overdue = overdueInvoice;
 
 const dunningOf = async (auth: string, id: string) =>
   ((await (await call(`/invoices/${id}/dunning`, { token: auth })).json()) as { data: Record<string, unknown> }).data;

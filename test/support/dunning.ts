@@ -8,6 +8,7 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { DunningMessage } from "../../src/jobs/dunning-messages";
 import jobs from "../../src/jobs/index";
+import { createInvoice, customerOfToken, orderIn, storeBillingProfile, token } from "./api";
 import { deliveriesQueued } from "./deliveries";
 import { queued, RecordingQueue } from "./queue";
 
@@ -69,4 +70,30 @@ export async function consumeDunning(bodies: DunningMessage[], bindings: Partial
   );
   await waitOnExecutionContext(ctx);
   expect(acked.filter(Boolean)).toHaveLength(bodies.length);
+}
+
+/** A submitted bank-transfer order of one entry of 75.05 and its invoice, for a fresh customer. */
+export async function overdueInvoice({ consumer = false, language = "de" } = {}) {
+  const auth = await token();
+  await storeBillingProfile(auth, { leitweg_id: null, document_language: language });
+  if (consumer)
+    await env.DB.prepare("UPDATE billing_profiles SET consumer = 1 WHERE customer_id = ?")
+      .bind(customerOfToken(auth))
+      .run();
+  const order = await orderIn(auth, "submitted", {
+    order: { voucher_category: "meal", payment_method: "bank_transfer" },
+    entries: [{ voucher_owner_id: "owner-1", card_holder_name: "Ada Lovelace", amount: "75.05" }],
+  });
+  const invoice = await createInvoice(auth, order.id, "PO-1");
+  queued.take();
+  deliveriesQueued.take();
+  return { auth, invoice, due: invoice.due_on as string, gross: Math.round(Number(invoice.gross_amount) * 100) };
+}
+
+/** The invoice's reminders as stored, by level. */
+export async function storedReminders(invoiceId: string) {
+  const { results } = await env.DB.prepare("SELECT * FROM reminders WHERE invoice_id = ? ORDER BY level")
+    .bind(invoiceId)
+    .all<Record<string, unknown>>();
+  return results;
 }
