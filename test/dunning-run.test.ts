@@ -3,18 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { addDays } from "../src/domain/time";
 import type { DunningMessage } from "../src/jobs/dunning-messages";
 import { INTERFACE_FIELDS } from "./interface-fields";
-import {
-  call,
-  createInvoice,
-  customerOfToken,
-  expectError,
-  expectJson,
-  ISO_MS,
-  orderIn,
-  storeBillingProfile,
-  token,
-  UUID,
-} from "./support/api";
+import { call, customerOfToken, expectError, expectJson, ISO_MS, token, UUID } from "./support/api";
 import { deliveriesQueued, drainDeliveries, RecordingEmail, storedDeliveries } from "./support/deliveries";
 import { naiveInterestCents } from "./support/naive-interest";
 import { backOffice } from "./support/payments";
