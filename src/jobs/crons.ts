@@ -21,7 +21,12 @@ const HOURLY = "17 * * * *";
 export async function scheduled(controller: ScheduledController, env: Bindings, _ctx: ExecutionContext) {
   // docs/api.md part 18: the daily dunning run, for the business day of the scheduled time (never the clock's).
   if (controller.cron === DUNNING_CRON) {
-    await startDunning(env, controller.scheduledTime);
+    try {
+      await startDunning(env, controller.scheduledTime);
+    } catch (error) {
+      console.error(JSON.stringify({ level: "error", job: "dunning", error: String(error) }));
+      throw error;
+    }
     return;
   }
   if (controller.cron !== HOURLY) {
