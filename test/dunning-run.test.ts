@@ -6,9 +6,17 @@ import { INTERFACE_FIELDS } from "./interface-fields";
 import { call, customerOfToken, expectError, expectJson, ISO_MS, token, UUID } from "./support/api";
 import { deliveriesQueued, drainDeliveries, RecordingEmail, storedDeliveries } from "./support/deliveries";
 import { naiveInterestCents } from "./support/naive-interest";
-import { backOffice } from "./support/payments";
+import {
+  backOffice,
+  businessToday,
+  collectableInvoice,
+  credit,
+  earliestDate,
+  statementFile,
+  uploadFile,
+} from "./support/payments";
 import { consumeDunning, dunningQueued, overdueInvoice, runDunning, storedReminders } from "./support/dunning";
-import { queued } from "./support/queue";
+import { drainStatements, queued } from "./support/queue";
 
 // docs/api.md part 18: the daily dunning run, driven through the jobs Worker's cron with a chosen
 // scheduledTime and its queue consumed here, and the endpoints that read and hold it.
@@ -297,5 +305,36 @@ describe("another customer's invoice and reminder are not found", () => {
     await expectError(await call(`/reminders/${reminder!.id}/document`, { token: other }), 404, { code: "not_found" });
     const office = await token({ customer_id: undefined, scope: "payments:read" });
     expect((await call(`/reminders/${reminder!.id}/document`, { token: office })).status).toBe(200);
+  });
+});
+
+describe("a direct debit is the seller's to collect", () => {
+  it("is dunned only once a return other than AM04 leaves it open, counted from the return's day", async () => {
+    const auth = await token();
+    const debited = await collectableInvoice(auth);
+    const today = businessToday();
+    const made = await call("/direct_debit_collections", { token: auth, json: { collection_date: earliestDate() } });
+    expect(made.status).toBe(201);
+    await runDay(addDays(today, 30));
+    expect(await storedReminders(debited.id)).toHaveLength(0);
+    expect(await dunningOf(auth, debited.id)).toMatchObject({ state: "none", level: 0, next_step_on: null });
+
+    // Settled, then returned (MD06: the debtor disputes it): open again and not collectable.
+    const returned = { ...credit(debited.gross_amount, { endToEndId: debited.number, returnReason: "MD06" }) };
+    for (const entry of [
+      credit(debited.gross_amount, { endToEndId: debited.number }),
+      { ...returned, creditDebit: "debit" as const },
+    ])
+      expect((await uploadFile(auth, statementFile([entry]))).status).toBe(202);
+    await drainStatements();
+    queued.take();
+    await runDay(today);
+    expect(eventsOf(debited.id)).toStrictEqual([]);
+    await runDay(addDays(today, 1));
+    expect(eventsOf(debited.id)).toStrictEqual(["invoice.overdue"]);
+    await runDay(addDays(today, 7));
+    expect((await storedReminders(debited.id)).map((r) => [r.level, r.issued_on])).toStrictEqual([
+      [1, addDays(today, 7)],
+    ]);
   });
 });
