@@ -312,6 +312,9 @@ describe("a direct debit is the seller's to collect", () => {
   it("is dunned only once a return other than AM04 leaves it open, counted from the return's day", async () => {
     const auth = await token();
     const debited = await collectableInvoice(auth);
+    // Another, whose debit comes back AM04 (insufficient funds): collectable again, never dunned.
+    const other = await token();
+    const insufficient = await collectableInvoice(other);
     const today = businessToday();
     const made = await call("/direct_debit_collections", { token: auth, json: { collection_date: earliestDate() } });
     expect(made.status).toBe(201);
@@ -326,6 +329,12 @@ describe("a direct debit is the seller's to collect", () => {
       { ...returned, creditDebit: "debit" as const },
     ])
       expect((await uploadFile(auth, statementFile([entry]))).status).toBe(202);
+    const am04 = credit(insufficient.gross_amount, { endToEndId: insufficient.number, returnReason: "AM04" });
+    for (const entry of [
+      credit(insufficient.gross_amount, { endToEndId: insufficient.number }),
+      { ...am04, creditDebit: "debit" as const },
+    ])
+      expect((await uploadFile(other, statementFile([entry]))).status).toBe(202);
     await drainStatements();
     queued.take();
     await runDay(today);
@@ -336,5 +345,7 @@ describe("a direct debit is the seller's to collect", () => {
     expect((await storedReminders(debited.id)).map((r) => [r.level, r.issued_on])).toStrictEqual([
       [1, addDays(today, 7)],
     ]);
+    expect(await storedReminders(insufficient.id)).toHaveLength(0);
+    expect(await dunningOf(other, insufficient.id)).toMatchObject({ state: "none", next_step_on: null });
   });
 });
