@@ -55,11 +55,11 @@ export default defineConfig(async () => ({
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
         queueProducers: Object.fromEntries((queues.producers ?? []).map(({ binding, queue }) => [binding, queue])),
-        // The deliveries and delivery-events queues (docs/api.md part 17) have no consumer here: their
+        // The deliveries, delivery-events (docs/api.md part 17) and dunning (part 18) queues have no consumer here: their
         // tests run it on what they queued (test/support/deliveries.ts), so no e-mail goes out behind a test.
         queueConsumers: Object.fromEntries(
           (queues.consumers ?? [])
-            .filter((c) => !/^voucher-billing-(invoice-deliveries|email-events)/.test(c.queue))
+            .filter((c) => !/^voucher-billing-(invoice-deliveries|email-events|dunning)/.test(c.queue))
             .map((c) => [
               c.queue,
               {

@@ -13,6 +13,8 @@ import { directDebitCollectionRoutes } from "./routes/direct-debit-collections/d
 import { invoiceDocumentRoutes } from "./routes/invoice-documents/invoice-documents.routes";
 import { invoicePaymentRoutes } from "./routes/invoice-payments/invoice-payments.routes";
 import { invoiceDeliveryRoutes } from "./routes/invoice-deliveries/invoice-deliveries.routes";
+import { invoiceDunningRoutes } from "./routes/invoice-dunning/invoice-dunning.routes";
+import { reminderRoutes } from "./routes/reminders/reminders.routes";
 
 /**
  * The route table: every route of the service, each folder of src/routes once, in the OpenAPI document's
@@ -38,4 +40,6 @@ export const endpoints: readonly Route[] = [
   ...specsOnly(bankStatementRoutes),
   ...specsOnly(bankTransactionRoutes),
   ...specsOnly(directDebitCollectionRoutes),
+  ...specsOnly(invoiceDunningRoutes),
+  ...specsOnly(reminderRoutes),
 ];

@@ -6,6 +6,7 @@ import type { BillingVariables } from "./domain/billing";
 import type { SellerVariables } from "./domain/seller";
 import type { StatementMessage } from "./payments/messages";
 import type { DeliveryMessage } from "./deliveries/messages";
+import type { DunningMessage } from "./jobs/dunning-messages";
 
 export interface Bindings extends SellerVariables, BillingVariables {
   DB: D1Database;
@@ -18,6 +19,10 @@ export interface Bindings extends SellerVariables, BillingVariables {
   STATEMENTS: Queue<StatementMessage>;
   /** Deliveries to send (docs/api.md part 17): the jobs Worker's, produced and consumed there. */
   DELIVERIES: Queue<DeliveryMessage>;
+  /** The dunning run's scans and chunks (docs/api.md part 18): the jobs Worker's, produced and consumed there. */
+  DUNNING: Queue<DunningMessage>;
+  /** Days to level 1, 2, 3 and the end (default "7,14,14,14"), or "off" (docs/api.md part 18). */
+  DUNNING_DAYS?: string;
   /** Cloudflare Email Service (wrangler.jobs.toml [[send_email]]): how documents reach the buyer. */
   EMAIL: SendEmail;
   /** The sender of every delivery (docs/api.md part 17): an address on the seller's sending domain. */

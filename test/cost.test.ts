@@ -460,7 +460,7 @@ describe("writes, with 5,000 card orders and 1,500 invoices of one customer", ()
 
   // A transition that issues an invoice (production, shipping) pays what POST /invoices pays, and
   // each event its count row. Every invoice written also moves the accounts department's kept totals
-  // (docs/api.md part 18, drizzle/0017_accounts_view.sql): every customer's, by state, and the open
+  // (docs/api.md part 18, drizzle/0016_accounts_view.sql): every customer's, by state, and the open
   // ones' by due day, for every customer and for its own: a few rows of list_counts more.
   it.each([
     ["submit", "draft", "submitted", 1, 12],

@@ -151,6 +151,35 @@ export const INTERFACE_FIELDS = {
     "sent_at",
     "updated_at",
   ],
+  // docs/api.md part 18.
+  reminder: [
+    "id",
+    "type",
+    "invoice_id",
+    "invoice_number",
+    "level",
+    "title",
+    "issued_on",
+    "pay_by",
+    "default_since",
+    "open_amount",
+    "interest_percent",
+    "interest_amount",
+    "fee_amount",
+    "total_amount",
+    "created_at",
+  ],
+  dunning: [
+    "type",
+    "invoice_id",
+    "state",
+    "level",
+    "default_since",
+    "next_step_on",
+    "held_reason",
+    "charges_amount",
+    "updated_at",
+  ],
 } as const;
 
 /**

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { addDays } from "../src/domain/time";
 import worker from "../src/jobs/index";
 import { BASE, newBillingProfile, newCardOrder, send as sendToWorker, token } from "./support/api";
 import { requestOf, routeExamples } from "./support/examples";
@@ -8,6 +9,7 @@ import { FaultyD1 } from "./support/faulty-d1";
 import { outbound, serviceAccount } from "./support/outbound";
 import { credit, germanIban, statementFile } from "./support/payments";
 import { drain, drainStatements, queued } from "./support/queue";
+import { runDunning } from "./support/dunning";
 import { deliveriesQueued, drainDeliveries, emailEvent, feedEmailEvents, RecordingEmail } from "./support/deliveries";
 import jobs from "../src/jobs/index";
 import { PUBLIC_ROUTES, ROUTES, routeName, routeOf } from "./support/routes";
@@ -503,6 +505,12 @@ async function exerciseEveryEndpoint(): Promise<void> {
     );
     await waitOnExecutionContext(ctx);
   });
+  deliveriesQueued.take();
+
+  // docs/api.md part 18: the daily dunning run for days past the lined invoice's due date (overdue and
+  // level 1, then level 2): the cron, its scans of both phases and their chunks.
+  for (const days of [40, 60])
+    await sentBy("the dunning run", () => runDunning(addDays(linedInvoice.due_on, days), { DB: recorder }));
   deliveriesQueued.take();
 
   // The Cron Trigger: every minute, an event the queue never got; every hour, the sweeps.

@@ -27,7 +27,9 @@ import {
 } from "./support/api";
 import { requestOf, routeExamples } from "./support/examples";
 import { outbound } from "./support/outbound";
-import { collectableInvoice, credit, earliestDate, statementFile, uploadFile } from "./support/payments";
+import { backOffice, collectableInvoice, credit, earliestDate, statementFile, uploadFile } from "./support/payments";
+import { runDunning } from "./support/dunning";
+import { addDays } from "../src/domain/time";
 import { deliveriesQueued, drainDeliveries, emailEvent, feedEmailEvents, RecordingEmail } from "./support/deliveries";
 import { consume, drain, drainStatements, queued, slowQueued } from "./support/queue";
 import { fieldsOf } from "./support/shape";
@@ -772,6 +774,15 @@ describe("the OpenAPI document's webhooks", () => {
       emailEvent("delivered", first!),
       emailEvent("bounced", second!, { bounce: { type: "hard" } }),
     ]);
+    await drain();
+    // Dunning (docs/api.md part 18): an invoice chased to its end, held and released on the way.
+    const chased = await createInvoice(auth, (await orderIn(auth, "submitted")).id);
+    for (const days of [7, 21]) await runDunning(addDays(chased.due_on, days));
+    const office = await backOffice();
+    for (const json of [{ hold: true, reason: "Disputed." }, { hold: false }])
+      expect((await call(`/invoices/${chased.id}/dunning`, { token: office, method: "PUT", json })).status).toBe(200);
+    for (const days of [40, 80]) await runDunning(addDays(chased.due_on, days));
+    deliveriesQueued.take();
     await drain();
     // A type the story does not make (a new resource's, say) comes from the examples of the routes that
     // write (test/support/examples.ts), each on its customer subscribed before its request, until none is left.

@@ -45,7 +45,11 @@ type CheckedGuard =
   /** Paying, cancelling or collecting an invoice: no direct debit collection holds it (writes/invoices.ts). */
   | "invoice_not_collected"
   /** A delivery's outcome (src/deliveries): it is in the state and attempt its consumer read. */
-  | "delivery_unchanged";
+  | "delivery_unchanged"
+  /** The dunning run or a hold (db/dunning.ts): the invoice's dunning row is as read. */
+  | "dunning_unchanged"
+  /** The dunning run or a hold (db/dunning.ts): the invoice is in the state, allocation and dunning state read. */
+  | "invoice_dunned";
 
 /** UNIQUE indexes a concurrent write breaks: the columns SQLite names when one fails (db/schema.ts) → guard. */
 const UNIQUE = {
@@ -58,6 +62,10 @@ const UNIQUE = {
   "direct_debits.end_to_end_id": "debit_taken",
   /** One stored response per principal's Idempotency-Key. */
   "idempotency_keys.principal, idempotency_keys.key": "idempotency_key",
+  /** An invoice's first dunning row, written by two at once (docs/api.md part 18). */
+  "dunnings.invoice_id": "dunning_taken",
+  /** A reminder level made twice (reminders_invoice_level): never a level twice. */
+  "reminders.invoice_id, reminders.level": "reminder_taken",
 } as const;
 
 export type GuardName = CheckedGuard | (typeof UNIQUE)[keyof typeof UNIQUE];

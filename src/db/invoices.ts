@@ -127,7 +127,7 @@ type ListedDunningState = (typeof LISTED_DUNNING_STATES)[number];
 // says so in its text; without a dunning state, the (customer,) state index serves it. An overdue
 // page reads, beyond its rows, the open invoices between them that are not overdue yet (page 1: the
 // newest open invoices, those within their payment term; a cursor's page starts at its row). The overdue
-// total sums the open_due counts of the days before today (drizzle/0017_accounts_view.sql): a row per
+// total sums the open_due counts of the days before today (drizzle/0016_accounts_view.sql): a row per
 // due day, never a row per invoice.
 function chasedReads(scoped: boolean, byDunning: boolean, overdue: boolean) {
   const scope = scoped ? param("customer") : "";

@@ -41,7 +41,8 @@ export const keptLists = {
   directDebitCollections: "direct_debit_collections",
   invoiceDeliveries: "invoice_deliveries",
   deliveriesOfInvoice: "deliveries_of_invoice",
-  // The accounts department's view (docs/api.md part 18, drizzle/0017_accounts_view.sql).
+  remindersOfInvoice: "reminders_of_invoice",
+  // The accounts department's view (docs/api.md part 18, drizzle/0016_accounts_view.sql).
   allInvoices: "all_invoices",
   dunningInvoices: "dunning_invoices",
   openDue: "open_due",

@@ -5,6 +5,8 @@ import { paymentReferenceOf, inGroupsOfFour } from "../domain/payment-reference"
 import { earliestCollectionDate, isTarget2Day } from "../domain/target2";
 import { addDays } from "../domain/time";
 import type { InvoiceDeliveryRow, InvoiceRow } from "../db/schema";
+import { reminderFileName } from "../db/reminders";
+import type { ReminderRow } from "../schemas/reminder";
 
 // docs/api.md part 17: the e-mail of a document, in the document's language (the buyer's
 // document_language, kept on the invoice when it was issued): subject, text and its one attachment.
@@ -146,4 +148,88 @@ export function compose(invoice: InvoiceRow, delivery: InvoiceDeliveryRow, sende
     filename,
     contentType: extension === "pdf" ? "application/pdf" : "application/xml",
   };
+}
+
+/**
+ * The e-mail of a reminder (docs/api.md part 18): the subject names its title, the invoice's number and
+ * the seller; the text the sum it asks for, by when and how to pay it (a credit transfer with the
+ * invoice's RF reference, whatever the invoice's method); its one attachment `<invoice number>-M<level>.pdf`.
+ */
+export function composeReminder(invoice: InvoiceRow, reminder: ReminderRow, sender: Sender): Composed {
+  const seller = JSON.parse(invoice.seller!) as Seller;
+  const buyer = JSON.parse(invoice.buyer!) as Partial<Buyer>;
+  const language: DocumentLanguage = buyer.documentLanguage ?? "de";
+  const f = formatsOf(language);
+  const de = language === "de";
+  const eur = (cents: number) => (de ? `${f.money(cents)} EUR` : `EUR ${f.money(cents)}`);
+  const filename = reminderFileName(reminder);
+  const subject = de
+    ? `${reminder.title} zur Rechnung ${invoice.number} der ${seller.name}`
+    : `${reminder.title} for invoice ${invoice.number} from ${seller.name}`;
+  const reference = inGroupsOfFour(paymentReferenceOf(invoice.number));
+  const charges = reminder.interestAmount + reminder.feeAmount;
+  const claim = de
+    ? `unsere Rechnung ${invoice.number} vom ${f.day(invoice.bookedOn!)}, fällig am ${f.day(invoice.dueOn)}, ist ` +
+      `noch offen: ${eur(reminder.openAmount)}.` +
+      (charges > 0
+        ? ` Hinzu kommen Verzugszinsen von ${eur(reminder.interestAmount)}` +
+          (reminder.feeAmount > 0 ? ` und die Verzugspauschale von ${eur(reminder.feeAmount)}` : "") +
+          ` (§ 288 BGB), zusammen ${eur(reminder.totalAmount)}.`
+        : "")
+    : `our invoice ${invoice.number} of ${f.day(invoice.bookedOn!)}, due on ${f.day(invoice.dueOn)}, is still ` +
+      `open: ${eur(reminder.openAmount)}.` +
+      (charges > 0
+        ? ` Default interest of ${eur(reminder.interestAmount)}` +
+          (reminder.feeAmount > 0 ? ` and the flat fee of ${eur(reminder.feeAmount)}` : "") +
+          ` (section 288 BGB) come on top, ${eur(reminder.totalAmount)} in all.`
+        : "");
+  const pay = de
+    ? [
+        `Bitte überweisen Sie ${eur(reminder.totalAmount)} bis zum ${f.day(reminder.payBy)} auf unser Konto:`,
+        `Empfänger: ${seller.name}`,
+        `IBAN: ${inGroupsOfFour(seller.iban)}`,
+        ...(seller.bic ? [`BIC: ${seller.bic}`] : []),
+        `Verwendungszweck: ${reference}`,
+      ].join("\n")
+    : [
+        `Please transfer ${eur(reminder.totalAmount)} by ${f.day(reminder.payBy)} to our account:`,
+        `Beneficiary: ${seller.name}`,
+        `IBAN: ${inGroupsOfFour(seller.iban)}`,
+        ...(seller.bic ? [`BIC: ${seller.bic}`] : []),
+        `Reference: ${reference}`,
+      ].join("\n");
+  const court =
+    reminder.level === 3
+      ? [
+          de
+            ? "Geht die Zahlung bis dahin nicht ein, beantragen wir ohne weitere Ankündigung den Erlass eines " +
+              "Mahnbescheids (gerichtliches Mahnverfahren)."
+            : "If payment is not received by then, we will apply for a court order for payment " +
+              "(gerichtliches Mahnverfahren) without further notice.",
+        ]
+      : [];
+  const paid = de
+    ? "Sollten Sie inzwischen bezahlt haben, betrachten Sie dieses Schreiben bitte als gegenstandslos."
+    : "If you have paid in the meantime, please disregard this letter.";
+  const attached = de
+    ? `Das Schreiben ist als PDF angehängt: ${filename}`
+    : `The letter is attached as a PDF: ${filename}`;
+  const text = [
+    de ? "Guten Tag," : "Dear Sir or Madam,",
+    claim,
+    pay,
+    ...court,
+    paid,
+    attached,
+    [
+      de ? "Mit freundlichen Grüßen" : "Kind regards",
+      seller.name,
+      seller.contactName,
+      seller.contactPhone,
+      sender.replyTo,
+    ]
+      .filter(Boolean)
+      .join("\n"),
+  ].join("\n\n");
+  return { subject, text: `${text}\n`, filename, contentType: "application/pdf" };
 }

@@ -5,7 +5,8 @@ import { businessTimeZone, directDebitLeadDays } from "../domain/billing";
 import { dayIn } from "../domain/time";
 import type { Bindings } from "../env";
 import { enqueueEvents } from "../events/enqueue";
-import { compose } from "./compose";
+import { reminderDocumentKey, reminderRead } from "../db/reminders";
+import { compose, composeReminder } from "./compose";
 import { documentBytes } from "./document";
 import { classify } from "./errors";
 import type { DeliveryMessage } from "./messages";
@@ -109,16 +110,26 @@ async function messageOf(env: Bindings, db: RequestDatabase, delivery: InvoiceDe
   if (missing) throw new NoDocument(`Invoice ${invoice.number} has no e-invoice: ${missing}.`);
   if (delivery.document === "credit_note" && invoice.state !== "cancelled")
     throw new NoDocument("The invoice is not cancelled: it has no credit note.");
-  if (delivery.document === "reminder") throw new NoDocument("Reminders are not sent yet.");
-  const kind = delivery.document;
-  const content = await documentBytes(env, invoice, async () => lines, kind, delivery.format);
-  const composed = compose(invoice, delivery, {
+  const sender = {
     from: env.DELIVERY_FROM ?? "",
     name: env.CREDITOR_NAME,
     replyTo: env.CREDITOR_CONTACT_EMAIL ?? "",
     today: dayIn(new Date(now), businessTimeZone(env)),
     leadDays: directDebitLeadDays(env),
-  });
+  };
+  let content: Uint8Array;
+  let composed: ReturnType<typeof compose>;
+  if (delivery.document === "reminder") {
+    // docs/api.md part 18: the reminder's PDF as kept when the run made it.
+    const { reminder } = await db.load({ reminder: reminderRead(delivery.reminderId ?? "") });
+    const stored = reminder ? await env.DOCUMENTS.get(reminderDocumentKey(reminder.id)) : null;
+    if (!reminder || !stored) throw new NoDocument("The reminder's document is not kept.");
+    content = new Uint8Array(await stored.arrayBuffer());
+    composed = composeReminder(invoice, reminder, sender);
+  } else {
+    content = await documentBytes(env, invoice, async () => lines, delivery.document, delivery.format);
+    composed = compose(invoice, delivery, sender);
+  }
   return {
     from: { email: env.DELIVERY_FROM ?? "", name: env.CREDITOR_NAME },
     to: delivery.recipient,

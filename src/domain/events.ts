@@ -16,6 +16,12 @@ export const EVENT_TYPES = [
   "invoice_delivery.failed",
   "invoice_delivery.delivered",
   "invoice_delivery.bounced",
+  // docs/api.md part 18: the invoice's customer's.
+  "invoice.overdue",
+  "reminder.created",
+  "dunning.held",
+  "dunning.released",
+  "dunning.ended",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

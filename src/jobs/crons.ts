@@ -6,6 +6,7 @@ import type { Bindings } from "../env";
 import { redispatchDeliveries } from "../deliveries/dispatch";
 import { redispatch } from "../events/redispatch";
 import { STALLED_MS } from "../payments/messages";
+import { DUNNING_CRON, startDunning } from "./dunning";
 
 /** The hourly cron of wrangler.jobs.toml [triggers]; the other one runs every minute. */
 const HOURLY = "17 * * * *";
@@ -18,6 +19,16 @@ const HOURLY = "17 * * * *";
  * as failed in the Cron Trigger's history.
  */
 export async function scheduled(controller: ScheduledController, env: Bindings, _ctx: ExecutionContext) {
+  // docs/api.md part 18: the daily dunning run, for the business day of the scheduled time (never the clock's).
+  if (controller.cron === DUNNING_CRON) {
+    try {
+      await startDunning(env, controller.scheduledTime);
+    } catch (error) {
+      console.error(JSON.stringify({ level: "error", job: "dunning", error: String(error) }));
+      throw error;
+    }
+    return;
+  }
   if (controller.cron !== HOURLY) {
     console.log(JSON.stringify({ job: "redispatch_events", sent: await redispatch(env) }));
     const stalled = await stalledStatements(env.DB, new Date(controller.scheduledTime - STALLED_MS).toISOString());

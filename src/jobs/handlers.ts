@@ -4,6 +4,8 @@ import { directDebitCollectionEndpoints } from "../routes/direct-debit-collectio
 import { invoiceDeliveryEndpoints } from "../routes/invoice-deliveries/invoice-deliveries.handlers";
 import { invoiceDocumentEndpoints } from "../routes/invoice-documents/invoice-documents.handlers";
 import { invoicePaymentEndpoints } from "../routes/invoice-payments/invoice-payments.handlers";
+import { invoiceDunningEndpoints } from "../routes/invoice-dunning/invoice-dunning.handlers";
+import { reminderEndpoints } from "../routes/reminders/reminders.handlers";
 
 /**
  * The handlers of the jobs Worker's routes (`worker: "jobs"`), each folder's list. The route table
@@ -17,4 +19,6 @@ export const jobsHandlers = [
   ...bankStatementEndpoints,
   ...bankTransactionEndpoints,
   ...directDebitCollectionEndpoints,
+  ...invoiceDunningEndpoints,
+  ...reminderEndpoints,
 ];

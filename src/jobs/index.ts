@@ -10,9 +10,11 @@ import type { DeliveryMessage, EmailSendingEvent } from "../deliveries/messages"
 import { consumeEmailEvents } from "../deliveries/outcomes";
 import { consumeDeliveries } from "../deliveries/send";
 import { scheduled } from "./crons";
+import { consumeDunning } from "./dunning";
+import type { DunningMessage } from "./dunning-messages";
 import { jobsHandlers } from "./handlers";
 
-type Consumed = QueueMessage | StatementMessage | DeliveryMessage | EmailSendingEvent;
+type Consumed = QueueMessage | StatementMessage | DeliveryMessage | EmailSendingEvent | DunningMessage;
 
 /**
  * The jobs Worker (wrangler.jobs.toml): the queues' consumers, what is done off the request, and the
@@ -32,6 +34,7 @@ export default {
       return consumeStatements(batch as MessageBatch<StatementMessage>, env);
     if (queue.startsWith("voucher-billing-invoice-deliveries"))
       return consumeDeliveries(batch as MessageBatch<DeliveryMessage>, env);
+    if (queue.startsWith("voucher-billing-dunning")) return consumeDunning(batch as MessageBatch<DunningMessage>, env);
     if (queue.startsWith("voucher-billing-email-events"))
       return consumeEmailEvents(batch as MessageBatch<EmailSendingEvent>, env);
     const events = batch as MessageBatch<QueueMessage>;

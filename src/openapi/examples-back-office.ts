@@ -4,6 +4,7 @@
 export const INVOICE_ID = "bc3ab9ab-198e-4f57-b802-090a3396c2d4";
 const STATEMENT_ID = "8dd3d178-ddad-4e3b-b921-3c939ad86ac5";
 export const TRANSACTION_ID = "b96bc805-e197-4e6e-b4bb-3417eef94495";
+const REMINDER_ID = "0c9e8f7a-6b5d-4c3e-8f1a-2b3c4d5e6f71";
 
 /** Each back-office response component's example, by component name. */
 export const BACK_OFFICE: Record<string, unknown> = {
@@ -58,6 +59,35 @@ export const BACK_OFFICE: Record<string, unknown> = {
     created_at: "2026-11-27T16:04:01.802Z",
     sent_at: "2026-11-27T16:04:02.914Z",
     updated_at: "2026-11-27T16:04:09.120Z",
+  },
+  // docs/api.md part 18: the level-2 reminder of the invoice, issued 14 days after level 1 of 2026-12-15.
+  Reminder: {
+    id: REMINDER_ID,
+    type: "reminder",
+    invoice_id: INVOICE_ID,
+    invoice_number: "INV-2026-000001",
+    level: 2,
+    title: "1. Mahnung",
+    issued_on: "2026-12-29",
+    pay_by: "2027-01-08",
+    default_since: "2026-12-16",
+    open_amount: "75.05",
+    interest_percent: "10.27",
+    interest_amount: "0.30",
+    fee_amount: "40.00",
+    total_amount: "115.35",
+    created_at: "2026-12-29T04:30:02.117Z",
+  },
+  Dunning: {
+    type: "dunning",
+    invoice_id: INVOICE_ID,
+    state: "active",
+    level: 2,
+    default_since: "2026-12-16",
+    next_step_on: "2027-01-12",
+    held_reason: null,
+    charges_amount: "40.30",
+    updated_at: "2026-12-29T04:30:02.117Z",
   },
   DirectDebitCollection: {
     id: "5b0f7a52-3c1e-4b8e-9f2d-6a4c8e1d2b37",

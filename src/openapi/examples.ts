@@ -105,6 +105,8 @@ const RESOURCES: Record<string, unknown> = {
   BillingProfile: billingProfile,
   Payment: payment,
   InvoiceDelivery: BACK_OFFICE.InvoiceDelivery,
+  Reminder: BACK_OFFICE.Reminder,
+  Dunning: BACK_OFFICE.Dunning,
 };
 
 /** An event of `type` as a webhook endpoint receives it, about the example of `component`. */
@@ -181,6 +183,7 @@ const REQUESTS: Record<string, unknown> = {
   CreateAllocation: { invoice_id: INVOICE_ID, amount: "75.05" },
   CreateDirectDebitCollection: { collection_date: "2026-12-11" },
   CreateInvoiceDelivery: { recipient: "buchhaltung@acme.example", format: "pdf" },
+  PutDunning: { hold: true, reason: "The buyer disputes two of the cards (e-mail of 2026-12-20)." },
 };
 
 /** Each list component: the path its example page is of, and its item's component. */
@@ -199,6 +202,7 @@ const LISTS: Record<string, [path: string, item: string]> = {
   InvoicePaymentList: [`/invoices/${INVOICE_ID}/payments`, "Payment"],
   DirectDebitCollectionList: ["/direct_debit_collections", "DirectDebitCollection"],
   InvoiceDeliveryList: [`/invoices/${INVOICE_ID}/deliveries`, "InvoiceDelivery"],
+  ReminderList: [`/invoices/${INVOICE_ID}/reminders`, "Reminder"],
 };
 
 /** A one-page list of `item`, as a list of `path` answers it (docs/api.md part 4). */

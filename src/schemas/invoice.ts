@@ -91,6 +91,8 @@ export const invoices = sqliteTable(
       .where(sql`${t.state} = 'open'`),
     // What a direct debit collection takes (docs/api.md part 16): the open direct-debit invoices by due day.
     index("invoices_collectable").on(t.dueOn).where(sql`${t.paymentMethod} = 'direct_debit' AND ${t.state} = 'open'`),
+    // What the daily dunning run finds first (docs/api.md part 18): open invoices not yet overdue, by due day.
+    index("invoices_dunning_new").on(t.dueOn, t.id).where(sql`${t.state} = 'open' AND ${t.dunningState} = 'none'`),
   ],
 );
 

@@ -25,7 +25,7 @@ const cronsOf = (config) =>
 test("each Cron Trigger of the jobs Worker runs through the Local Explorer and logs its job", {
   timeout: 120_000,
 }, async (t) => {
-  assert.deepEqual(cronsOf("wrangler.jobs.toml"), ["* * * * *", "17 * * * *"]);
+  assert.deepEqual(cronsOf("wrangler.jobs.toml"), ["* * * * *", "17 * * * *", "30 5 * * *"]);
   assert.deepEqual(cronsOf("wrangler.toml"), [], "the API Worker has no Cron Triggers");
   assert.equal(
     CRON_WORKER,
@@ -46,7 +46,7 @@ test("each Cron Trigger of the jobs Worker runs through the Local Explorer and l
   });
   t.after(() => worker.stop());
 
-  const [everyMinute, hourly] = cronsOf("wrangler.jobs.toml");
+  const [everyMinute, hourly, daily] = cronsOf("wrangler.jobs.toml");
   // The README's curl, as written (its host aside), runs the per-minute cron; runCron() the hourly one.
   const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
   const curl = readme.match(/```sh\n(curl -X POST "[^\n]*local\/scheduled[^`]*)```/)?.[1];
@@ -57,6 +57,8 @@ test("each Cron Trigger of the jobs Worker runs through the Local Explorer and l
   });
   assert.equal(JSON.parse(answer).result.outcome, "ok", answer);
   await runCron(worker.url, hourly);
+  // The daily dunning run (docs/api.md part 18), for today: it queues its scan, which finds nothing.
+  await runCron(worker.url, daily);
   // The same route for the API Worker: it runs, and fails, as it exports no scheduled().
   await assert.rejects(
     runCron(worker.url, everyMinute, "voucher-billing-api"),
@@ -78,17 +80,27 @@ test("each Cron Trigger of the jobs Worker runs through the Local Explorer and l
         const [, name, json] = line.match(/^\[([^\]]*)\] (\{"job".*)$/);
         return `${name} ${JSON.parse(json).job}`;
       });
-  // The lines take a moment to reach the file, longer on a busy machine: read until all four are in,
-  // not a fixed 500 ms, then once more, so that a fifth would show.
-  for (const deadline = Date.now() + 15_000; logged().length < 4 && Date.now() < deadline; )
+  const dunning = `${CRON_WORKER} dunning`;
+  const others = () => logged().filter((job) => job !== dunning);
+  // The lines take a moment to reach the file, longer on a busy machine: read until all are in, not a
+  // fixed 500 ms, then once more, so that one more would show.
+  for (
+    const deadline = Date.now() + 15_000;
+    (others().length < 4 || !logged().includes(dunning)) && Date.now() < deadline;
+  )
     await new Promise((resolve) => setTimeout(resolve, 100));
   await new Promise((resolve) => setTimeout(resolve, 100));
   const jobs = logged();
-  // Every minute: events sent again, then stalled bank statements, then overdue deliveries; every hour: the sweep.
-  assert.deepEqual(jobs, [
-    `${CRON_WORKER} redispatch_events`,
-    `${CRON_WORKER} resume_statements`,
-    `${CRON_WORKER} redispatch_deliveries`,
-    `${CRON_WORKER} sweep`,
-  ]);
+  // Every minute: events sent again, then stalled bank statements, then overdue deliveries; every hour: the
+  // sweep; every day: dunning (its run's start, then its scans' lines from the dunning queue's consumer).
+  assert.ok(jobs.includes(dunning), jobs.join("\n"));
+  assert.deepEqual(
+    jobs.filter((job) => job !== dunning),
+    [
+      `${CRON_WORKER} redispatch_events`,
+      `${CRON_WORKER} resume_statements`,
+      `${CRON_WORKER} redispatch_deliveries`,
+      `${CRON_WORKER} sweep`,
+    ],
+  );
 });

@@ -37,7 +37,7 @@ const README = readFileSync(join(ROOT, "README.md"), "utf8");
 const README_API = "127.0.0.1:8787";
 const README_HOOK_PORT = "8788";
 /** What the session writes where it works. */
-const SESSION_FILES = ["receiver.log", "invoice.xml", "invoice.pdf"];
+const SESSION_FILES = ["receiver.log", "invoice.xml", "invoice.pdf", "reminder.pdf"];
 
 /** The fenced blocks of `language` after `marker` in the README, up to its next section ("## "). */
 function blocks(marker, language) {
@@ -196,7 +196,7 @@ test("the README's curl session and TypeScript client, against a fresh `wrangler
   const ports = { api, hookPort };
   const paths = Object.fromEntries(Object.entries(tools).map(([name, tool]) => [name, tool.path ?? ""]));
   const bash = shell({ ...process.env, TOKEN: "", ...paths });
-  // The session writes receiver.log, invoice.xml and invoice.pdf in the folder it works in: the
+  // The session writes receiver.log, invoice.xml, invoice.pdf and reminder.pdf in the folder it works in: the
   // git-ignored scratch/ (or, as before, the project folder). A developer's own are put back afterwards,
   // and a scratch/ the session made is removed.
   const scratch = join(ROOT, "scratch");

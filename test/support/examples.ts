@@ -82,6 +82,31 @@ export const exampleOrder = (auth: string, state: Parameters<typeof orderIn>[1] 
 const order = exampleOrder;
 const invoiced = async (auth: string) => createInvoice(auth, (await order(auth, "submitted")).id, "ref");
 
+/**
+ * An invoice with a level-1 reminder as the dunning run makes it (docs/api.md part 18), written straight
+ * into D1 and R2: its row (the trigger keeps the list's total) and its kept PDF.
+ */
+async function reminded(auth: string): Promise<{ id: string; invoiceId: string }> {
+  const invoice = await invoiced(auth);
+  const id = crypto.randomUUID();
+  const at = new Date().toISOString();
+  await env.DB.prepare(
+    "INSERT INTO reminders (id, invoice_id, customer_id, invoice_number, level, title, issued_on, pay_by, " +
+      "default_since, open_amount, interest_percent, interest_amount, fee_amount, total_amount, created_at) " +
+      "VALUES (?, ?, ?, ?, 1, 'Zahlungserinnerung', ?, ?, NULL, 100, NULL, 0, 0, 100, ?)",
+  )
+    .bind(id, invoice.id, customerOf(auth), invoice.number, invoice.due_on, invoice.due_on, at)
+    .run();
+  await env.DOCUMENTS.put(`reminders/${id}.pdf`, "%PDF-1.7 a reminder", {
+    httpMetadata: { contentType: "application/pdf" },
+    customMetadata: { owner: customerOf(auth) },
+  });
+  return { id, invoiceId: invoice.id };
+}
+
+const customerOf = (auth: string): string =>
+  (JSON.parse(atob(auth.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))) as { customer_id: string }).customer_id;
+
 /** A request on something `setup` made for a fresh principal: `request` gets its id. */
 const on =
   (setup: (auth: string) => Promise<{ id: string }>, method: string, request: (id: string) => string) =>
@@ -274,6 +299,28 @@ export const EXAMPLES: Record<string, Example> = {
   getInvoiceBalance: { status: 200, prepare: on(invoiced, "GET", (id) => `/invoices/${id}/balance`) },
   // docs/api.md part 17: an issued invoice has its delivery.
   listInvoiceDeliveries: { status: 200, prepare: on(invoiced, "GET", (id) => `/invoices/${id}/deliveries`) },
+  getInvoiceDunning: { status: 200, prepare: on(invoiced, "GET", (id) => `/invoices/${id}/dunning`) },
+  putInvoiceDunning: {
+    status: 200,
+    prepare: async () => {
+      const invoice = await invoiced(await token());
+      return {
+        auth: await token({ customer_id: undefined }),
+        method: "PUT",
+        path: `/invoices/${invoice.id}/dunning`,
+        json: { hold: true, reason: "Disputed: two cards missing." },
+      };
+    },
+  },
+  listInvoiceReminders: {
+    status: 200,
+    prepare: async () => {
+      const auth = await token();
+      const { invoiceId } = await reminded(auth);
+      return { auth, method: "GET", path: `/invoices/${invoiceId}/reminders` };
+    },
+  },
+  getReminderDocument: { status: 200, prepare: on(reminded, "GET", (id) => `/reminders/${id}/document`) },
   createInvoiceDelivery: {
     status: 201,
     prepare: async () => {
