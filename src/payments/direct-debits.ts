@@ -8,7 +8,7 @@ import { blockOf } from "../domain/direct-debits";
 import { transactionStateOf, type TransactionState } from "../domain/payments";
 import type { EventDraft } from "../events/outbox";
 import { unappliedOf } from "../schemas/bank-transaction";
-import { allocate, openAmountOf, recordReturned, reverse } from "../writes/payments";
+import { allocate, payableOf, recordReturned, reverse } from "../writes/payments";
 import type { StatementTransaction } from "./camt053";
 
 // docs/api.md part 16: a statement's transaction as part of a direct debit's life, read before part 15's
@@ -140,7 +140,7 @@ async function settlement(orm: Database, tx: StatementTransaction, transactionId
       allocated += debit.amount;
       continue;
     }
-    const amount = Math.min(debit.amount, openAmountOf(invoice));
+    const amount = Math.min(debit.amount, payableOf(invoice));
     writes.push(debitMoves(orm, debit, { state: "paid", settledBy: transactionId }), released(orm, debit));
     if (amount === 0) continue;
     const allocation = allocate(orm, { ...payment, amount });

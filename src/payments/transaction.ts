@@ -19,7 +19,7 @@ import { newId } from "../domain/ids";
 import { nextTimestamp } from "../domain/time";
 import { WriteConflict } from "../errors";
 import { insertEvents, type EventDraft } from "../events/outbox";
-import { allocate, openAmountOf } from "../writes/payments";
+import { allocate, payableOf } from "../writes/payments";
 import type { StatementTransaction } from "./camt053";
 import type { DedupeKeys } from "./dedupe";
 import { directDebitPlan } from "./direct-debits";
@@ -51,7 +51,8 @@ const asNamed = (invoice: InvoiceRow): NamedInvoice => ({
   id: invoice.id,
   number: invoice.number,
   customerId: invoice.customerId,
-  open: openAmountOf(invoice),
+  // Rule 2 with part 18: an open invoice takes its open amount, then its unpaid charges.
+  open: invoice.state === "open" ? payableOf(invoice) : 0,
   state: invoice.state,
 });
 
