@@ -87,7 +87,7 @@ export function recordReturned(
 export function allocate(
   orm: Database,
   a: Allocation,
-): { payment: PaymentRow; writes: BatchItem<"sqlite">[]; events: EventDraft[] } {
+): { payment: PaymentRow; invoice: InvoiceRow; writes: BatchItem<"sqlite">[]; events: EventDraft[] } {
   const { invoice } = a;
   const payment = recordPayment(orm, a);
   const allocated = invoice.allocatedAmount + a.amount;
@@ -105,6 +105,8 @@ export function allocate(
     events.push({ type: "invoice.paid", data: toInvoice({ ...invoice, ...settled }), customerId: invoice.customerId });
   return {
     payment: payment.row,
+    // As the batch leaves it: a statement's next transaction in the same batch reads it so.
+    invoice: { ...invoice, allocatedAmount: allocated, ...settled },
     writes: [
       payment.insert,
       orm
