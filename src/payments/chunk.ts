@@ -118,7 +118,8 @@ async function attemptChunk(
     known.known.has(k.key) || known.known.has(k.content) || (!k.referenced && known.knownContents.has(k.content));
 
   // Up to the first transaction part 16 may claim: that one is handled alone.
-  const firstDebit = slice.findIndex((tx, i) => !isKnown(sliceKeys[i]!) && debitLike(tx, debits.found));
+  // Known or not: a batch entry's settlement part written before is known, and carries on alone.
+  const firstDebit = slice.findIndex((tx) => debitLike(tx, debits.found));
   if (firstDebit === 0) return undefined;
   const length = firstDebit === -1 ? slice.length : firstDebit;
   const references = slice

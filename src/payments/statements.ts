@@ -91,10 +91,16 @@ async function processStatement(env: Bindings, id: string): Promise<"done" | "mo
     if (Date.now() - started > RUN_MS || RUN_QUERIES - queries < ALONE_QUERIES) return "more";
     try {
       const chunk = await handleChunk(db.orm, progress, transactions, position, keys, RUN_QUERIES - queries);
-      const done = chunk ?? {
-        ...(await handleTransaction(db.orm, progress, transactions[position]!, position, keys[position]!)),
-        handled: 1,
-      };
+      const done =
+        chunk ??
+        (await handleTransaction(
+          db.orm,
+          progress,
+          transactions[position]!,
+          position,
+          keys[position]!,
+          RUN_QUERIES - queries,
+        ));
       progress.lastAt = done.lastAt;
       queries += done.queries;
       position += done.handled;

@@ -104,6 +104,7 @@ async function matchingPlan(
   customerId: string | null;
   writes: BatchItem<"sqlite">[];
   events: EventDraft[];
+  remaining?: boolean;
 }> {
   if (!matchable(tx)) return { state: "ignored", allocated: 0, customerId: null, writes: [], events: [] };
   const { rows, allocations, customerId } = await allocationsOf(orm, tx);
@@ -157,14 +158,20 @@ export async function handleTransaction(
   tx: StatementTransaction,
   position: number,
   keys: DedupeKeys,
-): Promise<{ outcome: Outcome; events: EventRow[]; lastAt: string; queries: number }> {
+  budget: number,
+): Promise<{ outcome: Outcome; events: EventRow[]; lastAt: string; queries: number; handled: number }> {
   for (let attempt = 1; ; attempt++) {
     const at = nextTimestamp(progress.lastAt);
     // Known: one with its reference key, or, when either lacks AcctSvcrRef, one with its content key (a
     // stored one without AcctSvcrRef has its content key as its dedupe key, also when stored before
     // content_key was kept).
     const [known] = await orm
-      .select({ id: bankTransactions.id })
+      .select({
+        id: bankTransactions.id,
+        bankStatementId: bankTransactions.bankStatementId,
+        position: bankTransactions.position,
+        allocatedAmount: bankTransactions.allocatedAmount,
+      })
       .from(bankTransactions)
       .where(
         or(
@@ -173,10 +180,17 @@ export async function handleTransaction(
         ),
       )
       .limit(1);
-    if (known) return countOnly(orm, progress, position, at);
+    // Stored at this very place by this statement, while its position has not moved past it: a batch
+    // entry's settlement, part written (direct-debits.ts), which carries on.
+    const resumed = known?.bankStatementId === progress.statement.id && known.position === position ? known : undefined;
+    if (known && !resumed) return countOnly(orm, progress, position, at);
 
-    const id = newId();
-    const plan = (await directDebitPlan(orm, tx, id, at)) ?? (await matchingPlan(orm, tx, id, at));
+    const id = resumed?.id ?? newId();
+    const plan = resumed
+      ? await directDebitPlan(orm, tx, id, at, budget, resumed)
+      : ((await directDebitPlan(orm, tx, id, at, budget)) ?? (await matchingPlan(orm, tx, id, at)));
+    // A part written before, and none of the block is left to it: what is there is not this run's to finish.
+    if (!plan) throw new Error(`the batch entry at position ${position} was part settled, and its debits changed`);
     const outcome: Outcome =
       plan.state === "ignored" ? "ignored" : plan.state === "unmatched" ? "unmatched" : "matched";
     const row = transactionRow(tx, { id, statementId: progress.statement.id, at, position, keys }, plan);
@@ -185,15 +199,32 @@ export async function handleTransaction(
     // from the last, so that a run that resumes stamps after it.
     const lastAt = new Date(Date.parse(at) + Math.max(0, plan.events.length - 1)).toISOString();
     try {
+      const allocated = (resumed?.allocatedAmount ?? 0) + plan.allocated;
       const results = await batchNamed(orm, {
-        transaction: [transactionInsert(orm, row, keys)],
+        transaction: [
+          resumed
+            ? orm
+                .update(bankTransactions)
+                .set({
+                  allocatedAmount: guarded(
+                    sql`${bankTransactions.allocatedAmount} = ${resumed.allocatedAmount}`,
+                    allocated,
+                    "transaction_allocation",
+                  ),
+                  state: plan.state,
+                })
+                .where(eq(bankTransactions.id, id))
+            : transactionInsert(orm, row, keys),
+        ],
         allocations: plan.writes,
         events: events.inserts,
-        statement: [advance(orm, progress, position, outcome, lastAt)],
+        // A part with debits left: the statement stays at this transaction.
+        statement: plan.remaining ? [] : [advance(orm, progress, position, outcome, lastAt)],
       });
       // Its reads (at most a few of each kind), then its batch.
       const queries = 10 + 2 + plan.writes.length + events.inserts.length;
-      return { outcome, events: (results.events as EventRow[][]).map((rows) => rows[0]!), lastAt, queries };
+      const stored = (results.events as EventRow[][]).map((rows) => rows[0]!);
+      return { outcome, events: stored, lastAt, queries, handled: plan.remaining ? 0 : 1 };
     } catch (error) {
       if (!(error instanceof WriteConflict)) throw error;
       // Another statement stored the same transfer meanwhile.
@@ -209,5 +240,5 @@ export async function handleTransaction(
 /** A transaction already stored (by an earlier statement, or this one's earlier run): counted, not matched. */
 async function countOnly(orm: Database, progress: Progress, position: number, at: string) {
   await orm.batch([advance(orm, progress, position, "duplicate", at)]);
-  return { outcome: "duplicate" as const, events: [], lastAt: at, queries: 2 };
+  return { outcome: "duplicate" as const, events: [], lastAt: at, queries: 2, handled: 1 };
 }
