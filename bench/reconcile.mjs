@@ -208,7 +208,8 @@ async function measureFloor({ plan, file, seedPath, port, iban }) {
         return [tx.position, invoice.id, number, invoice.customer.id, amount];
       }),
     );
-    const put = await fetch(`${worker.url}/allocations`, { method: "PUT", body: JSON.stringify(given) });
+    const gross = Object.fromEntries(plan.invoices.map((invoice) => [invoice.id, invoice.gross]));
+    const put = await fetch(`${worker.url}/allocations`, { method: "PUT", body: JSON.stringify({ given, gross }) });
     if (put.status !== 204) throw new Error(`floor: PUT /allocations ${put.status}`);
     const started = performance.now();
     const response = await fetch(`${worker.url}/floor?iban=${encodeURIComponent(iban)}`, {

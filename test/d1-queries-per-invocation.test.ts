@@ -57,7 +57,7 @@ it("each run of a statement's processing stays within D1's 1,000 queries per inv
   const invoices: any[] = [];
   for (let i = 0; i < 20; i++) invoices.push(await invoiceOf(auth, "100.00"));
   // By reference (two invoices named, one paid in part), by the payer's IBAN alone, and naming nothing known.
-  const entries = Array.from({ length: 450 }, (_, i) =>
+  const entries = Array.from({ length: 1500 }, (_, i) =>
     i % 3 === 0
       ? credit("1.00", {
           structuredReference: rfReference(invoices[i % 20].number),
@@ -73,7 +73,7 @@ it("each run of a statement's processing stays within D1's 1,000 queries per inv
   const runs = await countedRuns(50);
   expect(await read(office, `/bank_statements/${statement.id}`)).toMatchObject({
     state: "processed",
-    transactions_count: 450,
+    transactions_count: 1500,
   });
   expect(runs.length).toBeGreaterThanOrEqual(2);
   const most = { calls: Math.max(...runs.map((r) => r.calls)), statements: Math.max(...runs.map((r) => r.statements)) };

@@ -2,8 +2,9 @@
 // without, and nothing else. The same file parsed by the service's reader (src/payments/camt053.ts), its
 // dedupe keys (src/payments/dedupe.ts), and the same number of transactions and allocations written to a
 // D1 of the service's schema by the service's builders, in batches of 200 transactions: each
-// transaction's row, each allocation's payment, its invoice's allocated amount and its payment.received
-// event. No matching: which invoice gets what is given (PUT /allocations, the plan's expectation), and
+// transaction's row, each allocation's payment, its invoice's allocated amount (and, when that pays it,
+// its state and paid_at), its payment.received event and the invoice.paid event, the inserts grouped
+// as the service groups them. No matching: which invoice gets what is given (PUT /allocations, the plan's expectation), and
 // nothing is read. Never deployed.
 import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
@@ -15,8 +16,12 @@ interface Env {
   DB: D1Database;
 }
 
-/** Per position: the invoices it pays (id, number, customer, cents). */
+/** Per position: the invoices it pays (id, number, customer, cents); and each invoice's gross amount. */
 let given: [number, string, string, string, number][] = [];
+let gross: Record<string, number> = {};
+
+const slices = <T>(rows: T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(rows.length / size) }, (_, i) => rows.slice(i * size, (i + 1) * size));
 
 const CHUNK = 200;
 
@@ -25,7 +30,7 @@ export default {
     const url = new URL(request.url);
     if (url.pathname === "/health") return new Response("ok");
     if (request.method === "PUT" && url.pathname === "/allocations") {
-      given = await request.json();
+      ({ given, gross } = (await request.json()) as { given: typeof given; gross: typeof gross });
       return new Response(null, { status: 204 });
     }
     if (request.method !== "POST" || url.pathname !== "/floor") return new Response("not found", { status: 404 });
@@ -53,15 +58,20 @@ export default {
       version: "camt.053.001.08",
     });
     let statements = 1;
+    // What each invoice still has open, to write its settling (state, paid_at, invoice.paid) when it is paid.
+    const open = new Map<string, number>(Object.entries(gross));
     for (let start = 0; start < transactions.length; start += CHUNK) {
-      const batch: any[] = [];
+      const rows: any[] = [];
+      const paymentRows: any[] = [];
+      const updates: any[] = [];
+      const eventRows: any[] = [];
       for (let position = start; position < Math.min(transactions.length, start + CHUNK); position++) {
         const tx = transactions[position]!;
         const id = crypto.randomUUID();
         const at = new Date().toISOString();
         const paid = byPosition.get(position) ?? [];
         const allocated = paid.reduce((sum, a) => sum + a[4], 0);
-        batch.push(
+        rows.push(
           orm.insert(bankTransactions).values({
             id,
             bankStatementId: statementId,
@@ -99,23 +109,37 @@ export default {
             returnReason: null,
             createdAt: at,
           };
-          batch.push(
-            orm.insert(payments).values(payment),
+          const left = (open.get(invoiceId) ?? 0) - cents;
+          open.set(invoiceId, left);
+          paymentRows.push(payment);
+          updates.push(
             orm
               .update(invoices)
-              .set({ allocatedAmount: sql`${invoices.allocatedAmount} + ${cents}` })
+              .set({
+                allocatedAmount: sql`${invoices.allocatedAmount} + ${cents}`,
+                ...(left === 0 ? { state: "paid" as const, paidAt: at, updatedAt: at } : {}),
+              })
               .where(sql`${invoices.id} = ${invoiceId}`),
-            orm.insert(events).values({
-              id: crypto.randomUUID(),
-              customerId,
-              type: "payment.received",
-              createdAt: at,
-              data: JSON.stringify(payment),
-              dispatchedAt: null,
-            }),
           );
+          const event = (type: "payment.received" | "invoice.paid", data: unknown) => ({
+            id: crypto.randomUUID(),
+            customerId,
+            type,
+            createdAt: at,
+            data: JSON.stringify(data),
+            dispatchedAt: null,
+          });
+          eventRows.push(event("payment.received", payment));
+          if (left === 0) eventRows.push(event("invoice.paid", { id: invoiceId, number, state: "paid", paid_at: at }));
         }
       }
+      // The service's grouping (src/payments/chunk.ts): payments 9 and events 16 a statement.
+      const batch = [
+        ...rows,
+        ...slices(paymentRows, 9).map((group) => orm.insert(payments).values(group)),
+        ...updates,
+        ...slices(eventRows, 16).map((group) => orm.insert(events).values(group)),
+      ];
       statements += batch.length;
       await orm.batch(batch as [any, ...any[]]);
     }

@@ -11,7 +11,7 @@ import { directDebits } from "../schemas/direct-debit-collection";
 const GROUP = 90;
 
 /** `values` in groups that each fit one statement. */
-const groups = <T>(values: readonly T[], size = GROUP): T[][] =>
+export const groups = <T>(values: readonly T[], size = GROUP): T[][] =>
   Array.from({ length: Math.ceil(values.length / size) }, (_, i) => values.slice(i * size, (i + 1) * size));
 
 /** How many queries reading `count` values in groups makes. */

@@ -3,17 +3,16 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { batchNamed, type Database } from "../db/client";
 import { guarded } from "../db/guards";
-import { bankStatements, type EventRow, type InvoiceRow } from "../db/schema";
+import { bankStatements, events, payments, type EventRow, type InvoiceRow, type PaymentRow } from "../db/schema";
 import { blockOf } from "../domain/direct-debits";
 import { referencesOf, share } from "../domain/matching";
 import { transactionStateOf } from "../domain/payments";
 import { newId } from "../domain/ids";
 import { nextTimestamp } from "../domain/time";
 import { WriteConflict } from "../errors";
-import { insertEvents } from "../events/outbox";
 import { allocate } from "../writes/payments";
 import type { StatementTransaction } from "./camt053";
-import { debitIds, invoicesNumbered, knownKeys, openInvoicesOf, payersOf, readsFor } from "./candidates";
+import { debitIds, groups, invoicesNumbered, knownKeys, openInvoicesOf, payersOf, readsFor } from "./candidates";
 import type { DedupeKeys } from "./dedupe";
 import { asNamed, MAX_REFERENCES, matchable, type Progress, RACES } from "./transaction";
 import { transactionInsert, transactionRow } from "./rows";
@@ -32,12 +31,7 @@ import { transactionInsert, transactionRow } from "./rows";
 const CHUNK = 200;
 
 /** What a chunk left: how many transactions it handled, its events (for the queue), its last stamp, its queries. */
-interface Chunked {
-  handled: number;
-  events: EventRow[];
-  lastAt: string;
-  queries: number;
-}
+type Chunked = { handled: number; events: EventRow[]; lastAt: string; queries: number };
 
 /** A transaction part 16 may claim (a direct debit's settlement or return): handled alone, as before. */
 const debitLike = (tx: StatementTransaction, debits: Set<string>) =>
@@ -49,9 +43,21 @@ const debitLike = (tx: StatementTransaction, debits: Set<string>) =>
       tx.batchPaymentInformationId !== null &&
       blockOf(tx.batchPaymentInformationId) !== undefined));
 
-/** The most statements a transaction's writes may take in the batch: its row, and per invoice 4. */
-const mostWrites = (tx: StatementTransaction) =>
-  matchable(tx) ? 1 + 4 * Math.max(1, Math.min(MAX_REFERENCES, referencesOf(tx).length)) : 1;
+/** Rows a statement of the chunk's batch inserts at most (D1: 100 bound values; payments bind 11, events 6). */
+const PAYMENTS_A_STATEMENT = 9;
+const EVENTS_A_STATEMENT = 16;
+
+/**
+ * The most statements the writes of `transactions` transactions that may pay `allocations` invoices
+ * take in one batch: a row each, an invoice's update each, the payments and the events (two at most
+ * an allocation) inserted many rows a statement, and the statement's advance.
+ */
+const mostWrites = (transactions: number, allocations: number) =>
+  transactions +
+  allocations +
+  Math.ceil(allocations / PAYMENTS_A_STATEMENT) +
+  Math.ceil((2 * allocations) / EVENTS_A_STATEMENT) +
+  1;
 
 /**
  * Handles the statement's transactions from `start` on, as many as fit `budget` queries: answers
@@ -89,15 +95,16 @@ async function attemptChunk(
   // The chunk's extent: what its reads and its batch can take of the budget. Its reads are at most a
   // few groups of each kind (45), and the invoices its references name, 90 a query.
   let end = start;
-  let writes = 1;
   let named = 0;
+  let paying = 0;
   while (end < transactions.length && end - start < CHUNK) {
     const tx = transactions[end]!;
     const names = matchable(tx) ? Math.min(MAX_REFERENCES, referencesOf(tx).length) : 0;
-    const more = mostWrites(tx);
-    if (45 + readsFor(named + names) + writes + more > budget) break;
-    writes += more;
+    // Rule 3 pays one invoice without naming it.
+    const pays = matchable(tx) ? Math.max(1, names) : 0;
+    if (45 + readsFor(named + names) + mostWrites(end - start + 1, paying + pays) > budget) break;
     named += names;
+    paying += pays;
     end++;
   }
   if (end === start) return undefined;
@@ -152,7 +159,8 @@ async function attemptChunk(
 
   const rows: BatchItem<"sqlite">[] = [];
   const allocations: BatchItem<"sqlite">[] = [];
-  const eventInserts: BatchItem<"sqlite">[] = [];
+  const paymentRows: PaymentRow[] = [];
+  const eventRows: (typeof events.$inferInsert)[] = [];
   const counts = { matched: 0, unmatched: 0, duplicate: 0 };
   let lastAt = progress.lastAt;
   let handled = 0;
@@ -215,7 +223,9 @@ async function attemptChunk(
         at,
       });
       cache.set(invoice.id, allocation.invoice);
-      allocations.push(...allocation.writes);
+      // Its payment is inserted with the chunk's others, many a statement; its invoice's update here.
+      paymentRows.push(allocation.payment);
+      allocations.push(...allocation.writes.slice(1));
       drafts.push(...allocation.events);
     }
     const allocated = plan.reduce((sum, a) => sum + a.amount, 0);
@@ -244,7 +254,17 @@ async function attemptChunk(
     }
     stored.keys.add(k.key);
     stored.contents.add(k.content);
-    eventInserts.push(...insertEvents(orm, null, drafts, Date.parse(at)).inserts);
+    // Stamped a millisecond apart from `at`, in order, as events/outbox.ts stamps a write's events.
+    drafts.forEach((draft, j) =>
+      eventRows.push({
+        id: newId(),
+        customerId: draft.customerId!,
+        type: draft.type,
+        createdAt: new Date(Date.parse(at) + j).toISOString(),
+        data: JSON.stringify(draft.data),
+        dispatchedAt: null,
+      }),
+    );
     lastAt = new Date(Date.parse(at) + Math.max(0, drafts.length - 1)).toISOString();
     handled++;
   }
@@ -266,10 +286,11 @@ async function attemptChunk(
     .where(eq(bankStatements.id, statement.id));
   const results = await batchNamed(orm, {
     transactions: rows,
+    payments: groups(paymentRows, PAYMENTS_A_STATEMENT).map((group) => orm.insert(payments).values(group)),
     allocations,
-    events: eventInserts,
+    events: groups(eventRows, EVENTS_A_STATEMENT).map((group) => orm.insert(events).values(group).returning()),
     statement: [advance],
   });
-  queries += 1 + rows.length + allocations.length + eventInserts.length;
-  return { handled, events: (results.events as EventRow[][]).map((r) => r[0]!), lastAt, queries };
+  queries += Object.values(results).reduce((sum, group) => sum + group.length, 0);
+  return { handled, events: (results.events as EventRow[][]).flat(), lastAt, queries };
 }
