@@ -4,7 +4,7 @@ import { expect, it } from "vitest";
 import jobs from "../src/jobs/index";
 import type { StatementMessage } from "../src/payments/messages";
 import { storeBillingProfile, token } from "./support/api";
-import { FaultyD1 } from "./support/faulty-d1";
+import { type CallRecord, FaultyD1, UNREACHABLE } from "./support/faulty-d1";
 import {
   backOffice,
   collection,
@@ -91,11 +91,12 @@ async function cloneStatement(table: string, id: string, changes: Record<string,
   ).bind(...columns.filter((c) => c in changes).map((c) => changes[c]), id);
 }
 
-// Part 16: a batch entry without details that settles a block of 1,000 direct debits is one transaction
-// of about 6,000 statements: it is written in parts, each within the run's queries, each atomic.
-it("a batch entry settling 1,000 direct debits: each run within D1's 1,000 queries, every invoice paid once", {
-  timeout: 120_000,
-}, async () => {
+/**
+ * A pending collection's block of `size` direct debits, each of an invoice (and order) of its own: one
+ * made through the API, the others copied from it in D1 (numbers `prefix` and five digits); and the
+ * batch entry without details that settles the block.
+ */
+async function block(size: number, prefix: string) {
   const office = await backOffice();
   const auth = await token();
   const { id: collectionId, message_id } = await collection(auth);
@@ -103,13 +104,13 @@ it("a batch entry settling 1,000 direct debits: each run within D1's 1,000 queri
     await env.DB.prepare("SELECT * FROM direct_debits WHERE collection_id = ?").bind(collectionId).all<any>()
   ).results;
   const invoice = await env.DB.prepare("SELECT * FROM invoices WHERE id = ?").bind(debit.invoice_id).first<any>();
-  // 999 more debits in the block, each of an invoice (and order) of its own, copied from the first.
+  // The rest of the block, each of an invoice (and order) of its own, copied from the first.
   const clones: D1PreparedStatement[] = [];
   const numbers: string[] = [invoice.number];
-  for (let k = 1; k < 1000; k++) {
+  for (let k = 1; k < size; k++) {
     const orderId = crypto.randomUUID();
     const invoiceId = crypto.randomUUID();
-    const number = `${invoice.number.slice(0, 9)}9${String(k).padStart(5, "0")}`;
+    const number = `${invoice.number.slice(0, 9)}${prefix}${String(k).padStart(5, "0")}`;
     numbers.push(number);
     clones.push(
       await cloneStatement("card_orders", invoice.order_id, { id: orderId }),
@@ -122,7 +123,7 @@ it("a batch entry settling 1,000 direct debits: each run within D1's 1,000 queri
     );
   }
   for (let i = 0; i < clones.length; i += 300) await env.DB.batch(clones.slice(i, i + 300));
-  const total = (1000 * debit.amount) / 100;
+  const total = (size * debit.amount) / 100;
   const entry = {
     amount: total.toFixed(2),
     creditDebit: "credit" as const,
@@ -130,8 +131,17 @@ it("a batch entry settling 1,000 direct debits: each run within D1's 1,000 queri
     bookedOn: "2026-11-20",
     valueDate: "2026-11-20",
     accountServicerReference: `ACSR-${crypto.randomUUID().slice(0, 20)}`,
-    batch: { paymentInformationId: `${message_id}-FRST`, count: 1000 },
+    batch: { paymentInformationId: `${message_id}-FRST`, count: size },
   };
+  return { office, collectionId, debit, entry, numbers };
+}
+
+// Part 16: a batch entry without details that settles a block of 1,000 direct debits is one transaction
+// of about 6,000 statements: it is written in parts, each within the run's queries, each atomic.
+it("a batch entry settling 1,000 direct debits: each run within D1's 1,000 queries, every invoice paid once", {
+  timeout: 120_000,
+}, async () => {
+  const { office, collectionId, debit, entry, numbers } = await block(1000, "9");
   queued.take();
   statementsQueued.take();
   const [statement] = await upload(office, statementFile([entry]));
@@ -173,4 +183,62 @@ it("a batch entry settling 1,000 direct debits: each run within D1's 1,000 queri
   expect(most.calls, JSON.stringify(runs)).toBeLessThanOrEqual(LIMIT);
   expect(most.statements, JSON.stringify(runs)).toBeLessThanOrEqual(LIMIT);
   expect(numbers).toHaveLength(1000);
+});
+
+/** A D1 whose first batch is executed and its answer lost. */
+class FirstBatchLost extends FaultyD1 {
+  private lost = false;
+
+  constructor() {
+    super(env.DB);
+  }
+
+  override async call<R>(kind: CallRecord["kind"], sql: string[], run: () => Promise<R>): Promise<R> {
+    if (kind !== "batch" || this.lost) return super.call(kind, sql, run);
+    this.lost = true;
+    await run();
+    throw new Error(UNREACHABLE);
+  }
+}
+
+it("a batch entry's settlement whose second part's answer is lost: the redelivery carries on, every invoice paid once", {
+  timeout: 120_000,
+}, async () => {
+  const { office, collectionId, debit, entry } = await block(400, "8");
+  queued.take();
+  statementsQueued.take();
+  const [statement] = await upload(office, statementFile([entry]));
+  // The first run writes a part and sends itself on; the second's batch reaches the database, its answer is lost.
+  expect(await countedRuns(1)).toHaveLength(1);
+  const message = statementsQueued.messages.shift()!;
+  const fault = { DB: new FirstBatchLost().binding };
+  const batch = createMessageBatch<StatementMessage>("voucher-billing-statements", [
+    { id: "lost", timestamp: new Date(), attempts: 1, body: message },
+  ]);
+  let retried = false;
+  batch.messages[0]!.retry = () => void (retried = true);
+  const ctx = createExecutionContext();
+  await jobs.queue(batch, { ...env, ...fault, EVENTS: queued.binding, STATEMENTS: statementsQueued.binding }, ctx);
+  await waitOnExecutionContext(ctx);
+  expect(retried).toBe(true);
+  // The queue delivers it again.
+  statementsQueued.messages.push(message);
+  await countedRuns(20);
+  expect(await read(office, `/bank_statements/${statement.id}`)).toMatchObject({
+    state: "processed",
+    matched_count: 1,
+  });
+  const paid = await env.DB.prepare(
+    "SELECT count(*) AS n, count(DISTINCT p.invoice_id) AS invoices, sum(p.amount) AS sum, max(t.allocated_amount) AS allocated " +
+      "FROM payments p JOIN bank_transactions t ON t.id = p.bank_transaction_id WHERE t.bank_statement_id = ?",
+  )
+    .bind(statement.id)
+    .first();
+  expect(paid).toStrictEqual({ n: 400, invoices: 400, sum: 400 * debit.amount, allocated: 400 * debit.amount });
+  const settled = await env.DB.prepare(
+    "SELECT state, count(*) AS n FROM direct_debits WHERE collection_id = ? GROUP BY state",
+  )
+    .bind(collectionId)
+    .all();
+  expect(settled.results).toStrictEqual([{ state: "paid", n: 400 }]);
 });
