@@ -9,8 +9,9 @@
 // transaction, with what docs/api.md part 15's rules make of each (bench/reconcile/check.mjs):
 //   wrong                 transactions whose payments (invoice, amount) are not the expected ones
 //   unmatched_referenced  transactions naming a known open invoice by a valid reference, left unmatched
-// Both must be 0 (exit 1 otherwise). The one line on stdout:
-//   reconcile transactions=N wrong=W unmatched_referenced=U seconds=S
+// Both must be 0 (exit 1 otherwise). In the same run, the floor (measureFloor): the same file parsed and
+// the same transactions and allocations written to a D1 seeded alike, without matching. The one line on stdout:
+//   reconcile transactions=N wrong=W unmatched_referenced=U seconds=S floor_seconds=F ratio=R   (R = F / S)
 // everything else (the machine, the file, the progress, the CPU time of wrangler and workerd, what
 // went wrong) goes to stderr. (Its profiling mode, which found where the time goes, is removed:
 // BENCHMARKS.md, "Reconciliation".)
@@ -183,10 +184,54 @@ async function untilProcessed(url, id, token, started, reloads) {
   }
 }
 
+/**
+ * The floor, in the same run: a Worker of its own under wrangler dev (bench/reconcile/floor-worker.ts)
+ * on a D1 of the service's schema seeded with the same invoices, given the file and which invoice each
+ * transaction pays (the plan's expectation), parses the file and writes the same transactions and
+ * allocations, without matching. The seconds are from the request to its answer, as the service's are
+ * from the upload to the answer that says `processed`.
+ */
+async function measureFloor({ plan, file, seedPath, port, iban }) {
+  log("starting the floor's Worker (the same seed, no matching)");
+  const worker = await startWorker({
+    name: "bench-reconcile-floor",
+    port: port + 1,
+    config: "bench/reconcile/floor.toml",
+    seed: seedPath,
+    env: wranglerEnv,
+  });
+  try {
+    const byNumber = new Map(plan.invoices.map((invoice) => [invoice.number, invoice]));
+    const given = plan.transactions.flatMap((tx) =>
+      tx.expected.map(({ number, amount }) => {
+        const invoice = byNumber.get(number);
+        return [tx.position, invoice.id, number, invoice.customer.id, amount];
+      }),
+    );
+    const gross = Object.fromEntries(plan.invoices.map((invoice) => [invoice.id, invoice.gross]));
+    const put = await fetch(`${worker.url}/allocations`, { method: "PUT", body: JSON.stringify({ given, gross }) });
+    if (put.status !== 204) throw new Error(`floor: PUT /allocations ${put.status}`);
+    const started = performance.now();
+    const response = await fetch(`${worker.url}/floor?iban=${encodeURIComponent(iban)}`, {
+      method: "POST",
+      body: file.bytes,
+    });
+    const body = await response.json();
+    const ms = performance.now() - started;
+    if (response.status !== 200 || body.transactions !== plan.transactions.length)
+      throw new Error(`floor: ${response.status} ${JSON.stringify(body)}`);
+    return { ms, workerMs: body.ms, transactions: body.transactions, statements: body.statements };
+  } finally {
+    await worker.stop();
+    rmSync(worker.persistTo, { recursive: true, force: true });
+  }
+}
+
 async function main() {
   const port = Number(flags.port);
-  for (const p of [port, port + 1000])
-    if (!(await isFree(p))) throw new Error(`port ${p} is in use; pass --port <port> (it uses port and port + 1000)`);
+  for (const p of [port, port + 1, port + 1000, port + 1001])
+    if (!(await isFree(p)))
+      throw new Error(`port ${p} is in use; pass --port <port> (it uses port, port + 1 and those + 1000)`);
   const machine = {
     cores: cpus().length,
     cpu: cpus()[0]?.model ?? "unknown",
@@ -342,8 +387,16 @@ async function main() {
   );
   for (const [kind, list] of Object.entries(result.problems)) log(`  ${kind} (${list.count}): ${list.join(" | ")}`);
 
+  const floor = await measureFloor({ plan, file, seedPath, port, iban: vars.CREDITOR_IBAN });
+  const floorSeconds = (floor.ms / 1000).toFixed(1);
+  log(
+    `floor (bench/reconcile/floor-worker.ts, the same file parsed and ${thousands(floor.transactions)} transactions ` +
+      `and their allocations written, ${thousands(floor.statements)} statements, no matching): ${floorSeconds} s ` +
+      `from the request (the Worker's own ${(floor.workerMs / 1000).toFixed(1)} s)`,
+  );
   console.log(
-    `reconcile transactions=${N} wrong=${result.wrong} unmatched_referenced=${result.unmatchedReferenced} seconds=${wall}`,
+    `reconcile transactions=${N} wrong=${result.wrong} unmatched_referenced=${result.unmatchedReferenced} ` +
+      `seconds=${wall} floor_seconds=${floorSeconds} ratio=${(Number(floorSeconds) / Number(wall)).toFixed(2)}`,
   );
   if (reloads()) log(`the figures are void: ${reloads()}, and wrangler dev reloaded the Workers meanwhile`);
   if (result.wrong > 0 || result.unmatchedReferenced > 0 || Object.keys(result.problems).length > 0 || reloads())

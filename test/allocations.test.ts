@@ -138,6 +138,8 @@ describe("GET /invoices/{id}/balance and /payments: the customer's own", () => {
         gross_amount: "12.34",
         allocated_amount: "0.00",
         open_amount: "12.34",
+        charges_amount: "0.00",
+        charges_open_amount: "0.00",
       },
     });
     await expectJson(

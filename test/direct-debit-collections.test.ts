@@ -1679,4 +1679,40 @@ describe("a return and its settlement, in either order", () => {
     // The transfer still pays it.
     expect((await invoiceNow(auth, invoice.id)).state).toBe("paid");
   });
+
+  // Part 18 with part 16: a settlement that found the invoice paid pays its unpaid charges; its return
+  // takes back what it took, and the invoice, paid by the transfer, stays paid.
+  it("a return after a settlement that paid only charges: the charges are open again, the invoice stays paid", async () => {
+    const { auth } = await debtor();
+    const invoice = await ddInvoice(auth, "30.00");
+    const collection = await collect(dueDate());
+    const debit = await debitOf(collection, invoice);
+    await statementOf([credit("30.00", { structuredReference: rfReference(invoice.number) })]);
+    // A reminder claimed 7.50 of interest and fees (as the dunning run writes it).
+    await env.DB.prepare("UPDATE invoices SET charges_amount = 750 WHERE id = ?").bind(invoice.id).run();
+    const [settled] = (await statementOf([settlementOf("30.00", debit.endToEndId)])).transactions;
+    expect([settled.state, settled.allocated_amount, settled.unapplied_amount]).toStrictEqual([
+      "overpaid",
+      "7.50",
+      "22.50",
+    ]);
+    expect(await balanceOf(auth, invoice.id)).toMatchObject({
+      allocated_amount: "37.50",
+      open_amount: "0.00",
+      charges_open_amount: "0.00",
+    });
+    await statementOf([returnOf("30.00", debit.endToEndId, "MD06")]);
+    expect(await balanceOf(auth, invoice.id)).toMatchObject({
+      allocated_amount: "30.00",
+      open_amount: "0.00",
+      charges_amount: "7.50",
+      charges_open_amount: "7.50",
+    });
+    expect((await invoiceNow(auth, invoice.id)).state).toBe("paid");
+    // The bank took back all 30.00: nothing of the settlement is allocatable again.
+    expect(await read(office, `/bank_transactions/${settled.id}`)).toMatchObject({
+      state: "matched",
+      unapplied_amount: "0.00",
+    });
+  });
 });

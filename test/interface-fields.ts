@@ -132,7 +132,16 @@ export const INTERFACE_FIELDS = {
     "return_reason",
     "created_at",
   ],
-  invoice_balance: ["type", "invoice_id", "payment_reference", "gross_amount", "allocated_amount", "open_amount"],
+  invoice_balance: [
+    "type",
+    "invoice_id",
+    "payment_reference",
+    "gross_amount",
+    "allocated_amount",
+    "open_amount",
+    "charges_amount",
+    "charges_open_amount",
+  ],
   // docs/api.md part 17.
   invoice_delivery: [
     "id",

@@ -36,6 +36,8 @@ type CheckedGuard =
   | "invoice_allocation"
   /** Allocating a bank transaction's money (writes/payments.ts): it has the allocated amount read. */
   | "transaction_allocation"
+  /** A statement's transaction (src/payments/rows.ts): no stored one is the same transfer by its content. */
+  | "transaction_claimed"
   /** A statement's transaction (src/payments): the statement has handled the transactions before it. */
   | "statement_position"
   /** A direct debit's settlement or return (src/payments/direct-debits.ts): the debit is as read. */

@@ -106,7 +106,10 @@ export interface NamedInvoice {
   id: string;
   number: string;
   customerId: string;
-  /** Gross minus what is allocated already; an invoice that is not open has none to take. */
+  /**
+   * What it can take: gross minus what is allocated already, then its unpaid charges (part 18); an
+   * invoice that is not open has none to take.
+   */
   open: number;
   state: "open" | "paid" | "cancelled";
 }
@@ -118,7 +121,8 @@ interface Sharing {
 }
 
 /**
- * Rule 2: the amount goes to the named open invoices in order, each up to its open amount; a remainder
+ * Rule 2: the amount goes to the named open invoices in order, each up to its open amount plus its unpaid
+ * charges (part 18: the open amount first, then the charges); a remainder
  * stays unapplied, a credit of the customer of the last invoice that took some (a named one that took
  * nothing says nothing of who paid: a wrong match is worse than none). None open: nothing.
  */

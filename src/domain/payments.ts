@@ -24,5 +24,15 @@ export type SettlementMethod = (typeof SETTLEMENT_METHODS)[number];
 export const transactionStateOf = (amount: number, allocated: number): TransactionState =>
   allocated === 0 ? "unmatched" : allocated >= amount ? "matched" : "overpaid";
 
+/**
+ * docs/api.md part 18: the charges (interest and fees the latest reminder claimed) not yet paid, in cents.
+ * A payment goes to the open amount first, so what is allocated beyond the gross amount pays charges.
+ */
+export const chargesOpenOf = (invoice: {
+  grossAmount: number | null;
+  allocatedAmount: number;
+  chargesAmount: number;
+}): number => Math.max(0, invoice.chargesAmount - Math.max(0, invoice.allocatedAmount - (invoice.grossAmount ?? 0)));
+
 /** The largest statement file the service takes (docs/api.md part 3: 413 beyond). */
 export const STATEMENT_FILE_LIMIT_BYTES = 10 * 1024 * 1024;

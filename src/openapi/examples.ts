@@ -149,6 +149,8 @@ const ITEMS: Record<string, unknown> = {
     gross_amount: "75.05",
     allocated_amount: "75.05",
     open_amount: "0.00",
+    charges_amount: "0.00",
+    charges_open_amount: "0.00",
   },
   BillingProfile: billingProfile,
   Payment: payment,

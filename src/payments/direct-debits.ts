@@ -8,7 +8,7 @@ import { blockOf } from "../domain/direct-debits";
 import { transactionStateOf, type TransactionState } from "../domain/payments";
 import type { EventDraft } from "../events/outbox";
 import { unappliedOf } from "../schemas/bank-transaction";
-import { allocate, openAmountOf, recordReturned, reverse } from "../writes/payments";
+import { allocate, payableOf, recordReturned, reverse } from "../writes/payments";
 import type { StatementTransaction } from "./camt053";
 
 // docs/api.md part 16: a statement's transaction as part of a direct debit's life, read before part 15's
@@ -24,6 +24,14 @@ interface DebitPlan {
   customerId: string | null;
   writes: BatchItem<"sqlite">[];
   events: EventDraft[];
+  /** A batch entry's settlement written in parts: debits of it are left for the next part. */
+  remaining?: boolean;
+}
+
+/** Where a batch entry's settlement stands: its transaction stored by an earlier part, with what it allocated. */
+interface Resumed {
+  id: string;
+  allocatedAmount: number;
 }
 
 const booked = (tx: StatementTransaction) => tx.status === "BOOK" && tx.currency === "EUR";
@@ -67,7 +75,7 @@ const settles = (orm: Database, collectionId: string) =>
     );
 
 /** The debits a credit settles: by its end-to-end id, or a batch entry's block; none: not ours. */
-async function settledBy(orm: Database, tx: StatementTransaction): Promise<DirectDebitRow[]> {
+async function settledBy(orm: Database, tx: StatementTransaction, resumed?: Resumed): Promise<DirectDebitRow[]> {
   if (tx.endToEndId !== null) {
     const [debit] = await orm.select().from(directDebits).where(eq(directDebits.endToEndId, tx.endToEndId));
     if (debit && unsettled(debit) && debit.amount === tx.amountCents) return [debit];
@@ -82,7 +90,9 @@ async function settledBy(orm: Database, tx: StatementTransaction): Promise<Direc
     .where(and(eq(directDebitCollections.messageId, block.messageId), eq(directDebits.sequenceType, block.sequence)));
   const rows = debits.map(({ debit }) => debit);
   const sum = rows.reduce((total, debit) => total + debit.amount, 0);
-  return rows.length > 0 && rows.every(unsettled) && sum === tx.amountCents ? rows : [];
+  // A part of this entry's settlement written before: the debits it settled are its own.
+  const open = (debit: DirectDebitRow) => unsettled(debit) || (resumed !== undefined && debit.settledBy === resumed.id);
+  return rows.length > 0 && rows.every(open) && sum === tx.amountCents ? rows : [];
 }
 
 /** The invoices of `debits`, by id. */
@@ -115,14 +125,26 @@ const released = (orm: Database, debit: DirectDebitRow) =>
  * longer needs stays unapplied, a credit of its customer). A debit whose return was read first: its
  * payment recorded and reversed at once (payment.received, then payment.returned), the invoice untouched.
  */
-async function settlement(orm: Database, tx: StatementTransaction, transactionId: string, at: string) {
-  const debits = await settledBy(orm, tx);
+async function settlement(
+  orm: Database,
+  tx: StatementTransaction,
+  transactionId: string,
+  at: string,
+  budget: number,
+  resumed?: Resumed,
+) {
+  const debits = await settledBy(orm, tx, resumed);
   if (debits.length === 0) return undefined;
   const byId = await invoicesOf(orm, debits);
   const writes: BatchItem<"sqlite">[] = [];
   const events: EventDraft[] = [];
+  // A debit settled costs at most six statements (the debit, its collection's hold, the payment, the
+  // invoice, two events): a block of 1,000 is written in parts that each fit the run's queries, each
+  // part atomic, the transaction's allocated amount growing with each (docs/api.md part 16).
+  const todo = debits.filter((debit) => debit.settledBy === null);
+  const part = todo.slice(0, Math.max(1, Math.floor((budget - 30) / 6)));
   let allocated = 0;
-  for (const debit of debits) {
+  for (const debit of part) {
     const invoice = byId.get(debit.invoiceId)!;
     const payment = {
       invoice,
@@ -140,7 +162,7 @@ async function settlement(orm: Database, tx: StatementTransaction, transactionId
       allocated += debit.amount;
       continue;
     }
-    const amount = Math.min(debit.amount, openAmountOf(invoice));
+    const amount = Math.min(debit.amount, payableOf(invoice));
     writes.push(debitMoves(orm, debit, { state: "paid", settledBy: transactionId }), released(orm, debit));
     if (amount === 0) continue;
     const allocation = allocate(orm, { ...payment, amount });
@@ -150,13 +172,14 @@ async function settlement(orm: Database, tx: StatementTransaction, transactionId
   }
   writes.push(settles(orm, debits[0]!.collectionId));
   const plan: DebitPlan = {
-    state: transactionStateOf(tx.amountCents, allocated),
+    state: transactionStateOf(tx.amountCents, allocated + (resumed?.allocatedAmount ?? 0)),
     allocated,
     // One customer's block, or a debit of one: theirs. A block of several customers is no one's: what it
     // left over, a person allocates.
     customerId: new Set(debits.map((debit) => debit.customerId)).size === 1 ? debits[0]!.customerId : null,
     writes,
     events,
+    remaining: part.length < todo.length,
   };
   return plan;
 }
@@ -223,8 +246,10 @@ export async function directDebitPlan(
   tx: StatementTransaction,
   transactionId: string,
   at: string,
+  budget: number,
+  resumed?: Resumed,
 ): Promise<DebitPlan | undefined> {
   if (!booked(tx)) return undefined;
   if (tx.creditDebit === "debit") return returned(orm, tx, at);
-  return tx.reversal ? undefined : settlement(orm, tx, transactionId, at);
+  return tx.reversal ? undefined : settlement(orm, tx, transactionId, at, budget, resumed);
 }

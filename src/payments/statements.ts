@@ -9,21 +9,26 @@ import { nextTimestamp } from "../domain/time";
 import { CamtError, readStatement, type StatementTransaction } from "./camt053";
 import { type DedupeKeys, dedupeKeys } from "./dedupe";
 import type { StatementMessage } from "./messages";
+import { handleChunk } from "./chunk";
 import { handleTransaction, type Progress } from "./transaction";
 
 // docs/api.md part 15: a statement's transactions, read and matched off the request by the jobs Worker,
-// top to bottom. A run reads the file kept in R2, then handles its transactions one by one from where
-// the statement stands (`handled`), each in its own batch, until the statement is done or the run has
-// used its time: then a message of its own carries on. A crash resumes where the last batch left it;
-// the statement's position guard and the dedupe key make sure nothing is handled twice.
+// top to bottom. A run reads the file kept in R2, then handles its transactions in chunks from where the
+// statement stands (`handled`), each chunk's candidates read at once, matched in memory and written in
+// one batch (chunk.ts); a transaction part 16 may claim is handled alone (transaction.ts). The run goes
+// on until the statement is done, or it has used its time or its share of D1's 1,000 queries per
+// invocation: then a message of its own carries on. A crash resumes where the last batch left it; the
+// statement's position guard and the dedupe keys make sure nothing is handled twice.
 
-/** A run's wall time: well inside a queue consumer's limits, whatever one transaction takes. */
+/** A run's wall time: well inside a queue consumer's limits, whatever one chunk takes. */
 const RUN_MS = 20_000;
 /**
- * And at most this many transactions: each costs a few D1 queries and a batch, and an invocation may
- * make 1,000 (D1's limit per Worker invocation; `wrangler dev` does not enforce it).
+ * And at most this many D1 queries (each statement of a batch counts): D1 allows a Worker invocation
+ * 1,000 (`wrangler dev` does not enforce it); the rest is for the run's own reads and writes.
  */
-const RUN_TRANSACTIONS = 150;
+const RUN_QUERIES = 950;
+/** What a transaction handled alone may take: its reads, its row, a few allocations and their events. */
+const ALONE_QUERIES = 40;
 
 /**
  * The statement last read in this isolate, by file and index: a file is never changed once stored, and
@@ -80,19 +85,28 @@ async function processStatement(env: Bindings, id: string): Promise<"done" | "mo
     return "done";
   }
   const progress: Progress = { statement, lastAt: statement.progressedAt };
-  for (let position = statement.handled; position < transactions.length; position++) {
-    if (Date.now() - started > RUN_MS || position - statement.handled >= RUN_TRANSACTIONS) return "more";
+  // This run's queries so far: the statement's read, and its file's failing or finishing.
+  let queries = 2;
+  for (let position = statement.handled; position < transactions.length; ) {
+    if (Date.now() - started > RUN_MS || RUN_QUERIES - queries < ALONE_QUERIES) return "more";
     try {
-      const { events, lastAt } = await handleTransaction(
-        db.orm,
-        progress,
-        transactions[position]!,
-        position,
-        keys[position]!,
-      );
-      progress.lastAt = lastAt;
+      const chunk = await handleChunk(db.orm, progress, transactions, position, keys, RUN_QUERIES - queries);
+      const done =
+        chunk ??
+        (await handleTransaction(
+          db.orm,
+          progress,
+          transactions[position]!,
+          position,
+          keys[position]!,
+          RUN_QUERIES - queries,
+        ));
+      progress.lastAt = done.lastAt;
+      queries += done.queries;
+      position += done.handled;
+      progress.statement = { ...statement, handled: position };
       // After its batch; what this misses, the per-minute cron sends (events/redispatch.ts).
-      if (events.length > 0) await enqueueEvents(env.EVENTS, events);
+      if (done.events.length > 0) await enqueueEvents(env.EVENTS, done.events);
     } catch (error) {
       // Another run got there first (a message delivered twice): it carries on.
       if (error instanceof WriteConflict && error.guard === "statement_position") return "done";

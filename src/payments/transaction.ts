@@ -1,4 +1,4 @@
-import { and, eq, inArray, or, sql } from "drizzle-orm";
+import { eq, inArray, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { batchNamed, type Database } from "../db/client";
@@ -6,10 +6,8 @@ import { guarded, type GuardName } from "../db/guards";
 import {
   bankStatements,
   bankTransactions,
-  billingProfiles,
   invoices,
   type BankStatementRow,
-  type BankTransactionRow,
   type EventRow,
   type InvoiceRow,
 } from "../db/schema";
@@ -19,9 +17,11 @@ import { newId } from "../domain/ids";
 import { nextTimestamp } from "../domain/time";
 import { WriteConflict } from "../errors";
 import { insertEvents, type EventDraft } from "../events/outbox";
-import { allocate, openAmountOf } from "../writes/payments";
+import { allocate, payableOf } from "../writes/payments";
 import type { StatementTransaction } from "./camt053";
 import type { DedupeKeys } from "./dedupe";
+import { openInvoicesOf, payersOf } from "./candidates";
+import { transactionInsert, transactionRow } from "./rows";
 import { directDebitPlan } from "./direct-debits";
 
 // docs/api.md part 15: one transaction of a statement, read and matched, top to bottom. Its reads (is it
@@ -32,9 +32,9 @@ import { directDebitPlan } from "./direct-debits";
 
 type Outcome = "matched" | "unmatched" | "ignored" | "duplicate";
 
-const MAX_REFERENCES = 90;
+export const MAX_REFERENCES = 90;
 
-const RACES = new Set<GuardName>(["invoice_allocation", "debit_unchanged", "payment_not_returned"]);
+export const RACES = new Set<GuardName>(["invoice_allocation", "debit_unchanged", "payment_not_returned"]);
 
 /** Where a statement's processing stands: the statement as last written, and the last created_at. */
 export interface Progress {
@@ -44,14 +44,15 @@ export interface Progress {
 }
 
 /** A booked credit in EUR, not reversed: what the matching looks at. Anything else is ignored. */
-const matchable = (tx: StatementTransaction) =>
+export const matchable = (tx: StatementTransaction) =>
   tx.status === "BOOK" && tx.currency === "EUR" && tx.creditDebit === "credit" && !tx.reversal;
 
-const asNamed = (invoice: InvoiceRow): NamedInvoice => ({
+export const asNamed = (invoice: InvoiceRow): NamedInvoice => ({
   id: invoice.id,
   number: invoice.number,
   customerId: invoice.customerId,
-  open: openAmountOf(invoice),
+  // Rule 2 with part 18: an open invoice takes its open amount, then its unpaid charges.
+  open: invoice.state === "open" ? payableOf(invoice) : 0,
   state: invoice.state,
 });
 
@@ -59,29 +60,11 @@ const asNamed = (invoice: InvoiceRow): NamedInvoice => ({
  * Rule 3: without a reference, the one open invoice whose open amount is the transaction's, of the one
  * customer whose IBAN paid: a profile's direct-debit IBAN, or the payer of a transaction matched before.
  */
-function byPayer(orm: Database, iban: string, amount: number) {
-  // The customers the IBAN names: its profiles', and the lowest and highest of the transactions matched
-  // before (two seeks of bank_transactions_counterparty, however many there were). One customer when
-  // all of them are the same; none (NULL) when they differ or there is none.
-  const payers = (end: "min" | "max") =>
-    sql`SELECT (SELECT ${sql.raw(end)}(${bankTransactions.customerId}) FROM ${bankTransactions} WHERE ${
-      bankTransactions.counterpartyIban
-    } = ${iban} AND ${bankTransactions.customerId} IS NOT NULL)`;
-  const customers = sql`SELECT ${billingProfiles.customerId} AS customer FROM ${billingProfiles} WHERE ${
-    billingProfiles.directDebitIban
-  } = ${iban} UNION ALL ${payers("min")} UNION ALL ${payers("max")}`;
-  const onlyCustomer = sql`(SELECT CASE WHEN min(customer) = max(customer) THEN min(customer) END FROM (${customers}))`;
-  return orm
-    .select()
-    .from(invoices)
-    .where(
-      and(
-        eq(invoices.customerId, onlyCustomer),
-        eq(invoices.state, "open"),
-        sql`${invoices.grossAmount} - ${invoices.allocatedAmount} = ${amount}`,
-      ),
-    )
-    .limit(2);
+async function byPayer(orm: Database, iban: string, amount: number) {
+  const { customers } = await payersOf(orm, [iban]);
+  const payer = customers.get(iban);
+  if (payer?.size !== 1) return [];
+  return (await openInvoicesOf(orm, [...payer], [amount])).rows;
 }
 
 /** Which open invoices get what of a matchable transaction (rules 1 to 3), and whose credit it is. */
@@ -121,6 +104,7 @@ async function matchingPlan(
   customerId: string | null;
   writes: BatchItem<"sqlite">[];
   events: EventDraft[];
+  remaining?: boolean;
 }> {
   if (!matchable(tx)) return { state: "ignored", allocated: 0, customerId: null, writes: [], events: [] };
   const { rows, allocations, customerId } = await allocationsOf(orm, tx);
@@ -174,14 +158,20 @@ export async function handleTransaction(
   tx: StatementTransaction,
   position: number,
   keys: DedupeKeys,
-): Promise<{ outcome: Outcome; events: EventRow[]; lastAt: string }> {
+  budget: number,
+): Promise<{ outcome: Outcome; events: EventRow[]; lastAt: string; queries: number; handled: number }> {
   for (let attempt = 1; ; attempt++) {
     const at = nextTimestamp(progress.lastAt);
     // Known: one with its reference key, or, when either lacks AcctSvcrRef, one with its content key (a
     // stored one without AcctSvcrRef has its content key as its dedupe key, also when stored before
     // content_key was kept).
     const [known] = await orm
-      .select({ id: bankTransactions.id })
+      .select({
+        id: bankTransactions.id,
+        bankStatementId: bankTransactions.bankStatementId,
+        position: bankTransactions.position,
+        allocatedAmount: bankTransactions.allocatedAmount,
+      })
       .from(bankTransactions)
       .where(
         or(
@@ -190,49 +180,56 @@ export async function handleTransaction(
         ),
       )
       .limit(1);
-    if (known) return countOnly(orm, progress, position, at);
+    // Stored at this very place by this statement, while its position has not moved past it: a batch
+    // entry's settlement, part written (direct-debits.ts), which carries on.
+    const resumed = known?.bankStatementId === progress.statement.id && known.position === position ? known : undefined;
+    if (known && !resumed) return countOnly(orm, progress, position, at);
 
-    const id = newId();
-    const plan = (await directDebitPlan(orm, tx, id, at)) ?? (await matchingPlan(orm, tx, id, at));
+    const id = resumed?.id ?? newId();
+    const plan = resumed
+      ? await directDebitPlan(orm, tx, id, at, budget, resumed)
+      : ((await directDebitPlan(orm, tx, id, at, budget)) ?? (await matchingPlan(orm, tx, id, at)));
+    // A part written before, and none of the block is left to it: what is there is not this run's to finish.
+    if (!plan) throw new Error(`the batch entry at position ${position} was part settled, and its debits changed`);
     const outcome: Outcome =
       plan.state === "ignored" ? "ignored" : plan.state === "unmatched" ? "unmatched" : "matched";
-    const row: BankTransactionRow = {
-      id,
-      bankStatementId: progress.statement.id,
-      bookedOn: tx.bookedOn,
-      valueDate: tx.valueDate,
-      creditDebit: tx.creditDebit,
-      amount: tx.amountCents,
-      currency: tx.currency,
-      counterpartyName: tx.counterpartyName,
-      counterpartyIban: tx.counterpartyIban,
-      endToEndId: tx.endToEndId,
-      creditorReference: tx.creditorReference,
-      remittanceInformation: tx.remittanceInformation,
-      state: plan.state,
-      allocatedAmount: plan.allocated,
-      customerId: plan.customerId,
-      createdAt: at,
-      dedupeKey: keys.key,
-      contentKey: keys.content,
-      position,
-      returnReason: tx.returnReason,
-    };
+    const row = transactionRow(tx, { id, statementId: progress.statement.id, at, position, keys }, plan);
     const events = insertEvents(orm, null, plan.events, Date.parse(at));
     // Its events are stamped a millisecond apart from `at` (events/outbox.ts): the statement moves on
     // from the last, so that a run that resumes stamps after it.
     const lastAt = new Date(Date.parse(at) + Math.max(0, plan.events.length - 1)).toISOString();
     try {
+      const allocated = (resumed?.allocatedAmount ?? 0) + plan.allocated;
       const results = await batchNamed(orm, {
-        transaction: [orm.insert(bankTransactions).values(row)],
+        transaction: [
+          resumed
+            ? orm
+                .update(bankTransactions)
+                .set({
+                  allocatedAmount: guarded(
+                    sql`${bankTransactions.allocatedAmount} = ${resumed.allocatedAmount}`,
+                    allocated,
+                    "transaction_allocation",
+                  ),
+                  state: plan.state,
+                })
+                .where(eq(bankTransactions.id, id))
+            : transactionInsert(orm, row, keys),
+        ],
         allocations: plan.writes,
         events: events.inserts,
-        statement: [advance(orm, progress, position, outcome, lastAt)],
+        // A part with debits left: the statement stays at this transaction.
+        statement: plan.remaining ? [] : [advance(orm, progress, position, outcome, lastAt)],
       });
-      return { outcome, events: (results.events as EventRow[][]).map((rows) => rows[0]!), lastAt };
+      // Its reads (at most a few of each kind), then its batch.
+      const queries = 10 + 2 + plan.writes.length + events.inserts.length;
+      const stored = (results.events as EventRow[][]).map((rows) => rows[0]!);
+      return { outcome, events: stored, lastAt, queries, handled: plan.remaining ? 0 : 1 };
     } catch (error) {
       if (!(error instanceof WriteConflict)) throw error;
-      if (error.guard === "transaction_known") return countOnly(orm, progress, position, at);
+      // Another statement stored the same transfer meanwhile.
+      if (error.guard === "transaction_known" || error.guard === "transaction_claimed")
+        return countOnly(orm, progress, position, at);
       // What it read changed meanwhile (a person's allocation, a debit settled by another run): read again.
       if (RACES.has(error.guard) && attempt < 3) continue;
       throw error;
@@ -243,5 +240,5 @@ export async function handleTransaction(
 /** A transaction already stored (by an earlier statement, or this one's earlier run): counted, not matched. */
 async function countOnly(orm: Database, progress: Progress, position: number, at: string) {
   await orm.batch([advance(orm, progress, position, "duplicate", at)]);
-  return { outcome: "duplicate" as const, events: [], lastAt: at };
+  return { outcome: "duplicate" as const, events: [], lastAt: at, queries: 2, handled: 1 };
 }

@@ -2,7 +2,7 @@ import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import * as z from "zod/mini";
 import { formatCents } from "../domain/money";
 import { paymentReferenceOf } from "../domain/payment-reference";
-import { SETTLEMENT_METHODS, type SettlementMethod } from "../domain/payments";
+import { chargesOpenOf, SETTLEMENT_METHODS, type SettlementMethod } from "../domain/payments";
 import { bankTransactions } from "./bank-transaction";
 import { date, dateTime, money } from "./formats";
 import { invoices, type InvoiceRow } from "./invoice";
@@ -70,7 +70,7 @@ export const Payment = payment.schema;
 export const toPayment = payment.show;
 
 /** What an invoice's balance shows: its gross amount, what is allocated of it, and what is still open. */
-const balance = resource<Pick<InvoiceRow, "id" | "number" | "grossAmount" | "allocatedAmount">>()(
+const balance = resource<Pick<InvoiceRow, "id" | "number" | "grossAmount" | "allocatedAmount" | "chargesAmount">>()(
   "InvoiceBalance",
   (f) => ({
     type: f.from(
@@ -85,6 +85,20 @@ const balance = resource<Pick<InvoiceRow, "id" | "number" | "grossAmount" | "all
     gross_amount: f.from(money, (row) => formatCents(row.grossAmount ?? 0)),
     allocated_amount: f.from(money, (row) => formatCents(row.allocatedAmount)),
     open_amount: f.from(money, (row) => formatCents(Math.max(0, (row.grossAmount ?? 0) - row.allocatedAmount))),
+    charges_amount: f.from(
+      () =>
+        money().register(z.globalRegistry, {
+          description: "Interest and fees the latest reminder claimed (part 18); they carry no VAT.",
+        }),
+      (row) => formatCents(row.chargesAmount),
+    ),
+    charges_open_amount: f.from(
+      () =>
+        money().register(z.globalRegistry, {
+          description: "What of the charges is unpaid: a payment goes to the open amount first, then to them.",
+        }),
+      (row) => formatCents(chargesOpenOf(row)),
+    ),
   }),
   "What is paid of an invoice, and what is still open.",
 );

@@ -7,7 +7,7 @@ import type { ReturnReason } from "../domain/direct-debits";
 import { invoiceLifecycle } from "../domain/invoices";
 import { moved } from "../domain/lifecycle";
 import { newId } from "../domain/ids";
-import type { SettlementMethod } from "../domain/payments";
+import { chargesOpenOf, type SettlementMethod } from "../domain/payments";
 import { nextTimestamp } from "../domain/time";
 import type { EventDraft } from "../events/outbox";
 import { toInvoice } from "../schemas/invoice";
@@ -36,6 +36,15 @@ interface Allocation {
 /** The open amount of an invoice: gross minus what is allocated of it, never below zero. */
 export const openAmountOf = (invoice: Pick<InvoiceRow, "state" | "grossAmount" | "allocatedAmount">): number =>
   invoice.state === "open" ? Math.max(0, (invoice.grossAmount ?? 0) - invoice.allocatedAmount) : 0;
+
+type Charged = Pick<InvoiceRow, "state" | "grossAmount" | "allocatedAmount" | "chargesAmount">;
+
+/**
+ * What an invoice can still take: its open amount, then its unpaid charges (also when it is `paid`: the
+ * charges stay for a person). A cancelled invoice takes nothing.
+ */
+export const payableOf = (invoice: Charged): number =>
+  invoice.state === "cancelled" ? 0 : openAmountOf(invoice) + chargesOpenOf(invoice);
 
 /** A payment of `amount` to `invoice`: its row's insert and its `payment.received` event. */
 export function recordPayment(orm: Database, a: Allocation) {
@@ -78,14 +87,17 @@ export function recordReturned(
 export function allocate(
   orm: Database,
   a: Allocation,
-): { payment: PaymentRow; writes: BatchItem<"sqlite">[]; events: EventDraft[] } {
+): { payment: PaymentRow; invoice: InvoiceRow; writes: BatchItem<"sqlite">[]; events: EventDraft[] } {
   const { invoice } = a;
   const payment = recordPayment(orm, a);
   const allocated = invoice.allocatedAmount + a.amount;
   // Held only on what was read: an invoice changed meanwhile (another allocation, a cancel) rolls the
-  // batch back (guard `invoice_allocation`).
-  const holds = sql`${invoices.allocatedAmount} = ${invoice.allocatedAmount} AND ${invoices.state} = 'open'`;
-  const paidAt = allocated >= (invoice.grossAmount ?? 0) ? nextTimestamp(invoice.updatedAt, new Date(a.at)) : null;
+  // batch back (guard `invoice_allocation`). A `paid` one takes only its charges (part 18).
+  const holds = sql`${invoices.allocatedAmount} = ${invoice.allocatedAmount} AND ${invoices.state} = ${invoice.state}`;
+  const paidAt =
+    invoice.state === "open" && allocated >= (invoice.grossAmount ?? 0)
+      ? nextTimestamp(invoice.updatedAt, new Date(a.at))
+      : null;
   // Settled by the lifecycle table's move, from the state the guard holds.
   const settled = paidAt ? moved(invoiceLifecycle, "open", { move: "settle" }, paidAt) : {};
   const events = [payment.event];
@@ -93,6 +105,8 @@ export function allocate(
     events.push({ type: "invoice.paid", data: toInvoice({ ...invoice, ...settled }), customerId: invoice.customerId });
   return {
     payment: payment.row,
+    // As the batch leaves it: a statement's next transaction in the same batch reads it so.
+    invoice: { ...invoice, allocatedAmount: allocated, ...settled },
     writes: [
       payment.insert,
       orm
@@ -116,8 +130,9 @@ export function reverse(
   const { invoice } = r;
   const payment: PaymentRow = { ...r.payment, returnedAt: r.at, returnReason: r.reason };
   const holds = sql`${invoices.allocatedAmount} = ${invoice.allocatedAmount} AND ${invoices.state} = ${invoice.state}`;
+  // It takes back what it took: a paid invoice whose charges alone it paid stays paid (part 18).
   const reopened =
-    invoice.state === "paid"
+    invoice.state === "paid" && invoice.allocatedAmount - payment.amount < (invoice.grossAmount ?? 0)
       ? moved(invoiceLifecycle, "paid", { move: "reopen" }, nextTimestamp(invoice.updatedAt, new Date(r.at)))
       : {};
   return {

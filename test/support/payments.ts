@@ -163,9 +163,13 @@ export async function collection(auth: string): Promise<{ id: string; message_id
   return ((await response.json()) as any).data[0];
 }
 
-/** Makes the `k`-th batch that stores a bank transaction fail: before it reaches the database, or after. */
+/**
+ * Makes the batch that stores the `k`-th bank transaction fail (a chunk's batch stores several): before
+ * it reaches the database, or after. Once.
+ */
 export class TransactionBatchFault extends FaultyD1 {
   private seen = 0;
+  private failed = false;
 
   constructor(
     private readonly k: number,
@@ -175,11 +179,10 @@ export class TransactionBatchFault extends FaultyD1 {
   }
 
   override async call<R>(kind: CallRecord["kind"], sql: string[], run: () => Promise<R>): Promise<R> {
-    if (
-      kind === "batch" &&
-      sql.some((s) => s.startsWith('insert into "bank_transactions"')) &&
-      ++this.seen === this.k
-    ) {
+    const stored = kind === "batch" ? sql.filter((s) => s.startsWith('insert into "bank_transactions"')).length : 0;
+    this.seen += stored;
+    if (stored > 0 && !this.failed && this.seen >= this.k) {
+      this.failed = true;
       if (this.when === "after") await run();
       throw new Error(UNREACHABLE);
     }

@@ -6,7 +6,7 @@ import { anyInvoiceRead } from "../../db/invoices";
 import { bankTransactions } from "../../db/schema";
 import { isId } from "../../domain/ids";
 import { formatCents } from "../../domain/money";
-import { transactionStateOf } from "../../domain/payments";
+import { chargesOpenOf, transactionStateOf } from "../../domain/payments";
 import { nextTimestamp } from "../../domain/time";
 import type { AppEnv } from "../../env";
 import { ApiError, found } from "../../errors";
@@ -17,7 +17,7 @@ import { pageEnvelope, singlePageEnvelope } from "../../pagination/envelope";
 import { pageRequest } from "../../pagination/query";
 import { toBankTransaction, unappliedOf } from "../../schemas/bank-transaction";
 import { toPayment } from "../../schemas/payment";
-import { allocate, openAmountOf } from "../../writes/payments";
+import { allocate, payableOf } from "../../writes/payments";
 import * as routes from "./bank-transactions.routes";
 
 const listBankTransactions: Handler<typeof routes.listBankTransactions> = async (c, { query }) => {
@@ -68,10 +68,17 @@ const createAllocation: Handler<typeof routes.createAllocation, typeof loadAlloc
     throw conflict(
       `The bank transaction has ${formatCents(unapplied)} unapplied, less than ${formatCents(body.amount)}.`,
     );
-  if (invoice.state !== "open") throw conflict(`Invoice ${invoice.number} is ${invoice.state}, not open.`);
-  const open = openAmountOf(invoice);
+  // Part 18: up to the open amount plus the unpaid charges, also to a paid invoice with charges unpaid.
+  if (invoice.state === "cancelled" || (invoice.state === "paid" && chargesOpenOf(invoice) === 0))
+    throw conflict(`Invoice ${invoice.number} is ${invoice.state}, not open.`);
+  const open = payableOf(invoice);
+  const charges = chargesOpenOf(invoice);
   if (body.amount > open)
-    throw conflict(`Invoice ${invoice.number} has ${formatCents(open)} open, less than ${formatCents(body.amount)}.`);
+    throw conflict(
+      `Invoice ${invoice.number} has ${formatCents(open)} open${
+        charges > 0 ? ` (${formatCents(charges)} of it charges)` : ""
+      }, less than ${formatCents(body.amount)}.`,
+    );
 
   const { orm } = database(c);
   const at = nextTimestamp(transaction.createdAt);
@@ -98,7 +105,7 @@ const createAllocation: Handler<typeof routes.createAllocation, typeof loadAlloc
     const fresh = await reload();
     if (fresh.transaction && body.amount > unappliedOf(fresh.transaction))
       throw conflict("The bank transaction's unapplied amount changed meanwhile; it has less than that now.");
-    if (fresh.invoice && body.amount > openAmountOf(fresh.invoice))
+    if (fresh.invoice && body.amount > payableOf(fresh.invoice))
       throw conflict(`Invoice ${invoice.number} changed meanwhile; it has less than that open now.`);
   };
   return {
