@@ -30,24 +30,26 @@ export function scanNew(orm: Database, day: string, after: ScanKey | null, limit
   const returned = sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.invoiceId} = ${i.id} AND ${
     payments.returnedAt
   } IS NOT NULL AND ${payments.returnReason} <> 'AM04')`;
-  return orm
-    .select({ on: sql<string>`${i.dueOn}`, id: sql<string>`${i.id}` })
-    // Named, since the accounts view's index on (dunning_state, created_at) looks as good to SQLite's
-    // planner without statistics, and would sort every candidate.
-    .from(sql`${i} INDEXED BY invoices_dunning_new`)
-    .where(
-      and(
-        // Literals, not bound values: SQLite takes a partial index only where the query's own text implies its WHERE.
-        eq(i.state, sql`'open'`),
-        eq(i.dunningState, sql`'none'`),
-        lt(i.dueOn, day),
-        lt(i.allocatedAmount, sql`coalesce(${i.grossAmount}, 0)`),
-        or(eq(i.paymentMethod, "bank_transfer"), returned),
-        after ? or(gt(i.dueOn, after[0]), and(eq(i.dueOn, after[0]), gt(i.id, after[1]))) : undefined,
-      ),
-    )
-    .orderBy(asc(i.dueOn), asc(i.id))
-    .limit(limit);
+  return (
+    orm
+      .select({ on: sql<string>`${i.dueOn}`, id: sql<string>`${i.id}` })
+      // Named, since the accounts view's index on (dunning_state, created_at) looks as good to SQLite's
+      // planner without statistics, and would sort every candidate.
+      .from(sql`${i} INDEXED BY invoices_dunning_new`)
+      .where(
+        and(
+          // Literals, not bound values: SQLite takes a partial index only where the query's own text implies its WHERE.
+          eq(i.state, sql`'open'`),
+          eq(i.dunningState, sql`'none'`),
+          lt(i.dueOn, day),
+          lt(i.allocatedAmount, sql`coalesce(${i.grossAmount}, 0)`),
+          or(eq(i.paymentMethod, "bank_transfer"), returned),
+          after ? or(gt(i.dueOn, after[0]), and(eq(i.dueOn, after[0]), gt(i.id, after[1]))) : undefined,
+        ),
+      )
+      .orderBy(asc(i.dueOn), asc(i.id))
+      .limit(limit)
+  );
 }
 
 /**
