@@ -5,6 +5,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { sign } from "hono/jwt";
 import { randomAmount } from "./amounts.mjs";
 import { statusLabel } from "./http.mjs";
+import { allocate, collect, resendDelivery, runDunning, uploadStatement } from "./money.mjs";
 import { CARD_ORDER_STATES, INVOICE_STATES } from "./service.mjs";
 import { chance, createLock, pick } from "./util.mjs";
 
@@ -116,7 +117,7 @@ export async function writeBillingProfiles(world) {
       city: "Berlin",
       country_code: "DE",
       email: `rechnung@${tenant.id}.example`,
-      direct_debit_iban: "DE89370400440532013000",
+      direct_debit_iban: tenant.iban, // its own: a transfer from it names the tenant (part 15 rule 3)
       direct_debit_mandate_reference: `LOAD-${tenant.id}`,
       direct_debit_mandate_signed_on: "2026-01-15",
     };
@@ -362,9 +363,11 @@ async function transitionInvoice(world, principal) {
   const action = chance(0.7) ? "pay" : "cancel";
   const { id } = invoice.latest;
   const op = `POST /invoices/{id}/${action}`;
+  if (action === "pay") world.money.payTried.add(id);
   const result = await transitionPost(world, op, principal, `/invoices/${id}/${action}`);
   expectAnswer(world, op, result, "200", "409 invalid_state", "409 conflict");
   if (result.status !== 200) return refreshInvoice(world, principal, id);
+  if (action === "pay") world.money.paid.push(id);
   observe(tenant.invoices, result.body.data);
   tenant.acknowledged.set(`${INVOICE_EVENTS[action]} ${id}`, result.body.data);
 }
@@ -543,6 +546,13 @@ const MIX = [
   [6, putNotificationToken],
   [3, listNotificationTokens],
   [2, deleteNotificationToken],
+  // docs/api.md parts 15 to 18 (money.mjs): a back office's statements, allocations and collections,
+  // documents asked for again, and the dunning run (for a day ahead, every 5 s at most).
+  [4, uploadStatement],
+  [2, allocate],
+  [1, collect],
+  [2, resendDelivery],
+  [1, runDunning],
 ];
 const MIX_TOTAL = MIX.reduce((sum, [weight]) => sum + weight, 0);
 
