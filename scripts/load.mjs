@@ -62,6 +62,7 @@ const FAULT_LOG_LINES = [
   /"job":"queue"/,
   /Uncaught Error: Failed query: /,
   /injected by bench\/wrapped-d1/,
+  /"job":"statement".*"error":"(DatabaseUnavailableError|Error: Failed query)/, // retried by its queue
 ];
 
 const USAGE =

@@ -88,7 +88,7 @@ function checkAllocations(world, rows, f) {
   const transactions = new Map(rows.transactions.map((t) => [t.id, t]));
   const payments = new Map(rows.payments.map((p) => [p.id, p]));
   const manual = new Set(m.allocations.map((a) => a.id));
-  const collected = new Set(m.collections.flatMap((c) => c.blocks.flatMap((b) => b.debits.map((d) => d.invoice))));
+  const collected = new Set(m.collections.flatMap((c) => c.blocks.flatMap((b) => b.debits.map((d) => d.number))));
   const ibanOf = new Map(world.tenants.map((t) => [t.id, t.iban]));
   for (const a of m.allocations) {
     const p = payments.get(a.id);
@@ -117,7 +117,7 @@ function checkAllocations(world, rows, f) {
       p.method === "manual"
         ? m.payTried.has(p.invoice_id)
         : p.method === "direct_debit"
-          ? collected.has(p.invoice_id) && (tx?.end_to_end_id ?? invoice.number).startsWith(invoice.number)
+          ? collected.has(invoice.number) && (tx?.end_to_end_id ?? invoice.number).startsWith(invoice.number)
           : manual.has(p.id) ||
             (tx &&
               (names(tx.text, invoice.number) ||

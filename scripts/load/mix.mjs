@@ -444,8 +444,13 @@ async function listPage(world, principal, path, states, known, map) {
   const query = new URLSearchParams({ page: String(page), page_size: String(pageSize), ...(state ? { state } : {}) });
   let result = await call(world, op, principal, "GET", `${path}?${query}`);
   for (let current = page; expectAnswer(world, op, result, "200"); current++) {
-    if (!pageIsConsistent(result.body, { page: current, pageSize, state, byCursor: current > page }))
+    if (!pageIsConsistent(result.body, { page: current, pageSize, state, byCursor: current > page })) {
       noteUnexpected(world, `${op}: inconsistent page`);
+      const { meta, data, links } = result.body;
+      console.error(
+        `inconsistent page: ${JSON.stringify({ op, current, page, pageSize, state, meta, rows: data.length, next: links.next, states: data.map((i) => i.state) })}`,
+      );
+    }
     result.body.data.forEach((item) => observe(map, item));
     if (!result.body.links.next || !chance(0.3)) break;
     world.counts.listFollows++;
@@ -550,7 +555,7 @@ const MIX = [
   // documents asked for again, and the dunning run (for a day ahead, every 5 s at most).
   [4, uploadStatement],
   [2, allocate],
-  [1, collect],
+  [2, collect],
   [2, resendDelivery],
   [1, runDunning],
 ];

@@ -171,15 +171,15 @@ async function returnsDue(world) {
     if (statement.status !== 200 || statement.body.data.state !== "processed") continue;
     collection.returnsDone = true;
     for (const debit of collection.blocks.flatMap((block) => block.debits)) {
-      if (!chance(0.3)) continue;
-      const tenant = world.tenants.find((t) => t.invoices.has(debit.invoice));
+      const { tenant, invoice } = invoiceNumbered(world, debit.number) ?? {};
+      if (!invoice || !chance(0.3)) continue;
       const principal = world.principals.find((p) => p.tenant === tenant);
-      const listed = await world.send(principal, "GET", `/invoices/${debit.invoice}/payments?page_size=100`);
+      const listed = await world.send(principal, "GET", `/invoices/${invoice.latest.id}/payments?page_size=100`);
       const payment = listed.body?.data?.find(
         (p) => p.method === "direct_debit" && p.returned_at === null && p.amount === money(debit.amount),
       );
       if (!payment) continue;
-      world.money.returns.push({ invoice: debit.invoice, payment: payment.id, e2e: debit.e2e });
+      world.money.returns.push({ invoice: invoice.latest.id, payment: payment.id, e2e: debit.e2e });
       world.money.counts.returns++;
       entries.push({
         ...entry(debit.amount, [
@@ -190,6 +190,12 @@ async function returnsDue(world) {
     }
   }
   return entries;
+}
+
+/** The invoice of that number the client knows, with its tenant. */
+function invoiceNumbered(world, number) {
+  for (const tenant of world.tenants)
+    for (const invoice of tenant.invoices.values()) if (invoice.latest.number === number) return { tenant, invoice };
 }
 
 /** A statement paying a few open invoices, settling the collections made since the last one, returning some debits. */
@@ -330,16 +336,14 @@ export async function collect(world) {
     `/direct_debit_collections/${id}/document`,
   );
   if (document.status !== 200) return unexpected(world, "GET /direct_debit_collections/{id}/document", document);
-  const byNumber = new Map(world.tenants.flatMap((t) => [...t.invoices.values()].map((i) => [i.latest.number, i])));
   const tag = (xml, name) => xml.match(new RegExp(`<${name}[^>]*>([^<]*)</${name}>`))?.[1];
   const blocks = [...document.text.matchAll(/<PmtInf>([\s\S]*?)<\/PmtInf>/g)].map(([, block]) => ({
     id: tag(block, "PmtInfId"),
     sum: cents(tag(block, "CtrlSum")),
+    // By number: an invoice a production start or delivery issued just now may be one the client has not read yet.
     debits: [...block.matchAll(/<DrctDbtTxInf>([\s\S]*?)<\/DrctDbtTxInf>/g)].map(([, tx]) => {
       const e2e = tag(tx, "EndToEndId");
-      const invoice = byNumber.get(e2e.replace(/-R\d+$/, ""));
-      if (invoice) invoice.moneyTouched = true;
-      return { e2e, amount: cents(tag(tx, "InstdAmt")), invoice: invoice?.latest.id };
+      return { e2e, amount: cents(tag(tx, "InstdAmt")), number: e2e.replace(/-R\d+$/, "") };
     }),
   }));
   world.money.collections.push({ id, blocks });
@@ -412,6 +416,11 @@ const STALLED_AHEAD_MS = 4 * 60_000;
  * deliveries, and sends events the queue never got).
  */
 export async function awaitMoney(world, { boundMs, stopSignal, faulty }) {
+  for (const { blocks } of world.money.collections)
+    for (const { number } of blocks.flatMap((block) => block.debits)) {
+      const known = invoiceNumbered(world, number);
+      if (known) known.invoice.moneyTouched = true; // its settlement or return moved it
+    }
   const runCron = () => runCronAt(world.money.workerUrl, "* * * * *", Date.now() + STALLED_AHEAD_MS);
   const started = Date.now();
   let failures = 0;

@@ -546,7 +546,7 @@ function checkDeliveries(world, { events }, receiver, { waitedMs, boundMs }, fin
   const late = delays.filter((ms) => ms > 30_000).length;
   return (
     `webhooks: ${delivered} events delivered to their tenant's endpoint ` +
-    `within ${(waitedMs / 1000).toFixed(1)} s of the load's end (bound ${boundMs / 1000} s), ` +
+    `within ${(waitedMs / 1000).toFixed(1)} s of the load's end and the queues' draining (bound ${boundMs / 1000} s), ` +
     `${receiver.counts.deliveries} deliveries, every signature valid (standardwebhooks); ` +
     `${repeats} repeated a webhook-id (at least once: counted, allowed); ` +
     `first arrival after the change p50 ${seconds(0.5)} s, p99 ${seconds(0.99)} s, max ${seconds(1)} s, ` +
