@@ -122,7 +122,7 @@ function creditFor(tenant, tracked) {
   tracked.moneyTouched = true;
   // Rule 3 (no reference) pays only an invoice whose open amount equals the transfer's.
   const plant = { e2e, direction: "credit", amount, invoice: id, by: by === "rf-text" ? "rf" : by };
-  if (by === "iban") plant.iban = tenant.iban;
+  if (by === "iban") plant.tenant = tenant;
   return { detail, plant };
 }
 
@@ -421,6 +421,10 @@ export async function awaitMoney(world, { boundMs, stopSignal, faulty }) {
       const known = invoiceNumbered(world, number);
       if (known) known.invoice.moneyTouched = true; // its settlement or return moved it
     }
+  // Rule 3 pays whichever one invoice of the payer has the amount open when the statement is read.
+  for (const { tenant, amount } of world.money.planted.filter((plant) => plant.tenant))
+    for (const invoice of tenant.invoices.values())
+      if (invoice.latest.gross_amount && cents(invoice.latest.gross_amount) === amount) invoice.moneyTouched = true;
   const runCron = () => runCronAt(world.money.workerUrl, "* * * * *", Date.now() + STALLED_AHEAD_MS);
   const started = Date.now();
   let failures = 0;
