@@ -415,13 +415,13 @@ async function getById(world, principal) {
  * A page is consistent in itself: its meta, its size and the filter it was asked for. A page by
  * number reads its rows and the total at once, so they agree exactly. A page by cursor reads the
  * rows after its predecessor's last one while the count may have moved since (other principals
- * create and change resources meanwhile): there the rows decide, whatever its number says: a full
- * page has a next link, a short one has none.
+ * create and change resources meanwhile): there the rows decide, whatever its number says: a short
+ * page has no next link (a full one has one when a row follows it: src/db/keyset.ts reads one ahead).
  */
 function pageIsConsistent(body, { page, pageSize, state, byCursor = false }) {
   const { meta, data, links } = body;
   const nextAgrees = byCursor
-    ? (links.next !== null) === (data.length === pageSize)
+    ? data.length === pageSize || links.next === null
     : page < meta.total_pages
       ? data.length === pageSize && links.next !== null
       : links.next === null;
