@@ -167,9 +167,12 @@ async function returnsDue(world) {
   const entries = [];
   for (const collection of world.money.collections) {
     if (!collection.statement || collection.returnsDone) continue;
+    collection.returnsDone = true; // before the read: another connection's statement must not return them too
     const statement = await world.send(world.office, "GET", `/bank_statements/${collection.statement}`);
-    if (statement.status !== 200 || statement.body.data.state !== "processed") continue;
-    collection.returnsDone = true;
+    if (statement.status !== 200 || statement.body.data.state !== "processed") {
+      collection.returnsDone = false;
+      continue;
+    }
     for (const debit of collection.blocks.flatMap((block) => block.debits)) {
       const { tenant, invoice } = invoiceNumbered(world, debit.number) ?? {};
       if (!invoice || !chance(0.3)) continue;
