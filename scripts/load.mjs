@@ -16,10 +16,11 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { unstable_readConfig } from "wrangler";
 import { apiVars } from "./derived-config.mjs";
-import { startWorker } from "./local-worker.mjs";
+import { queryD1, startWorker } from "./local-worker.mjs";
 import { INSPECTOR_OFFSET, isFree } from "./ports.mjs";
 import { createClient, statusLabel } from "./load/http.mjs";
 import { createWorld, PRINCIPALS_PER_TENANT, runLoad, TENANTS, writeBillingProfiles } from "./load/mix.mjs";
+import { awaitMoney, createMoney } from "./load/money.mjs";
 import { readRows, rowChecks } from "./load/rows.mjs";
 import { percentile } from "./load/util.mjs";
 import { anyFinding, eventChecks, mergeFindings, readState, resourceChecks, runChecks, tally } from "./load/verify.mjs";
@@ -44,6 +45,12 @@ const VOUCHER_VAT_PERCENT = "7.5";
 // after 30 s, then 2 min.
 const DELIVERY_BOUND_MS = 60_000;
 const DELIVERY_BOUND_WITH_FAULTS_MS = 150_000;
+// How long it waits, before that, for statements to be processed and deliveries sent: under --faults an
+// attempt whose D1 call failed after it took its delivery holds it for its 2 min lease (src/deliveries/send.ts).
+const DRAIN_BOUND_WITH_FAULTS_MS = 420_000;
+// The wait after a delivery's failed attempt (wrangler.toml: 30 s, then 4 times longer each time),
+// shortened for the run, whose faults make attempts fail far more often than Email Service would.
+const DELIVERY_RETRY_BASE_SECONDS = "2";
 // What the Worker logs about each failed D1 call under --faults (a request's 503, the look-up of its
 // events after it, the consumer's retry of a batch, a Cron Trigger run that failed on its query, the
 // wrapper's own error): expected there, and thousands of lines; counted, not shown.
@@ -55,6 +62,7 @@ const FAULT_LOG_LINES = [
   /"job":"queue"/,
   /Uncaught Error: Failed query: /,
   /injected by bench\/wrapped-d1/,
+  /"job":"statement".*"error":"(DatabaseUnavailableError|Error: Failed query)/, // retried by its queue
 ];
 
 const USAGE =
@@ -236,6 +244,7 @@ async function main() {
       APP_SECRET: appSecret,
       ALLOW_LOCAL_WEBHOOKS: "true",
       VOUCHER_VAT_PERCENT,
+      DELIVERY_RETRY_BASE_SECONDS,
       ...(faulty ? { D1_FAULT_RATE: String(options.faults) } : {}),
     },
     onErrorLine: faulty ? withoutFaultLines(logCounts) : undefined,
@@ -249,6 +258,13 @@ async function main() {
     if (stopping.signal.aborted) return 130;
     const { send, stats } = createClient(worker.url, stopping.signal, { faults: faulty });
     const world = await createWorld(secret, send);
+    // docs/api.md part 18's dunning run, where the service has reminders (another branch may add them).
+    const [[{ n: reminders }]] = await queryD1(
+      worker,
+      "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'reminders'",
+    );
+    await createMoney(world, secret, { dunning: reminders > 0, workerUrl: worker.url, faulty });
+    if (!reminders) console.log("dunning: skipped (the service has no reminders table)");
     await registerEndpoints(world, receiver);
     await writeBillingProfiles(world);
     const noisy = noisyServer && (await registerNoisyEndpoints(world, noisyServer));
@@ -270,15 +286,36 @@ async function main() {
       `voucher VAT ${VOUCHER_VAT_PERCENT} % for this run (wrangler.toml: 0), ` +
         `so that voucher invoices round half up too; webhooks of each tenant to ${receiver.url}`,
     );
+    console.log(
+      `deliveries retried after ${DELIVERY_RETRY_BASE_SECONDS} s × 4^n for this run (default 30 s × 4^n), ` +
+        "so that an attempt a fault failed is tried again within the run",
+    );
     const seconds = await runLoad(world, options, stopping.signal);
     const loadEnded = Date.now();
     if (stopping.signal.aborted) return 130;
     report(world, stats, seconds, faulty);
+    const { counts: money } = world.money;
+    console.log(
+      `money           ${money.statements} statements uploaded (${money.again} a file again, ${money.batches} with a ` +
+        `batch entry of transfers), ${money.credits} credits planted, ${money.settlements} direct-debit settlements, ` +
+        `${money.returns} returns; ${money.allocations} allocations (${money.allocationsRefused} refused 409); ` +
+        `${money.collections} collections (${money.collectionsEmpty} found nothing); ${money.resends} documents sent again; ` +
+        `${world.money.dunningRuns} dunning runs`,
+    );
 
+    // Statements processed and deliveries sent before the events are read: both make events.
+    const drainedMs = await awaitMoney(world, {
+      boundMs: faulty ? DRAIN_BOUND_WITH_FAULTS_MS : DELIVERY_BOUND_MS,
+      stopSignal: stopping.signal,
+      faulty,
+    });
+    console.log(
+      `queues drained (statements processed, no delivery pending) ${(drainedMs / 1000).toFixed(1)} s after the load`,
+    );
     const state = await readState(world, options.connections);
     const boundMs = faulty ? DELIVERY_BOUND_WITH_FAULTS_MS : DELIVERY_BOUND_MS;
     const waitedMs = await awaitDeliveries(receiver, worker.url, state.events, {
-      since: loadEnded,
+      since: loadEnded + drainedMs,
       boundMs,
       stopSignal: stopping.signal,
       faulty,

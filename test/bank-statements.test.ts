@@ -877,6 +877,42 @@ describe("a statement that fails: failed, error saying where, nothing of it stor
       processed_at: expect.stringMatching(ISO_MS),
     });
   });
+
+  // Found by the chaos run (npm run load -- --faults 0.05): the batch committed, its answer was lost,
+  // and the failed request's undoing deleted the file the stored statement names.
+  it("the answer of the upload's batch lost: the file is kept, the retry's replay is processed", async () => {
+    const office = await backOffice();
+    const file = statementFile([credit("1.00")]);
+    const request = (db: D1Database, key: string) =>
+      send(
+        new Request(`${BASE}/bank_statements`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${office}`, "Content-Type": "application/xml", "Idempotency-Key": key },
+          body: file,
+        }),
+        { DB: db },
+      );
+    // The clean run's calls (of the same file under another key): the last is the batch that stores it.
+    const clean = new FaultyD1(env.DB);
+    expect((await request(clean.binding, unique("key"))).status).toBe(202);
+    const key = unique("key");
+    const lost = await request(new FaultyD1(env.DB).failCall(clean.count, "after").binding, key);
+    await expectError(lost, 503, { code: "unavailable" });
+    const retry = await request(env.DB, key);
+    expect(retry.headers.get("Idempotent-Replayed")).toBe("true");
+    const [statement] = ((await retry.json()) as { data: { id: string }[] }).data;
+    expect(await storedFiles()).toContain((await row(statement!.id)).file_key);
+    // Its message was never sent (the replay sends none): the per-minute cron resumes it 5 minutes on.
+    const ctx = createExecutionContext();
+    await jobs.scheduled(
+      createScheduledController({ scheduledTime: Date.now() + 5 * 60_000 + 1_000, cron: "* * * * *" }),
+      { ...env, EVENTS: queued.binding, STATEMENTS: statementsQueued.binding },
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    await drainStatements();
+    expect(await read(office, `/bank_statements/${statement!.id}`)).toMatchObject({ state: "processed", error: null });
+  });
 });
 
 describe("duplicates: a transaction already known is counted, never stored or matched again", () => {

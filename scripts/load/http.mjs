@@ -43,14 +43,16 @@ export function createClient(baseUrl, stopSignal, { faults }) {
     retried: new Map(), // the final answer of each request that was retried -> count
   };
 
-  async function attempt(principal, method, path, { json, key } = {}) {
+  // `xml`: a document sent as the body itself (a camt.053 statement), instead of `json`.
+  async function attempt(principal, method, path, { json, xml, key } = {}) {
     const headers = principal ? { Authorization: `Bearer ${principal.token}` } : {};
     if (json !== undefined) headers["Content-Type"] = "application/json";
+    if (xml !== undefined) headers["Content-Type"] = "application/xml";
     if (key) headers["Idempotency-Key"] = key;
     const signal = AbortSignal.any([stopSignal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]);
     const started = performance.now();
     try {
-      const init = { method, headers, body: json === undefined ? undefined : JSON.stringify(json), signal };
+      const init = { method, headers, body: xml ?? (json === undefined ? undefined : JSON.stringify(json)), signal };
       const { response, text } = await Promise.race([exchange(new URL(path, baseUrl), init), abortion(signal)]);
       const body = parseJson(text);
       return {

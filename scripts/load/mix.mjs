@@ -5,6 +5,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { sign } from "hono/jwt";
 import { randomAmount } from "./amounts.mjs";
 import { statusLabel } from "./http.mjs";
+import { allocate, collect, resendDelivery, runDunning, uploadStatement } from "./money.mjs";
 import { CARD_ORDER_STATES, INVOICE_STATES } from "./service.mjs";
 import { chance, createLock, pick } from "./util.mjs";
 
@@ -116,7 +117,7 @@ export async function writeBillingProfiles(world) {
       city: "Berlin",
       country_code: "DE",
       email: `rechnung@${tenant.id}.example`,
-      direct_debit_iban: "DE89370400440532013000",
+      direct_debit_iban: tenant.iban, // its own: a transfer from it names the tenant (part 15 rule 3)
       direct_debit_mandate_reference: `LOAD-${tenant.id}`,
       direct_debit_mandate_signed_on: "2026-01-15",
     };
@@ -362,9 +363,11 @@ async function transitionInvoice(world, principal) {
   const action = chance(0.7) ? "pay" : "cancel";
   const { id } = invoice.latest;
   const op = `POST /invoices/{id}/${action}`;
+  if (action === "pay") world.money.payTried.add(id);
   const result = await transitionPost(world, op, principal, `/invoices/${id}/${action}`);
   expectAnswer(world, op, result, "200", "409 invalid_state", "409 conflict");
   if (result.status !== 200) return refreshInvoice(world, principal, id);
+  if (action === "pay") world.money.paid.push(id);
   observe(tenant.invoices, result.body.data);
   tenant.acknowledged.set(`${INVOICE_EVENTS[action]} ${id}`, result.body.data);
 }
@@ -412,13 +415,13 @@ async function getById(world, principal) {
  * A page is consistent in itself: its meta, its size and the filter it was asked for. A page by
  * number reads its rows and the total at once, so they agree exactly. A page by cursor reads the
  * rows after its predecessor's last one while the count may have moved since (other principals
- * create and change resources meanwhile): there the rows decide, whatever its number says: a full
- * page has a next link, a short one has none.
+ * create and change resources meanwhile): there the rows decide, whatever its number says: a short
+ * page has no next link (a full one has one when a row follows it: src/db/keyset.ts reads one ahead).
  */
 function pageIsConsistent(body, { page, pageSize, state, byCursor = false }) {
   const { meta, data, links } = body;
   const nextAgrees = byCursor
-    ? (links.next !== null) === (data.length === pageSize)
+    ? data.length === pageSize || links.next === null
     : page < meta.total_pages
       ? data.length === pageSize && links.next !== null
       : links.next === null;
@@ -441,8 +444,13 @@ async function listPage(world, principal, path, states, known, map) {
   const query = new URLSearchParams({ page: String(page), page_size: String(pageSize), ...(state ? { state } : {}) });
   let result = await call(world, op, principal, "GET", `${path}?${query}`);
   for (let current = page; expectAnswer(world, op, result, "200"); current++) {
-    if (!pageIsConsistent(result.body, { page: current, pageSize, state, byCursor: current > page }))
+    if (!pageIsConsistent(result.body, { page: current, pageSize, state, byCursor: current > page })) {
       noteUnexpected(world, `${op}: inconsistent page`);
+      const { meta, data, links } = result.body;
+      console.error(
+        `inconsistent page: ${JSON.stringify({ op, current, page, pageSize, state, meta, rows: data.length, next: links.next, states: data.map((i) => i.state) })}`,
+      );
+    }
     result.body.data.forEach((item) => observe(map, item));
     if (!result.body.links.next || !chance(0.3)) break;
     world.counts.listFollows++;
@@ -543,6 +551,13 @@ const MIX = [
   [6, putNotificationToken],
   [3, listNotificationTokens],
   [2, deleteNotificationToken],
+  // docs/api.md parts 15 to 18 (money.mjs): a back office's statements, allocations and collections,
+  // documents asked for again, and the dunning run (for a day ahead, every 5 s at most).
+  [4, uploadStatement],
+  [2, allocate],
+  [2, collect],
+  [2, resendDelivery],
+  [1, runDunning],
 ];
 const MIX_TOTAL = MIX.reduce((sum, [weight]) => sum + weight, 0);
 

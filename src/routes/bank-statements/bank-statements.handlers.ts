@@ -93,11 +93,21 @@ const createBankStatements: Handler<typeof routes.createBankStatements> = async 
             rows.map((row) => ({ kind: "statement" as const, statementId: row.id })),
           ),
         ),
-      // Nothing is stored of a refused or failed request: the file neither.
-      failed: () => c.executionCtx.waitUntil(c.env.STATEMENT_FILES.delete(fileKey)),
+      // Nothing is stored of a refused or failed request: the file neither. But a batch whose answer
+      // was lost may have committed, and its statement names the file: it goes only once the
+      // statement is known not to be there.
+      failed: () => c.executionCtx.waitUntil(deleteUnlessStored(c, rows[0]!.id, fileKey)),
     },
   };
 };
+
+async function deleteUnlessStored(c: Context<AppEnv>, statementId: string, fileKey: string) {
+  const { read, values } = statementRead(statementId);
+  const stored = await database(c)
+    .read(read, values)
+    .catch(() => [undefined]);
+  if (stored.length === 0) await c.env.STATEMENT_FILES.delete(fileKey);
+}
 
 const listBankStatements: Handler<typeof routes.listBankStatements> = async (c, { query }) => {
   const request = await pageRequest(c, query);
