@@ -3,15 +3,7 @@
 // its log line by.
 import { performance } from "node:perf_hooks";
 
-/**
- * @param {string} url
- * @param {{
- *   method?: string, token?: string, json?: unknown, xml?: string, headers?: Record<string,string>,
- *   requestId?: string
- * }} [options]
- * @returns {Promise<{ status: number, headers: Headers, body: any, ms: number }>}
- *   `ms`: from sending to the last byte of the body
- */
+/** `ms`: from sending to the last byte of the body. */
 export async function call(url, { method, token, json, xml, headers = {}, requestId } = {}) {
   const sent = { ...headers };
   if (token) sent.Authorization = `Bearer ${token}`;

@@ -1,16 +1,6 @@
-// The latency scenario (issue 11 part 1, issue 36 point 4): the service served through
-// bench/wrapped-d1/worker.ts, whose D1 binding waits a fixed delay before every call and counts each
-// request's sequential round trips (bench/wrapped-d1/wrap.ts), so that a request's latency is about its
-// round trips times the delay. Every operation of the API is called once per round, each POST once
-// without and once with an Idempotency-Key, on preconditions set up for it alone before the round's
-// timed requests. Each kind of request has a customer and voucher owner of its own, so that no two
-// requests of a round touch the same rows, and keeps it from round to round: after the warm-up round
-// every kept total it moves exists (drizzle/0006_list_counts.sql), so the rows written are those of an
-// established customer, not of one's very first order. Per request it keeps the time to the last byte
-// of the body, the round trips and calls the binding counted (`x-d1-round-trips`, `x-d1-calls`) and
-// the rows written that the service logged. The bars are judged on the counted round trips, the
-// largest of any round: p50 / delay also prices what a request waits for besides D1 (a statement
-// upload's file goes to R2 first), which is why it read 3 for the keyed upload in one full run.
+// The latency scenario (issue 11 part 1, issue 36 point 4; BENCHMARKS.md, "Round trips"): every
+// operation once per round on a D1 that delays and counts each call (bench/wrapped-d1), each kind of
+// request on rows of its own; the bars are judged on the counted round trips.
 import { fstatSync, openSync, readSync } from "node:fs";
 import { sign } from "hono/jwt";
 import { apiVars } from "../scripts/derived-config.mjs";
@@ -62,11 +52,8 @@ function target2DayFrom(day) {
   return next;
 }
 
-// docs/api.md part 16: a collection takes every open direct-debit invoice due on or before its date,
-// whoever's it is. The invoices made today are due in 14 days: DUE is the first collection date that
-// takes them (far more than D-1 ahead), LATER the one after it. A mandate signed 3 years before LATER
-// has expired on LATER but not on DUE. Read at each use: a run that goes past midnight in the business
-// time zone makes invoices due a day later (a run of 2026-12-01 stopped there, its DUE a day behind).
+// docs/api.md part 16: DUE is the first collection date that takes today's invoices, LATER the next; a
+// mandate signed 3 years before LATER has expired on LATER, not on DUE. Read at each use (midnight).
 function days() {
   const today = dayIn(new Date(), VARS.BUSINESS_TIME_ZONE);
   const due = target2DayFrom(addDays(today, 14));
@@ -74,11 +61,7 @@ function days() {
   return { today, due, later, lapsingSignedOn: `${Number(later.slice(0, 4)) - 3}${later.slice(4)}` };
 }
 
-/**
- * A camt.053 statement of the seller's account (docs/api.md part 15) with one booked credit that
- * names no invoice and no payer: stored `unmatched`, its amount left to allocate by hand. A unique
- * AcctSvcrRef keeps it from being a duplicate of an earlier one.
- */
+/** One booked credit naming nothing (stored `unmatched`); a unique AcctSvcrRef each time. */
 function statementFile() {
   const id = crypto.randomUUID().replaceAll("-", "");
   return camt053File({
@@ -138,10 +121,7 @@ class Customer {
     return (await this.post("/invoices", { order_id: await this.order("submitted") })).data[0].id;
   }
 
-  /**
-   * An invoice under a mandate of its own that has expired on LATER, not on DUE (a new reference each
-   * round: a collection under it would renew it).
-   */
+  /** An invoice under a mandate of its own, expired on LATER, not on DUE (new each round). */
   async lapsingInvoice() {
     await this.profile({
       ...PROFILE,
@@ -191,11 +171,8 @@ class Customer {
   }
 }
 
-// One case per operation (operationId): its route, the status it answers, and what to set up for
-// one request of it (the path, the body: `json`, or `xml` for a statement file), given the client and
-// the variant (`keyed`). A list shows one row of its own, so that its page is not empty. Cases marked
-// `alone` are set up one after another before all others (below). The requests are timed in this
-// order: those whose invoice must be open come before createDirectDebitCollection, which takes it.
+// One case per operation (operationId): route, status, and the setup of one request (`json` or `xml`);
+// `alone` cases are set up one after another first; those needing an open invoice precede the collection.
 const CASES = {
   health: { route: "GET /health", status: 200, request: async () => ({ path: "/health" }) },
   createCardOrder: {
@@ -449,12 +426,7 @@ const CASES = {
 
 const methodOf = (operation) => CASES[operation].route.split(" ")[0];
 
-/**
- * The API's operations this file has no case for, which the scenario leaves out (the report names them,
- * and test/round-trips.test.ts counts every route's round trips from its example all the same), so that
- * a new route does not need a case here to keep the bench running. A case for an operation the API no
- * longer has stops the scenario before it measures.
- */
+/** The API's operations without a case here (reported, not fatal); a case for a removed one is fatal. */
 export async function checkCoverage(url) {
   const document = (await expectStatus(200, `${url}/openapi.json`)).body;
   const operations = Object.values(document.paths).flatMap((item) =>
@@ -473,17 +445,7 @@ const VARIANTS = Object.keys(CASES).flatMap((operation) => [
   ...(methodOf(operation) === "POST" ? [{ operation, keyed: true }] : []),
 ]);
 
-/**
- * @param {{
- *   url: string, secret: string, rounds: number, log: (line: string) => void,
- *   logLines: import("./log-lines.mjs").LogLines
- * }} options
- * @returns {Promise<Map<string, {
- *   operation: string, keyed: boolean, route: string, ms: number[], counted: number[], calls: number[],
- *   rowsWritten: number[]
- * }>>}
- *   by variant name ("createCardOrder", "createCardOrder+key"); the first round is a warm-up and not kept
- */
+/** Per variant ("createCardOrder", "createCardOrder+key"): ms, counted, calls, rowsWritten of each round after the warm-up. */
 export async function measureLatency({ url, secret, rounds, log, logLines }) {
   const results = new Map();
   const exp = Math.floor(Date.now() / 1000) + 3600;
@@ -495,9 +457,7 @@ export async function measureLatency({ url, secret, rounds, log, logLines }) {
   };
   const isAlone = (variant) => CASES[variant.operation].alone === true;
   for (let round = 0; round <= rounds; round++) {
-    // Set up the requests of the round: those `alone` one after another, then all others at once
-    // (their preconditions are independent); then time them one after another on an otherwise idle
-    // Worker.
+    // Set up the round (`alone` first, then the rest at once), then time each request on an idle Worker.
     const prepared = [];
     for (const [i, variant] of VARIANTS.entries()) {
       if (isAlone(variant)) prepared[i] = await prepare(variant, i, round);
@@ -544,10 +504,7 @@ export async function measureLatency({ url, secret, rounds, log, logLines }) {
   return results;
 }
 
-/**
- * Hands `onLine` each line wrangler dev writes to `path` (a Worker's `logFile`) as it comes, without
- * the Worker's name wrangler puts before a console line ("[voucher-billing-jobs] {...}").
- */
+/** Hands `onLine` each line of a Worker's `logFile` as it comes, without wrangler's "[worker-name] " prefix. */
 export function followWorkerLog(path, onLine) {
   const [file, decoder] = [openSync(path, "r"), new TextDecoder()];
   let [read, partial] = [0, ""];
@@ -562,12 +519,7 @@ export function followWorkerLog(path, onLine) {
   }, 50).unref();
 }
 
-/**
- * Per variant: the p50 latency; the round trips it implies, p50 / delay rounded down (every call waits
- * the whole delay; what else the request waits for, its own work, R2, loopback, adds to it); the
- * sequential round trips the binding counted, the largest of the rounds, and whether every round
- * counted the same; the calls (the largest); the rows written (the median: the same every round).
- */
+/** Per variant: p50, p50 / delay rounded down, the counted round trips (largest, and whether stable), calls, rows written. */
 export function latencyFigures(results, delayMs) {
   return [...results].map(([name, result]) => {
     const p50 = median(result.ms);
@@ -585,11 +537,7 @@ export function latencyFigures(results, delayMs) {
   });
 }
 
-/**
- * What the JSON summary carries: the counted round trips by operation (and "+key"), the largest of
- * reads and of writes, the operations whose count varied between rounds (none, or the count is not
- * what a client waits for), those where p50 / delay reads more than was counted, rows written by write.
- */
+/** The JSON summary's part: round trips by operation, the largest read and write, variations, rows written. */
 export function latencySummary(figures) {
   const isRead = (figure) => /^(list|get)/.test(figure.operation);
   const isWrite = (figure) => !isRead(figure) && figure.operation !== "health";

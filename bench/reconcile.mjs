@@ -1,20 +1,6 @@
-// `npm run bench:reconcile` (node bench/reconcile.mjs [--transactions N] [--invoices M] [--port P]
-// [--version 02|08] [--seed S]):
-// issue 32, point 4. A camt.053 statement of 10,000 transactions against 5,000 open invoices (60 % RF
-// references, 25 % invoice numbers in free text, 10 % partial or several invoices, 5 % noise:
-// bench/reconcile/plan.mjs), imported under `wrangler dev` (the API Worker with the jobs and documents
-// Workers, a local D1 seeded with the invoices, scripts/seed-invoices.mjs) as the back office does it:
-// POST /bank_statements, then GET /bank_statements/{id} until it is `processed`. The seconds are from the upload to the first answer
-// that says `processed`. Then the stored payments are read from the D1 and compared, transaction by
-// transaction, with what docs/api.md part 15's rules make of each (bench/reconcile/check.mjs):
-//   wrong                 transactions whose payments (invoice, amount) are not the expected ones
-//   unmatched_referenced  transactions naming a known open invoice by a valid reference, left unmatched
-// Both must be 0 (exit 1 otherwise). In the same run, the floor (measureFloor): the same file parsed and
-// the same transactions and allocations written to a D1 seeded alike, without matching. The one line on stdout:
-//   reconcile transactions=N wrong=W unmatched_referenced=U seconds=S floor_seconds=F ratio=R   (R = F / S)
-// everything else (the machine, the file, the progress, the CPU time of wrangler and workerd, what
-// went wrong) goes to stderr. (Its profiling mode, which found where the time goes, is removed:
-// BENCHMARKS.md, "Reconciliation".)
+// `npm run bench:reconcile` [-- --transactions N] [--invoices M] [--port P] [--version 02|08] [--seed S]
+// (issue 32 point 4; BENCHMARKS.md, "Reconciliation"): stdout `reconcile transactions=N wrong=W
+// unmatched_referenced=U seconds=S floor_seconds=F ratio=R`, exit 1 unless W and U are 0.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, watch, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -81,10 +67,7 @@ async function buildFile(plan, iban) {
   const path = join(work, "statement.xml");
   writeFileSync(path, bytes);
 
-  // The file says what the plan means: the service's own reader and rule 1 should find, for each
-  // transaction, its amount, its payer and the invoices it was built to name. Where they do not, the
-  // bench says so before the upload (a fault of the bench's, or of the reader or rule 1, which the
-  // stored payments will then show as wrong) and carries on.
+  // The service's reader and rule 1 must read each transaction as planned; a difference is reported, not fatal.
   let started = performance.now();
   const read = source.readStatement(bytes, 0);
   const readMs = performance.now() - started;
@@ -121,10 +104,7 @@ function validate(path) {
   return "valid against the ISO schema";
 }
 
-/**
- * The seeded invoices as the service shows them (each customer's, GET /invoices?state=open): every
- * planned invoice open, of its gross amount; a few balances with their RF reference and open amount.
- */
+/** The seeded invoices through GET /invoices?state=open: all open at their gross; some balances checked. */
 async function checkInvoicesThroughApi(url, plan, secret) {
   const exp = Math.floor(Date.now() / 1000) + 3600;
   const seen = new Map();
@@ -184,13 +164,7 @@ async function untilProcessed(url, id, token, started, reloads) {
   }
 }
 
-/**
- * The floor, in the same run: a Worker of its own under wrangler dev (bench/reconcile/floor-worker.ts)
- * on a D1 of the service's schema seeded with the same invoices, given the file and which invoice each
- * transaction pays (the plan's expectation), parses the file and writes the same transactions and
- * allocations, without matching. The seconds are from the request to its answer, as the service's are
- * from the upload to the answer that says `processed`.
- */
+/** The floor (floor-worker.ts) on a D1 seeded alike: seconds from the request to its answer. */
 async function measureFloor({ plan, file, seedPath, port, iban }) {
   log("starting the floor's Worker (the same seed, no matching)");
   const worker = await startWorker({

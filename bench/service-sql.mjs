@@ -4,11 +4,7 @@
 // the result with what the raw-d1 baseline sends before measuring.
 import { importSource } from "../scripts/import-source.mjs";
 
-/**
- * @param {{ customer: string, pageSize: number }} page 1 of this customer's list, unfiltered
- * @returns {Promise<{ sql: string, params: unknown[] }[]>}
- *   the statements of the list's one batch (page, total), in order
- */
+/** The statements (page, total) of page 1 of `customer`'s unfiltered list, in order. */
 export async function serviceListStatements({ customer, pageSize }) {
   // listCardOrders and the function that binds a compiled read's values, as the service has them.
   const { listCardOrders, bindValues } = await importSource(
