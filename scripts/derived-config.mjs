@@ -15,13 +15,9 @@ export function apiVars(env) {
 }
 
 /**
- * A copy of a wrangler config with absolute paths (it is written elsewhere) and, optionally, a
- * different rate limit (load generators speak for many clients through few tokens), another entry
- * point (bench/wrapped-d1: the same Worker on a slow or failing D1), or `vars` of its own (a
- * companion's: `wrangler dev --var` reaches the first Worker only). `devVars`: a .dev.vars file whose
- * values the Worker gets as secrets (wrangler reads the .dev.vars beside a config, and shows its values
- * as "(hidden)", where it prints [vars] in clear): the config is then written in a folder of its own,
- * beside a link to that file. `env`: the vars are those of that wrangler environment (`--env`).
+ * A copy of a wrangler config with absolute paths and optionally another rate limit, `main`, `vars`
+ * (`--var` reaches the first Worker only), `devVars` (a .dev.vars linked beside it: secrets, shown
+ * hidden) or `env` (that environment's vars).
  */
 export function derivedConfig(config, name, { rateLimit, main: entry, vars, devVars, env }) {
   const source = resolve(ROOT, config);

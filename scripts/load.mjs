@@ -1,16 +1,6 @@
 // `npm run load [-- --duration 30] [--connections 8] [--port 8797] [--faults 0.05] [--noisy-neighbour] [--quick]`
-//
-// A bounded load run on loopback: starts the API under `wrangler dev` with a fresh local D1 and a
-// webhook receiver of its own, lets several tenants work on it concurrently (card orders with
-// their entries, the three invoices, notification tokens), then checks that no acknowledged write
-// was lost or duplicated, that amounts, counts, links and numbers are right, and that every change
-// has exactly its event, delivered and signed. With --faults the Worker runs on a D1 that fails that
-// share of calls (bench/wrapped-d1), and the clients retry 503s. Prints throughput, latency,
-// statuses and the verdicts; exits 1 on any finding, unexpected answer, transport error or a 5xx
-// that is not an allowed 503. With --noisy-neighbour the first tenant also subscribes five endpoints
-// that never answer, one that answers 500 and one that redirects, and the run prints how long the
-// other tenants' events took to their first arrival (docs/api.md part 11: within 30 s), failing beyond.
-// RELIABILITY.md describes the runs.
+// A bounded load run on loopback, then a verification of every stored row and event; exits 1 on any
+// finding or unexpected answer. RELIABILITY.md describes what it does and checks.
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";

@@ -10,12 +10,7 @@ import { quietEnv, wranglerSpawn } from "./wrangler.mjs";
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
 
-/**
- * The Workers that run beside a config's Worker in the same session: the jobs Worker that consumes the
- * queues it produces to and answers what it passes on (with its vars, wrangler.toml's and the session's:
- * APP_SECRET opens the webhook secrets there, JWT_SECRET checks the tokens), and the documents Worker the
- * jobs Worker's RENDERER calls.
- */
+/** The Workers beside a config's Worker in its session: jobs (queues, passed-on requests, with the vars) and documents. */
 const COMPANIONS = [
   {
     config: "wrangler.documents.toml",
@@ -77,10 +72,7 @@ function spawnGroup(args, options, startedIn, host = false) {
   return { child, exited, stop };
 }
 
-/**
- * A wrangler command run to completion without blocking, so that several Workers can migrate and
- * seed their D1 at once. `CI=true` makes it take defaults instead of asking.
- */
+/** A wrangler command to completion, without blocking (Workers migrate and seed at once); CI=true takes defaults. */
 async function wranglerStep(args, env, startedIn) {
   const { exited } = spawnGroup(
     args,
@@ -91,10 +83,7 @@ async function wranglerStep(args, env, startedIn) {
   if (code !== 0) throw new Error(`wrangler ${args.join(" ")} exited with ${code}`);
 }
 
-/**
- * The rows of each statement of `sql` (separated by `;`) on a Worker's local D1, read with `wrangler
- * d1 execute` once the Worker has stopped: what is stored, whatever the Worker's API shows.
- */
+/** The rows of each `;`-separated statement of `sql` on a stopped Worker's local D1: what is stored. */
 export async function queryD1({ configPath, persistTo }, sql, env = {}) {
   const args = ["d1", "execute", "DB", "--local", "--config", configPath, "--persist-to", persistTo, "--json"];
   args.push("--command", sql);
@@ -228,13 +217,8 @@ export async function startWorker({
 export const CRON_WORKER = "voucher-billing-jobs";
 
 /**
- * Runs a Cron Trigger of the jobs Worker on a local `wrangler dev` (`workerUrl`: the dev server's own
- * URL, whichever Worker it serves first), as the deployed schedule would. `wrangler dev` with several
- * Workers answers `/cdn-cgi/local/scheduled` for its first Worker only (the API Worker, which has no
- * crons: 500), and gives the others no port of their own; its Local Explorer runs any Worker's:
- * `POST /cdn-cgi/local/explorer/api/local/scheduled?worker=<name>` with `{"cron": "..."}` (on unless
- * X_LOCAL_EXPLORER=false). Throws unless the run's outcome is "ok", so that a cron that did not run
- * (or threw) is never mistaken for one that found nothing to do.
+ * Runs a Cron Trigger of `worker` on a local `wrangler dev` through its Local Explorer (the
+ * `/cdn-cgi/local/scheduled` route reaches the first Worker only); throws unless the outcome is "ok".
  */
 export async function runCron(workerUrl, cron, worker = CRON_WORKER) {
   const response = await fetch(`${workerUrl}/cdn-cgi/local/explorer/api/local/scheduled?worker=${worker}`, {

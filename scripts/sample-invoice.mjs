@@ -1,11 +1,6 @@
-// `npm run sample:pdf [-- --out <png>] [--pdf <file>]`: page 1 of a sample voucher invoice rendered as the
-// documents Worker renders it (renderPdf, ZUGFeRD: GiroCode, RF reference), drawn by poppler's pdftoppm,
-// written to a temporary folder unless `--out` names the PNG, and the path printed. The README's picture,
-// docs/sample-invoice.png, is made on purpose: `npm run sample:pdf -- --out docs/sample-invoice.png`, then
-// looked at and committed. The invoice is fixed (test/einvoice/fixtures.mjs: a public-sector buyer
-// with a Leitweg-ID, made by the service's own code, fixed dates), and renderPdf and pdftoppm are
-// deterministic: a second run (with the same poppler) writes the same bytes, so the PNG changes in git
-// only when the layout does. The PDF itself is not kept (`--pdf <file>` keeps a copy).
+// `npm run sample:pdf [-- --out <png>] [--pdf <file>]`: page 1 of a fixed sample invoice
+// (test/einvoice/fixtures.mjs) rendered by renderPdf and drawn by pdftoppm, deterministically: the
+// README's docs/sample-invoice.png changes only when the layout does (`-- --out docs/sample-invoice.png`).
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,8 +1,5 @@
-// `node scripts/sample-reminder.mjs [--pdf <file>]`: the README's picture of a reminder letter,
-// docs/sample-reminder.png, page 1 of the level-2 reminder (`1. Mahnung`) of CONTRACT part 18's worked
-// example (test/einvoice/reminders.mjs: EUR 1,000.00, default from 2025-06-21, issued 2025-07-10, a
-// business buyer in German), rendered as the documents Worker renders it (renderReminderPdf) and drawn by
-// poppler's pdftoppm at the invoice picture's 100 dpi. Deterministic like scripts/sample-invoice.mjs.
+// `node scripts/sample-reminder.mjs [--pdf <file>]`: docs/sample-reminder.png, page 1 of CONTRACT part
+// 18's worked example's `1. Mahnung` (test/einvoice/reminders.mjs), drawn like scripts/sample-invoice.mjs.
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -26,12 +26,7 @@ export function wranglerSync(args, options = {}) {
   if (result.status !== 0) throw new Error(`wrangler ${args.join(" ")} exited with ${result.status}`);
 }
 
-/**
- * Applies the migrations the local D1 database (binding DB) lacks, and prints one line: how many it
- * applied, or that it was up to date. wrangler's own output (a table of the migrations, twice, and a
- * block per file: some 150 lines on a fresh database) is printed only when it fails, and then the
- * process exits with wrangler's code.
- */
+/** Applies the local D1's missing migrations in one line; wrangler's ~150 lines only when it fails (exit with its code). */
 export function applyLocalMigrations() {
   const command = ["d1", "migrations", "apply", "DB", "--local"];
   const result = spawnSync(process.execPath, [bin, ...command], {
