@@ -29,10 +29,7 @@ const RAISED_RATE_LIMIT = 1_000_000;
 // wrangler.toml's voucher VAT is 0 %, which would leave half-up rounding untested on the voucher
 // invoices; this run bills them at a rate with a fraction instead.
 const VOUCHER_VAT_PERCENT = "7.5";
-// How long the run waits for the last deliveries after the load. Under --faults an event whose
-// request lost its answer after the commit, and whose look-up right after failed too, waits for the
-// Cron Trigger's redispatch (a minute after the change); a receiver's failed delivery is retried
-// after 30 s, then 2 min.
+// The wait for the last deliveries: a lost event waits for the cron's redispatch, a failed delivery its 30 s / 2 min retries.
 const DELIVERY_BOUND_MS = 60_000;
 const DELIVERY_BOUND_WITH_FAULTS_MS = 150_000;
 // How long it waits, before that, for statements to be processed and deliveries sent: under --faults an
@@ -41,11 +38,9 @@ const DRAIN_BOUND_WITH_FAULTS_MS = 420_000;
 // The wait after a delivery's failed attempt (wrangler.toml: 30 s, then 4 times longer each time),
 // shortened for the run, whose faults make attempts fail far more often than Email Service would.
 const DELIVERY_RETRY_BASE_SECONDS = "2";
-// What the Worker logs about each failed D1 call under --faults (a request's 503, the look-up of its
-// events after it, the consumer's retry of a batch, a Cron Trigger run that failed on its query, the
-// wrapper's own error): expected there, and thousands of lines; counted, not shown.
 // docs/api.md part 11: the first attempt within 30 s of the change, whatever a neighbour's endpoints do.
 const FIRST_ATTEMPT_BOUND_S = 30;
+// What the Worker logs about each failed D1 call under --faults: expected, thousands of lines; counted, not shown.
 const FAULT_LOG_LINES = [
   /"error":"database_unavailable"/,
   /"error":"events_not_recovered"/,
@@ -91,10 +86,7 @@ function readOptions() {
   return { ...options, faults, workerLog: values["worker-log"], noisyNeighbour: values["noisy-neighbour"] };
 }
 
-/**
- * Fails when something listens on the port already: startWorker would take its answer for the
- * Worker being ready and the run would load someone else's server.
- */
+/** Exits 2 when the port is taken: startWorker would take another server's answer for ready. */
 async function assertPortFree(port, what) {
   if (!(await isFree(port))) {
     console.error(
@@ -196,9 +188,7 @@ function report(world, stats, seconds, faults) {
 
 async function main() {
   const options = readOptions();
-  // Ctrl-C: stop the load and the Worker cleanly. The Worker runs in its own process group (so that
-  // stop() can end wrangler and workerd together), which means the terminal's SIGINT never reaches
-  // it: without this it would outlive the script.
+  // Ctrl-C: the Worker's process group never gets the terminal's SIGINT, so stop it here.
   const stopping = new AbortController();
   const interrupt = () => {
     console.error("\ninterrupted: stopping the load and the Worker");

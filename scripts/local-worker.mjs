@@ -39,9 +39,7 @@ async function waitUntilReady(url, child, timeoutMs) {
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
-// Every wrangler process started here runs in a process group of its own, so that stopping it reaches
-// its workerd too. A Ctrl-C in the terminal does not reach those groups: an interrupted caller calls
-// stopAllWorkers().
+// Each wrangler runs in its own process group (stopping reaches workerd); Ctrl-C callers call stopAllWorkers().
 const running = new Set();
 let generation = 0;
 

@@ -42,8 +42,7 @@ const orderId = (k, i) => `${k.toString(16).padStart(8, "0")}-0000-4000-8000-${i
 const STATES = ["draft", "submitted", "in_production", "delivered", "cancelled"];
 
 /**
- * Writes the bench's card orders: of each customer k, order i is created i minutes after 2025-01-01,
- * in state STATES[i % 5] with the timestamps that state implies; the newest is i = count - 1.
+ * The bench's card orders: customer k's order i made i minutes after 2025-01-01, in state STATES[i % 5].
  * @returns {{ orders: number, customers: number, listCustomer: string, newestOrderId: string }}
  */
 export function writeCardOrderSeed(path, { customers = 4, ordersPerCustomer = 3000 } = {}) {

@@ -1,6 +1,5 @@
-// The world of a load run (tenants, their principals, and what the server acknowledged to them)
-// and the mix: each step is one client action of one principal. Every POST carries an
-// Idempotency-Key, so that under --faults a retried request can never write twice.
+// The world of a load run (tenants, principals, what the server acknowledged) and the mix of client
+// actions; every POST carries an Idempotency-Key, so that a retry under --faults never writes twice.
 import { randomBytes, randomUUID } from "node:crypto";
 import { sign } from "hono/jwt";
 import { randomAmount } from "./amounts.mjs";
@@ -71,9 +70,7 @@ export async function createWorld(secret, send) {
     }
     tenants.push(tenant);
   }
-  // Each group has its own token values and device names; values move between the devices of all
-  // owners within a group. One write at a time per group lets the client know the order in which
-  // the writes landed, and so predict every owner's final devices exactly.
+  // One write at a time per group (its own tokens and devices) lets the client predict every owner's final devices.
   const groups = Array.from({ length: NOTIFICATION_GROUPS }, (_, k) => ({
     values: [randomBytes(16).toString("hex"), randomBytes(16).toString("hex")],
     devices: [`phone-${k}`, `tablet-${k}`],
@@ -102,11 +99,7 @@ export async function createWorld(secret, send) {
   };
 }
 
-/**
- * Each tenant's billing profile, which a submit needs (its orders are paid by both methods: the
- * profile holds the account and the mandate). Written once, before the load; verify.mjs expects
- * one billing_profile.updated event per tenant.
- */
+/** Each tenant's billing profile (account and mandate: both payment methods), once before the load. */
 export async function writeBillingProfiles(world) {
   for (const tenant of world.tenants) {
     const principal = world.principals.find((p) => p.tenant === tenant);
@@ -176,10 +169,7 @@ const CREATES = {
   entry: { kind: "entry", optionalText: "card_holder_name" },
 };
 
-/**
- * A keyed POST that creates; now and then sent twice at once, as a client retrying a slow request
- * would. Both answers must then be the same resource, and only one may be new. Returns the first new answer.
- */
+/** A keyed create, now and then sent twice at once: one answer, one new resource; returns the first new answer. */
 async function keyedPost(world, op, principal, path, json, create) {
   const key = randomUUID();
   const twin = chance(0.1);
@@ -300,9 +290,7 @@ async function transitionCardOrder(world, principal, order, action) {
   const { id } = order.latest;
   const op = `POST /card_orders/{id}/${action}`;
   const result = await transitionPost(world, op, principal, `/card_orders/${id}/${action}`);
-  // A race with the tenant's other principal: the order moved on (invalid_state) or changed while
-  // this request ran (conflict); cancel also answers conflict when its invoice is paid. All are
-  // legitimate answers; the client then fetches the order again.
+  // A race with the other principal (invalid_state, conflict; cancel of a paid invoice): refetch the order.
   expectAnswer(world, op, result, "200", "409 invalid_state", "409 conflict");
   if (result.status !== 200) return refreshCardOrder(world, principal, id);
   const data = result.body.data;
@@ -412,11 +400,8 @@ async function getById(world, principal) {
 }
 
 /**
- * A page is consistent in itself: its meta, its size and the filter it was asked for. A page by
- * number reads its rows and the total at once, so they agree exactly. A page by cursor reads the
- * rows after its predecessor's last one while the count may have moved since (other principals
- * create and change resources meanwhile): there the rows decide, whatever its number says: a short
- * page has no next link (a full one has one when a row follows it: src/db/keyset.ts reads one ahead).
+ * A page agrees with itself: meta, size, filter. By number its rows and total agree exactly; by cursor
+ * the rows decide (the count may have moved): a short page has no next link (src/db/keyset.ts).
  */
 function pageIsConsistent(body, { page, pageSize, state, byCursor = false }) {
   const { meta, data, links } = body;

@@ -1,9 +1,6 @@
-// The money steps of the load (docs/api.md parts 15 to 18): a back office uploads camt.053 statements
-// that pay the tenants' open invoices (RF references, free-text numbers, a batch entry, a payer known
-// by IBAN, noise nobody can match), allocates what stays unmatched, collects direct debits and reads
-// their settlement and returns back from the next statements; tenants ask for documents again; and,
-// where the service has reminders, the daily dunning run runs for days ahead. What each step planted
-// or was answered is kept in `world.money`, for checkMoney (rows.mjs) to hold the stored rows against.
+// The load's money steps (docs/api.md parts 15 to 18; RELIABILITY.md): statements, allocations,
+// collections, documents again, dunning runs; what each planted or was answered is kept in
+// `world.money` for checkMoney (rows.mjs).
 import { randomBytes, randomUUID } from "node:crypto";
 import { sign } from "hono/jwt";
 import { importSource } from "../import-source.mjs";
@@ -391,10 +388,7 @@ export async function runDunning(world) {
   }
 }
 
-/**
- * A Cron Trigger of the jobs Worker as if run at `scheduledTime` (ms), through wrangler's Local
- * Explorer (scripts/local-worker.mjs runCron, which runs it now); throws unless its outcome is "ok".
- */
+/** A jobs Worker cron as if at `scheduledTime` (ms), through runCron; throws unless "ok". */
 async function runCronAt(workerUrl, cron, scheduledTime) {
   const response = await fetch(`${workerUrl}/cdn-cgi/local/explorer/api/local/scheduled?worker=voucher-billing-jobs`, {
     method: "POST",
@@ -408,16 +402,10 @@ async function runCronAt(workerUrl, cron, scheduledTime) {
     );
 }
 
-// The per-minute cron resumes a statement that has not moved for 5 min (its message lost: under
-// --faults, a POST whose answer was lost after the commit is answered from its stored response, and
-// nothing queues it again). The run's calls are dated this far ahead, so that it waits 1 min instead.
+// The per-minute cron resumes a statement idle 5 min (a lost message); dated this far ahead, it waits 1 min.
 const STALLED_AHEAD_MS = 4 * 60_000;
 
-/**
- * Waits until every statement uploaded is processed and no delivery is pending (the queues drained),
- * calling the per-minute Cron Trigger every 5 s meanwhile (it resumes stalled statements and overdue
- * deliveries, and sends events the queue never got).
- */
+/** Waits until every statement is processed and no delivery pending, running the per-minute cron every 5 s. */
 export async function awaitMoney(world, { boundMs, stopSignal, faulty }) {
   for (const { blocks } of world.money.collections)
     for (const { number } of blocks.flatMap((block) => block.debits)) {

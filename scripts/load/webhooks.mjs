@@ -64,11 +64,7 @@ export async function registerEndpoints(world, receiver) {
   }
 }
 
-/**
- * Waits until every event of `eventsByTenant` reached its tenant's endpoint, or until `boundMs`
- * after `since` (the load's end), or until `stopSignal` aborts, calling the Worker's per-minute Cron
- * Trigger meanwhile. Returns the milliseconds from `since` to the last delivery (or to giving up).
- */
+/** Waits for every event at its endpoint (or `boundMs` after `since`, or abort), running the cron; ms to the last. */
 export async function awaitDeliveries(
   receiver,
   workerUrl,
