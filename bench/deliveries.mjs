@@ -2,11 +2,10 @@
 // deliveries"): stdout `deliveries sent=N failed=F seconds=S`, everything else to stderr.
 import { randomBytes, randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
-import { sign } from "hono/jwt";
 import { startWorker } from "../scripts/local-worker.mjs";
 import { mapPool } from "../scripts/load/util.mjs";
 import { firstFreePorts, INSPECTOR_OFFSET } from "../scripts/ports.mjs";
-import { call } from "./http.mjs";
+import { call, tokenOf } from "./http.mjs";
 import { machineLine } from "./lifecycle.mjs";
 
 process.env.WRANGLER_SEND_METRICS = "false";
@@ -29,12 +28,8 @@ const w = await startWorker({
   rateLimit: 1_000_000,
 });
 try {
-  const tokenOf = (customer) =>
-    sign(
-      { sub: `bench-${customer}`, customer_id: customer, scope: SCOPES, exp: Math.floor(Date.now() / 1000) + 7200 },
-      secret,
-      "HS256",
-    );
+  const tokenFor = (customer) =>
+    tokenOf(secret, { sub: `bench-${customer}`, customer_id: customer, scope: SCOPES }, 7200);
   const api = async (token, method, path, json) => {
     const { status, body } = await call(w.url + path, { method, token, json });
     if (status >= 300) throw new Error(`${method} ${path}: ${status} ${JSON.stringify(body).slice(0, 300)}`);
@@ -42,7 +37,7 @@ try {
   };
   const customers = await Promise.all(
     Array.from({ length: CUSTOMERS }, async (_, i) => {
-      const token = await tokenOf(`bench-${randomUUID()}`);
+      const token = await tokenFor(`bench-${randomUUID()}`);
       await api(token, "PUT", "/customers/me/billing_profile", {
         legal_name: `Kunde ${i} GmbH`,
         street: "Hauptstraße 5",

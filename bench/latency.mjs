@@ -2,15 +2,13 @@
 // operation once per round on a D1 that delays and counts each call (bench/wrapped-d1), each kind of
 // request on rows of its own; the bars are judged on the counted round trips.
 import { fstatSync, openSync, readSync } from "node:fs";
-import { sign } from "hono/jwt";
 import { apiVars } from "../scripts/derived-config.mjs";
 import { importSource } from "../scripts/import-source.mjs";
-import { call, expectStatus } from "./http.mjs";
+import { call, expectStatus, tokenOf } from "./http.mjs";
 import { PROBE_PREFIX } from "./log-lines.mjs";
 import { median } from "./measure.mjs";
 
-// docs/api.md part 2: every scope, so that one token reaches every operation (the back office's
-// payments routes need no customer_id, and take a token with one all the same).
+// docs/api.md part 2: every scope, so that one token reaches every operation (payments' too).
 const SCOPES = [
   "card_orders:read card_orders:write invoices:read invoices:write",
   "notification_tokens:write fulfilment webhooks:write events:read payments:read payments:write",
@@ -438,8 +436,7 @@ export async function checkCoverage(url) {
   return operations.filter((id) => id && !WITHOUT_D1.has(id) && !(id in CASES));
 }
 
-// Every timed request of a round: each operation, and each POST a second time with a key (docs/api.md
-// part 7 keys POSTs only; PUT and DELETE are idempotent by themselves).
+// Each operation once a round, each POST again with a key (docs/api.md part 7 keys POSTs only).
 const VARIANTS = Object.keys(CASES).flatMap((operation) => [
   { operation, keyed: false },
   ...(methodOf(operation) === "POST" ? [{ operation, keyed: true }] : []),
@@ -448,10 +445,9 @@ const VARIANTS = Object.keys(CASES).flatMap((operation) => [
 /** Per variant ("createCardOrder", "createCardOrder+key"): ms, counted, calls, rowsWritten of each round after the warm-up. */
 export async function measureLatency({ url, secret, rounds, log, logLines }) {
   const results = new Map();
-  const exp = Math.floor(Date.now() / 1000) + 3600;
   const prepare = async (variant, i, round) => {
     const principal = `bench-latency-${i}`;
-    const token = await sign({ sub: principal, customer_id: principal, scope: SCOPES, exp }, secret, "HS256");
+    const token = await tokenOf(secret, { sub: principal, customer_id: principal, scope: SCOPES });
     const request = await CASES[variant.operation].request(new Customer(url, token, principal, round), variant);
     return { ...variant, ...request, token, requestId: `${PROBE_PREFIX}latency-${round}-${i}` };
   };

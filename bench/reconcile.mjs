@@ -7,7 +7,6 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import { sign } from "hono/jwt";
 import { importSource } from "../scripts/import-source.mjs";
 import { apiVars } from "../scripts/derived-config.mjs";
 import { queryD1, startWorker } from "../scripts/local-worker.mjs";
@@ -17,7 +16,7 @@ import { compare, storedSql } from "./reconcile/check.mjs";
 import { rfReference } from "../test/support/check-digits.mjs";
 import { makePlan, statementDescription } from "./reconcile/plan.mjs";
 import { cpuBetween, cpuSnapshot, machineShare, machineTicks } from "./reconcile/processes.mjs";
-import { call, expectStatus } from "./http.mjs";
+import { call, expectStatus, tokenOf } from "./http.mjs";
 import { runBench } from "./lifecycle.mjs";
 
 process.env.WRANGLER_SEND_METRICS = "false";
@@ -106,14 +105,11 @@ function validate(path) {
 
 /** The seeded invoices through GET /invoices?state=open: all open at their gross; some balances checked. */
 async function checkInvoicesThroughApi(url, plan, secret) {
-  const exp = Math.floor(Date.now() / 1000) + 3600;
+  const reader = (customer) =>
+    tokenOf(secret, { sub: "bench-reconcile", customer_id: customer, scope: "invoices:read" });
   const seen = new Map();
   for (const customer of plan.customers) {
-    const token = await sign(
-      { sub: "bench-reconcile", customer_id: customer.id, scope: "invoices:read", exp },
-      secret,
-      "HS256",
-    );
+    const token = await reader(customer.id);
     for (let next = `${url}/invoices?state=open&page_size=100`; next; ) {
       const { body } = await expectStatus(200, next, { token });
       for (const invoice of body.data) seen.set(invoice.number, { ...invoice, customer: customer.id });
@@ -128,11 +124,7 @@ async function checkInvoicesThroughApi(url, plan, secret) {
   if (seen.size !== plan.invoices.length || problems.length > 0)
     throw new Error(`seeded invoices: ${seen.size} open shown, ${problems.length} not as planned`);
   for (const invoice of plan.invoices.filter((_, k) => k % Math.ceil(plan.invoices.length / 10) === 0)) {
-    const token = await sign(
-      { sub: "bench-reconcile", customer_id: invoice.customer.id, scope: "invoices:read", exp },
-      secret,
-      "HS256",
-    );
+    const token = await reader(invoice.customer.id);
     const { body } = await expectStatus(200, `${url}/invoices/${invoice.id}/balance`, { token });
     if (body.data.payment_reference !== rfReference(invoice.number) || body.data.open_amount !== money(invoice.gross))
       throw new Error(`balance of ${invoice.number}: ${JSON.stringify(body.data)}`);
@@ -237,8 +229,7 @@ async function main() {
   );
   if (size > LIMIT_BYTES) throw new Error(`the file is over 10 MiB: ${size} bytes`);
 
-  // wrangler dev rebuilds and reloads the Workers whenever a file under src/ changes (wrangler.toml's
-  // watch_dir): a run cut by a reload (an upload cut off, a consumer run killed) measures nothing.
+  // wrangler dev reloads the Workers when src/ changes (watch_dir): a run cut by a reload measures nothing.
   const changed = new Set();
   const watcher = watch(new URL("../src", import.meta.url), { recursive: true }, (_, name) => changed.add(name));
   watcher.unref(); // never what keeps the bench alive
@@ -276,12 +267,7 @@ async function main() {
   const shown = await checkInvoicesThroughApi(worker.url, plan, secret);
   log(`the service shows the ${thousands(shown)} seeded invoices open, of their amounts and RF references`);
 
-  const exp = Math.floor(Date.now() / 1000) + 6 * 3600;
-  const backOffice = await sign(
-    { sub: "bench-reconcile", scope: "payments:read payments:write", exp },
-    secret,
-    "HS256",
-  );
+  const backOffice = await tokenOf(secret, { sub: "bench-reconcile", scope: "payments:read payments:write" }, 6 * 3600);
   const cpuBefore = cpuSnapshot();
   const ticksBefore = machineTicks();
   const load = loadavg();

@@ -2,13 +2,7 @@
 // baseline Worker so that the pairs compare the Workers' code (BENCHMARKS.md, "The request log line").
 const SANE_REQUEST_ID = /^[A-Za-z0-9_.:@-]{1,128}$/;
 
-/**
- * @param {Request} request
- * @param {string} route the Worker's route, as the service logs its route's pattern
- * @param {number} started Date.now() when the request came in
- * @param {number} status
- * @param {{ queries: number, rowsRead: number, rowsWritten: number }} [d1]
- */
+/** `route`: as the service logs its route's pattern; `started`: Date.now() at arrival; `d1`: its cost. */
 export function logRequest(request, route, started, status, d1) {
   const sent = request.headers.get("X-Request-Id");
   console.log(

@@ -10,10 +10,9 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { sign } from "hono/jwt";
 import { startWorker } from "../scripts/local-worker.mjs";
 import { isFree } from "../scripts/ports.mjs";
-import { call } from "./http.mjs";
+import { call, tokenOf } from "./http.mjs";
 import { checkCoverage, followWorkerLog, latencyFigures, latencySummary, measureLatency } from "./latency.mjs";
 import { alternate, summarize } from "./load.mjs";
 import { d1Cost, LogLines, PROBE_PREFIX } from "./log-lines.mjs";
@@ -30,8 +29,7 @@ const { values: flags, positionals } = parseArgs({
   options: {
     quick: { type: "boolean", default: false },
     port: { type: "string", default: "8870" },
-    // Leaves out the latency scenario (its round trips and rows written): for when it cannot run, as
-    // when bench/latency.mjs has no case yet for an operation of the API; the output says so.
+    // Leaves out the latency scenario, e.g. while bench/latency.mjs lacks a case for a new operation.
     "no-latency": { type: "boolean", default: false },
     only: { type: "string" },
     // The start-up is measured against this commit's, profiled in turns (BENCHMARKS.md, startup_ms).
@@ -72,8 +70,7 @@ const PLAN = flags.quick
 // One connection: what one client waits (the other settings: BENCHMARKS.md, "Benches removed").
 const CLIENT = 1;
 const PAGE_SIZE = 25;
-// Far above what the load generator can send in the limiter's 60-second period; the raw-d1 baseline's
-// limiter gets the same.
+// Far above what the load can send in the limiter's 60-second period; raw-d1's limiter gets the same.
 const RATE_LIMIT = 100_000_000;
 // Where the raw-d1 baseline puts the customer of its request among the values the service bound.
 const CUSTOMER_MARK = "bench:customer";
@@ -82,8 +79,7 @@ const SCOPES = "card_orders:read card_orders:write";
 const D1_DELAY_MS = 40;
 
 const work = mkdtempSync(join(tmpdir(), "bench-"));
-// wrangler appends every inspector event of every request to a debug log, whatever --log-level says:
-// keep those hundreds of megabytes in the scratch directory instead of ~/.config/.wrangler/logs.
+// wrangler logs every inspector event to a debug log: keep those hundreds of MB in the scratch directory.
 const wranglerEnv = { WRANGLER_LOG_PATH: join(work, "wrangler-logs") };
 
 const t0 = Date.now();
@@ -196,8 +192,7 @@ async function startWorkers(seed, statements) {
     `the service's rate limit is raised to ${RATE_LIMIT} requests per 60 s per principal, ` +
       "so that the bench measures the service, not the limiter",
   );
-  // All three without wrangler dev's inspector proxy, which would bill each console call (the
-  // service's request log line) to the CLI process at more than a bare request costs (BENCHMARKS.md).
+  // All three without wrangler dev's inspector proxy, which bills each log line to the CLI (BENCHMARKS.md).
   const common = { env: { ...wranglerEnv, WORKER_HOST_KEEP: PROBE_PREFIX }, inspector: false };
   const [serviceLines, latencyLines] = [new LogLines(), new LogLines()];
   // The baselines write the service's request log line too (bench/request-log.js); the probe reads it.
@@ -236,8 +231,7 @@ async function startWorkers(seed, statements) {
         vars: { LIST_STATEMENTS: JSON.stringify(statements), CUSTOMER: CUSTOMER_MARK },
         onLine: baselineLines.rawD1.take,
       }),
-    // The service and the jobs Worker on a delaying D1 (bench/wrapped-d1), under wrangler dev, whose
-    // session shares the D1 and queues among its Workers (the worker host would not).
+    // The service and jobs Worker on a delaying D1, under wrangler dev (its session shares D1 and queues).
     runs("latency") &&
       startWorker({
         ...common,
@@ -263,11 +257,10 @@ async function assertFree(port) {
 }
 
 async function signTokens(secret, customer) {
-  const exp = Math.floor(Date.now() / 1000) + 3600;
   return {
-    reader: await sign({ sub: "bench", customer_id: customer, scope: SCOPES, exp }, secret, "HS256"),
+    reader: await tokenOf(secret, { sub: "bench", customer_id: customer, scope: SCOPES }),
     // New orders go to a customer of their own, so the list page stays the same all along.
-    writer: await sign({ sub: "bench", customer_id: "bench-writer", scope: SCOPES, exp }, secret, "HS256"),
+    writer: await tokenOf(secret, { sub: "bench", customer_id: "bench-writer", scope: SCOPES }),
   };
 }
 

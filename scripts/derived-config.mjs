@@ -1,7 +1,5 @@
-// Wrangler configs derived from the repository's, written under .wrangler/generated (git-ignored): for
-// the scripts that start Workers (npm run dev, the bench and the tests' dev servers) and for npm run
-// deploy. The jobs Worker answers requests the API Worker passes on (src/http/pass-on.ts), so it needs
-// the API Worker's [vars]; wrangler.toml keeps them once, and the jobs Worker gets them from here.
+// Wrangler configs derived from the repository's, under .wrangler/generated, for the scripts that start
+// Workers and for deploy; the jobs Worker gets wrangler.toml's [vars] from here (src/http/pass-on.ts).
 import { copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { unstable_readConfig } from "wrangler";

@@ -45,8 +45,7 @@ holdDevLock(`http://127.0.0.1:${port}`);
 const jobs = derivedConfig("wrangler.jobs.toml", "dev-jobs", { vars: apiVars(), devVars: ".dev.vars" });
 const args = [
   "dev",
-  // The API Worker, the jobs Worker that consumes its queues and answers what it passes on, and the
-  // documents Worker the jobs Worker's RENDERER binding calls (e-invoices).
+  // The API Worker, the jobs Worker (its queues, what it passes on) and the documents Worker (RENDERER).
   "--config",
   "wrangler.toml",
   "--config",

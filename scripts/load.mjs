@@ -23,11 +23,9 @@ import {
   startReceiver,
 } from "./load/webhooks.mjs";
 
-// The configured limit (wrangler.toml: 600 per 60 s per sub) would turn most of a run through 8
-// tokens into 429s: the run is meant to measure the service, not the limiter.
+// wrangler.toml's 600 per 60 s per sub would make most of the run 429s: it measures the service, not the limiter.
 const RAISED_RATE_LIMIT = 1_000_000;
-// wrangler.toml's voucher VAT is 0 %, which would leave half-up rounding untested on the voucher
-// invoices; this run bills them at a rate with a fraction instead.
+// A voucher VAT with a fraction (wrangler.toml's is 0 %), so that half-up rounding is tested on vouchers.
 const VOUCHER_VAT_PERCENT = "7.5";
 // The wait for the last deliveries: a lost event waits for the cron's redispatch, a failed delivery its 30 s / 2 min retries.
 const DELIVERY_BOUND_MS = 60_000;
@@ -35,8 +33,7 @@ const DELIVERY_BOUND_WITH_FAULTS_MS = 150_000;
 // How long it waits, before that, for statements to be processed and deliveries sent: under --faults an
 // attempt whose D1 call failed after it took its delivery holds it for its 2 min lease (src/deliveries/send.ts).
 const DRAIN_BOUND_WITH_FAULTS_MS = 420_000;
-// The wait after a delivery's failed attempt (wrangler.toml: 30 s, then 4 times longer each time),
-// shortened for the run, whose faults make attempts fail far more often than Email Service would.
+// The retry wait after a failed delivery (wrangler.toml: 30 s), shortened: faults fail attempts far more often.
 const DELIVERY_RETRY_BASE_SECONDS = "2";
 // docs/api.md part 11: the first attempt within 30 s of the change, whatever a neighbour's endpoints do.
 const FIRST_ATTEMPT_BOUND_S = 30;
@@ -120,8 +117,12 @@ function withoutFaultLines(counts) {
   };
 }
 
-// ---------------------------------------------------------------------------------------------
-// Report
+/** "label: n, ..." of a Map of counts, by label. */
+const counted = (counts) =>
+  [...counts]
+    .sort()
+    .map(([label, n]) => `${label}: ${n}`)
+    .join(", ");
 
 function report(world, stats, seconds, faults) {
   const latencies = stats.samples.map((s) => s.ms).sort((a, b) => a - b);
@@ -138,12 +139,7 @@ function report(world, stats, seconds, faults) {
   console.log(`requests/s      ${(stats.samples.length / seconds).toFixed(1)}`);
   console.log(`latency p50     ${ms(percentile(latencies, 0.5))} ms`);
   console.log(`latency p99     ${ms(percentile(latencies, 0.99))} ms`);
-  console.log(
-    `by status       ${[...byStatus]
-      .sort()
-      .map(([label, n]) => `${label}: ${n}`)
-      .join(", ")}`,
-  );
+  console.log(`by status       ${counted(byStatus)}`);
   console.log(`by operation    count   p50 ms   p99 ms`);
   for (const [op, values] of [...byOp].sort((a, b) => b[1].length - a[1].length)) {
     values.sort((a, b) => a - b);
@@ -159,10 +155,7 @@ function report(world, stats, seconds, faults) {
   );
   if (faults) {
     const retried = [...stats.retried.values()].reduce((sum, n) => sum + n, 0);
-    const endings = [...stats.retried]
-      .sort()
-      .map(([label, n]) => `${label}: ${n}`)
-      .join(", ");
+    const endings = counted(stats.retried);
     const others = stats.serverErrors.size ? "other 5xx below" : "no other 5xx";
     console.log(
       `faults          ${stats.unavailable} answers 503 unavailable, each with Retry-After, ` +
@@ -183,8 +176,6 @@ function report(world, stats, seconds, faults) {
     for (const [label, n] of world.unexpected) console.log(`  ${label} × ${n}`);
   }
 }
-
-// ---------------------------------------------------------------------------------------------
 
 async function main() {
   const options = readOptions();

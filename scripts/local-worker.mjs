@@ -98,27 +98,10 @@ export async function queryD1({ configPath, persistTo }, sql, env = {}) {
 }
 
 /**
- * @param {object} options
- * @param {string} options.name       distinguishes config and state directories
- * @param {number} options.port
- * @param {string} [options.config]   wrangler config, relative to the project root
- * @param {string} [options.main]     another entry point for it, relative to the project root
- * @param {Record<string,string>} [options.companionMains] another entry point for a companion, by its config
- * @param {boolean} [options.d1]      apply the config's D1 migrations first
- * @param {number} [options.rateLimit] requests per period per principal
- * @param {Record<string,string>} [options.vars]
- * @param {string} [options.readyPath]
- * @param {string} [options.seed]     an SQL file executed on the migrated D1 before the Worker starts
- * @param {Record<string,string>} [options.env] more environment for wrangler
- * @param {boolean} [options.inspector] false: serve through scripts/worker-host.mjs, without wrangler
- *   dev's inspector proxy (the bench); the Worker's console lines then go to `onLine`
- * @param {(line: string) => void} [options.onLine]
- * @param {number} [options.inspectorPort] wrangler dev's inspector; the port + 1000 unless given
- * @param {(line: string) => void} [options.onErrorLine] takes wrangler's stderr line by line (default: inherited)
- * @param {string} [options.logFile] wrangler dev's stdout, the Worker's own log lines included, goes to this file
- * @returns {Promise<{
- *   url: string, inspectorPort: number, persistTo: string, configPath: string, stop: () => Promise<void>
- * }>}
+ * `name` keeps its config and state apart; `config`/`main`/`companionMains` paths from the root; `d1`:
+ * migrate first, then run the `seed` SQL; `inspector: false` serves through scripts/worker-host.mjs
+ * (console lines to `onLine`); `onErrorLine` takes wrangler's stderr; `logFile` its stdout.
+ * @returns {Promise<{ url, inspectorPort, persistTo, configPath, stop: () => Promise<void> }>}
  */
 export async function startWorker({
   name,

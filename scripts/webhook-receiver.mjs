@@ -56,8 +56,7 @@ const server = createServer((request, response) => {
     // Deliveries are at least once: the same webhook-id again is a repeat, done already.
     const repeat = seen.has(event.id) ? " (repeat)" : "";
     seen.add(event.id);
-    // What the event is about: a card order or invoice by id and state, a payment by id and the invoice
-    // it pays, a billing profile by its customer.
+    // What the event is about: a resource by id and state, a payment with its invoice, a profile by customer.
     const about = event.data.id
       ? `${event.data.id} ${event.data.state ?? event.data.invoice_number}`
       : event.data.customer;

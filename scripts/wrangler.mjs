@@ -51,8 +51,7 @@ export function applyLocalMigrations() {
   );
 }
 
-// `wrangler dev` of several Workers writes `[undefined]` for a Worker built by a [build] command: this
-// puts its name back (scripts/wrangler-worker-names.mjs).
+// A multi-Worker `wrangler dev` prefixes a [build] Worker's lines `[undefined]`: wrangler-worker-names.mjs fixes it.
 const workerNames = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), "wrangler-worker-names.mjs")).href;
 
 /** wrangler `args` as a child process; `preloads`: more modules (file URLs) loaded into it first. */

@@ -21,8 +21,7 @@ const SCOPES = [
   "webhooks:write",
   "events:read",
 ];
-// Writes go to the newest few resources of a tenant, so that its two principals meet on the same
-// ones now and then: the races that must answer 409 instead of corrupting anything.
+// Writes go to a tenant's newest few resources, so that its two principals race (409, never corruption).
 const HOT_WINDOW = 8;
 const INVOICEABLE = ["submitted", "in_production", "delivered"];
 const NOTIFICATION_GROUPS = 6;
@@ -161,8 +160,7 @@ function cardOrderBody() {
   return body;
 }
 
-// What each keyed create makes (as the checks name it), and a text field that a retry can change to
-// make "another request with the same key".
+// What each keyed create makes (as the checks name it), and a field a retry changes for "another request".
 const CREATES = {
   cardOrder: { kind: "card_order", optionalText: "description" },
   invoice: { kind: "invoice", optionalText: "reference" },
@@ -238,8 +236,7 @@ async function addEntry(world, principal, order) {
 /** Deletes one of several entries (never the last: the order stays submittable). */
 async function deleteEntry(world, principal, order) {
   const entry = pick(liveEntries(order));
-  // Marked first, so that the tenant's other principal never deletes it too: a 404 then means
-  // exactly one thing, that an earlier attempt of this request ran.
+  // Marked first, so that the other principal never deletes it too: a 404 then means an earlier attempt ran.
   entry.deleting = true;
   const op = "DELETE /card_orders/{id}/entries/{entry_id}";
   const result = await call(
@@ -520,8 +517,7 @@ async function listNotificationTokens(world, principal) {
   );
 }
 
-// Relative weights: mostly card-order work and reads, as a busy back office would do. A step that
-// finds nothing to work on takes the step before it in an order's life instead.
+// Relative weights, as a busy back office's; a step with nothing to work on takes the step before it.
 const MIX = [
   [8, createCardOrder],
   [24, workOnDraft],
@@ -536,8 +532,7 @@ const MIX = [
   [6, putNotificationToken],
   [3, listNotificationTokens],
   [2, deleteNotificationToken],
-  // docs/api.md parts 15 to 18 (money.mjs): a back office's statements, allocations and collections,
-  // documents asked for again, and the dunning run (for a day ahead, every 5 s at most).
+  // docs/api.md parts 15 to 18 (money.mjs); the dunning run for a day ahead, every 5 s at most.
   [4, uploadStatement],
   [2, allocate],
   [2, collect],

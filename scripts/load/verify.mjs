@@ -74,7 +74,6 @@ export async function readState(world, connections) {
   return { found, entries, lists, events, reads };
 }
 
-// ---------------------------------------------------------------------------------------------
 // Findings
 
 /**
@@ -121,18 +120,15 @@ export async function runChecks(checks) {
 
 export const tally = (findings) => KINDS.map((kind) => `${kind}=${findings[kind].size}`).join(" ");
 
-// ---------------------------------------------------------------------------------------------
 // Resources
 
-// Fields no change alters (FIXED_FIELDS, from src/): the current version must still show what the 201
-// (or first GET) showed.
+// Fields no change alters (FIXED_FIELDS, from src/) still show what the 201 (or first GET) showed.
 
 /** Why a stored resource differs from what was acknowledged about it, or undefined. */
 function difference(kind, tracked, current) {
   if (!current) return "not found";
   const changed = FIXED_FIELDS[kind].filter((field) => !sameJson(current[field], tracked.created[field]));
-  // An invoice a statement, an allocation, a collection or a dunning run may have moved off the
-  // client's sight: its state and money are held against the stored payments (ledger.mjs).
+  // An invoice the money steps may have moved is held against the stored payments (ledger.mjs).
   const moved = tracked.moneyTouched
     ? []
     : Object.keys(tracked.latest).filter(
@@ -402,7 +398,6 @@ export const resourceChecks = (world, state, vars) => [
   (f) => checkNotificationDevices(world, f),
 ];
 
-// ---------------------------------------------------------------------------------------------
 // Events (docs/api.md part 11: no change without its event, no event without its change)
 
 // Events about payments, deliveries, reminders and dunning: ledger.mjs holds them against the stored rows.

@@ -94,8 +94,7 @@ export async function awaitDeliveries(
   return Math.max(0, (missing() ? Date.now() : receiver.lastDelivery) - since);
 }
 
-// --noisy-neighbour: the first tenant also subscribes endpoints that misbehave (issue 25): five
-// that accept the connection and never answer, one that answers 500, one that redirects.
+// --noisy-neighbour (issue 25): 5 endpoints that never answer, one that answers 500, one that redirects.
 const NOISY = [...Array.from({ length: 5 }, (_, i) => `hang/${i}`), "fail", "redirect"];
 
 /** The misbehaving endpoints' server. */
