@@ -199,13 +199,14 @@ export const CRON_WORKER = "voucher-billing-jobs";
 
 /**
  * Runs a Cron Trigger of `worker` on a local `wrangler dev` through its Local Explorer (the
- * `/cdn-cgi/local/scheduled` route reaches the first Worker only); throws unless the outcome is "ok".
+ * `/cdn-cgi/local/scheduled` route reaches the first Worker only), as if at `scheduledTime` (ms) if
+ * given; throws unless the outcome is "ok".
  */
-export async function runCron(workerUrl, cron, worker = CRON_WORKER) {
+export async function runCron(workerUrl, cron, worker = CRON_WORKER, scheduledTime = undefined) {
   const response = await fetch(`${workerUrl}/cdn-cgi/local/explorer/api/local/scheduled?worker=${worker}`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ cron }),
+    body: JSON.stringify({ cron, scheduled_time: scheduledTime }),
   });
   const text = await response.text();
   let outcome;
@@ -215,5 +216,8 @@ export async function runCron(workerUrl, cron, worker = CRON_WORKER) {
     // reported below
   }
   if (response.status !== 200 || outcome !== "ok")
-    throw new Error(`cron "${cron}" of ${worker} on ${workerUrl} answered ${response.status}: ${text.slice(0, 200)}`);
+    throw new Error(
+      `cron "${cron}" of ${worker}${scheduledTime ? ` at ${new Date(scheduledTime).toISOString()}` : ""} ` +
+        `on ${workerUrl} answered ${response.status}: ${text.slice(0, 200)}`,
+    );
 }

@@ -5,6 +5,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { sign } from "hono/jwt";
 import { importSource } from "../import-source.mjs";
 import { apiVars } from "../derived-config.mjs";
+import { CRON_WORKER, runCron } from "../local-worker.mjs";
 import { germanIban, rfReference } from "../../test/support/check-digits.mjs";
 import { statusLabel } from "./http.mjs";
 import { chance, pick } from "./util.mjs";
@@ -381,25 +382,11 @@ export async function runDunning(world) {
   for (const tenant of world.tenants) for (const i of tenant.invoices.values()) i.moneyTouched = true; // dunning moves open invoices
   for (let attempt = 1; ; attempt++) {
     try {
-      return await runCronAt(workerUrl, DUNNING_CRON, Date.parse(`${day}T05:30:00Z`));
+      return await runCron(workerUrl, DUNNING_CRON, CRON_WORKER, Date.parse(`${day}T05:30:00Z`));
     } catch (error) {
       if (!faulty || attempt >= CRON_TRIES) throw error;
     }
   }
-}
-
-/** A jobs Worker cron as if at `scheduledTime` (ms), through runCron; throws unless "ok". */
-async function runCronAt(workerUrl, cron, scheduledTime) {
-  const response = await fetch(`${workerUrl}/cdn-cgi/local/explorer/api/local/scheduled?worker=voucher-billing-jobs`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ cron, scheduled_time: scheduledTime }),
-  });
-  const text = await response.text();
-  if (response.status !== 200 || !/"outcome":"ok"/.test(text))
-    throw new Error(
-      `cron "${cron}" at ${new Date(scheduledTime).toISOString()} answered ${response.status}: ${text.slice(0, 200)}`,
-    );
 }
 
 // The per-minute cron resumes a statement idle 5 min (a lost message); dated this far ahead, it waits 1 min.
@@ -416,7 +403,7 @@ export async function awaitMoney(world, { boundMs, stopSignal, faulty }) {
   for (const { tenant, amount } of world.money.planted.filter((plant) => plant.tenant))
     for (const invoice of tenant.invoices.values())
       if (invoice.latest.gross_amount && cents(invoice.latest.gross_amount) === amount) invoice.moneyTouched = true;
-  const runCron = () => runCronAt(world.money.workerUrl, "* * * * *", Date.now() + STALLED_AHEAD_MS);
+  const redispatch = () => runCron(world.money.workerUrl, "* * * * *", CRON_WORKER, Date.now() + STALLED_AHEAD_MS);
   const started = Date.now();
   let failures = 0;
   const pending = async () => {
@@ -431,7 +418,7 @@ export async function awaitMoney(world, { boundMs, stopSignal, faulty }) {
   };
   while ((await pending()) && Date.now() - started < boundMs && !stopSignal.aborted) {
     try {
-      await runCron();
+      await redispatch();
       failures = 0;
     } catch (error) {
       if (!faulty || ++failures >= CRON_TRIES) throw error;
