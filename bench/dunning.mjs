@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { apiVars } from "../scripts/derived-config.mjs";
+import { importSource } from "../scripts/import-source.mjs";
 import { queryD1, runCron, startWorker } from "../scripts/local-worker.mjs";
 import { firstFreePorts, INSPECTOR_OFFSET } from "../scripts/ports.mjs";
 import { openInvoicesSql } from "../scripts/seed-invoices.mjs";
@@ -19,14 +20,12 @@ const CUSTOMERS = 20;
 const log = (line) => process.stderr.write(`${line}\n`);
 const ROOT = resolve(new URL("..", import.meta.url).pathname);
 
-const day = (at, zone = "Europe/Berlin") =>
-  new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
-const addDays = (d, n) => new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+const { addDays, dayIn } = await importSource('export { addDays, dayIn } from "./src/domain/time";');
 
 log(machineLine());
 const port = await firstFreePorts(Number(flags.port), [0, INSPECTOR_OFFSET], "--port");
 const vars = apiVars();
-const today = day(new Date());
+const today = dayIn(new Date(), vars.BUSINESS_TIME_ZONE);
 const dueOn = addDays(today, -8);
 const createdAt = new Date(Date.parse(`${addDays(dueOn, -14)}T09:00:00Z`)).toISOString();
 const customers = Array.from({ length: CUSTOMERS }, (_, k) => `bench-dunning-${k}`);

@@ -137,9 +137,8 @@ class Customer {
 
   /** An uploaded bank statement, still `processing`. */
   async statement() {
-    const { status, body } = await call(`${this.url}/bank_statements`, { token: this.token, xml: statementFile() });
-    if (status !== 202) throw new Error(`POST /bank_statements: ${status}, not 202: ${JSON.stringify(body)}`);
-    return body.data[0].id;
+    return (await expectStatus(202, `${this.url}/bank_statements`, { token: this.token, xml: statementFile() })).body
+      .data[0].id;
   }
 
   /** The unmatched transaction of a statement, once the jobs Worker has read and stored it. */
@@ -169,58 +168,39 @@ class Customer {
   }
 }
 
-// One case per operation (operationId): route, status, and the setup of one request (`json` or `xml`);
-// `alone` cases are set up one after another first; those needing an open invoice precede the collection.
+// One case per operation (operationId), the setup of one request (`json` or `xml`); its route and status
+// are the OpenAPI document's. `alone` cases are set up one after another first; those needing an open
+// invoice precede the collection.
 const CASES = {
-  health: { route: "GET /health", status: 200, request: async () => ({ path: "/health" }) },
+  health: { request: async () => ({ path: "/health" }) },
   createCardOrder: {
-    route: "POST /card_orders",
-    status: 201,
     request: async () => ({ path: "/card_orders", json: ORDER }),
   },
   listCardOrders: {
-    route: "GET /card_orders",
-    status: 200,
     request: async (c) => (await c.order("draft"), { path: "/card_orders" }),
   },
   getCardOrder: {
-    route: "GET /card_orders/{id}",
-    status: 200,
     request: async (c) => ({ path: `/card_orders/${await c.order("draft")}` }),
   },
   submitCardOrder: {
-    route: "POST /card_orders/{id}/submit",
-    status: 200,
     request: async (c) => ({ path: `/card_orders/${await c.order("draft")}/submit` }),
   },
   cancelCardOrder: {
-    route: "POST /card_orders/{id}/cancel",
-    status: 200,
     request: async (c) => ({ path: `/card_orders/${await c.order("submitted")}/cancel` }),
   },
   startProductionCardOrder: {
-    route: "POST /card_orders/{id}/start_production",
-    status: 200,
     request: async (c) => ({ path: `/card_orders/${await c.order("submitted")}/start_production` }),
   },
   deliverCardOrder: {
-    route: "POST /card_orders/{id}/deliver",
-    status: 200,
     request: async (c) => ({ path: `/card_orders/${await c.order("in_production")}/deliver` }),
   },
   createCardOrderEntry: {
-    route: "POST /card_orders/{id}/entries",
-    status: 201,
     request: async (c) => ({ path: `/card_orders/${await c.order("draft")}/entries`, json: ENTRY }),
   },
   listCardOrderEntries: {
-    route: "GET /card_orders/{id}/entries",
-    status: 200,
     request: async (c) => ({ path: `/card_orders/${await c.order("draft")}/entries` }),
   },
   deleteCardOrderEntry: {
-    route: "DELETE /card_orders/{id}/entries/{entry_id}",
-    status: 204,
     request: async (c) => {
       const order = (await c.post("/card_orders", ORDER)).data[0].id;
       const entry = (await c.post(`/card_orders/${order}/entries`, ENTRY)).data[0].id;
@@ -228,44 +208,28 @@ const CASES = {
     },
   },
   createInvoice: {
-    route: "POST /invoices",
-    status: 201,
     request: async (c) => ({ path: "/invoices", json: { order_id: await c.order("submitted") } }),
   },
   listInvoices: {
-    route: "GET /invoices",
-    status: 200,
     request: async (c) => (await c.invoice(), { path: "/invoices" }),
   },
   getInvoice: {
-    route: "GET /invoices/{id}",
-    status: 200,
     request: async (c) => ({ path: `/invoices/${await c.invoice()}` }),
   },
   payInvoice: {
-    route: "POST /invoices/{id}/pay",
-    status: 200,
     request: async (c) => ({ path: `/invoices/${await c.invoice()}/pay` }),
   },
   cancelInvoice: {
-    route: "POST /invoices/{id}/cancel",
-    status: 200,
     request: async (c) => ({ path: `/invoices/${await c.invoice()}/cancel` }),
   },
   listInvoiceLines: {
-    route: "GET /invoices/{id}/lines",
-    status: 200,
     request: async (c) => ({ path: `/invoices/${await c.invoice()}/lines` }),
   },
   // The first request of a document: read, rendered by the documents Worker, stored in R2.
   getInvoiceDocument: {
-    route: "GET /invoices/{id}/document",
-    status: 200,
     request: async (c) => ({ path: `/invoices/${await c.invoice()}/document` }),
   },
   getInvoiceCreditNote: {
-    route: "GET /invoices/{id}/credit_note",
-    status: 200,
     request: async (c) => {
       const id = await c.invoice();
       await c.post(`/invoices/${id}/cancel`, undefined, 200);
@@ -273,86 +237,56 @@ const CASES = {
     },
   },
   putBillingProfile: {
-    route: `PUT ${PROFILE_PATH}`,
-    status: 200,
     request: async (c) => ({ path: PROFILE_PATH, json: { ...PROFILE, city: `München ${c.round}` } }),
   },
   getBillingProfile: {
-    route: `GET ${PROFILE_PATH}`,
-    status: 200,
     request: async (c) => (await c.profile(), { path: PROFILE_PATH }),
   },
   // A device new to its owner, who has devices (the earlier rounds').
   registerNotificationToken: {
-    route: `PUT ${DEVICES}`,
-    status: 204,
     request: async (c) => ({
       path: DEVICES,
       json: { value: `fcm-${c.principal}-${c.round}`, device_identifier: `device-${c.round}` },
     }),
   },
   listNotificationTokens: {
-    route: `GET ${DEVICES}`,
-    status: 200,
     request: async (c) => (await c.device("phone"), { path: DEVICES }),
   },
   deleteNotificationToken: {
-    route: `DELETE ${DEVICES}/{device_identifier}`,
-    status: 204,
     request: async (c) => (await c.device("phone"), { path: `${DEVICES}/phone` }),
   },
   // The submitted order's event is listed.
   listEvents: {
-    route: "GET /events",
-    status: 200,
     request: async (c) => (await c.order("submitted"), { path: "/events" }),
   },
   createWebhookEndpoint: {
-    route: "POST /webhook_endpoints",
-    status: 201,
     request: async (c) => (await c.clearHooks(), { path: "/webhook_endpoints", json: HOOK }),
   },
   listWebhookEndpoints: {
-    route: "GET /webhook_endpoints",
-    status: 200,
     request: async (c) => (
       await c.clearHooks(), await c.post("/webhook_endpoints", HOOK), { path: "/webhook_endpoints" }
     ),
   },
   deleteWebhookEndpoint: {
-    route: "DELETE /webhook_endpoints/{id}",
-    status: 204,
     request: async (c) => ({ path: `/webhook_endpoints/${(await c.post("/webhook_endpoints", HOOK)).data[0].id}` }),
   },
   // docs/api.md part 15: the back office's statements and transactions, an invoice's payments.
   createBankStatements: {
-    route: "POST /bank_statements",
-    status: 202,
     request: async () => ({ path: "/bank_statements", xml: statementFile() }),
   },
   listBankStatements: {
-    route: "GET /bank_statements",
-    status: 200,
     request: async (c) => (await c.statement(), { path: "/bank_statements" }),
   },
   getBankStatement: {
-    route: "GET /bank_statements/{id}",
-    status: 200,
     request: async (c) => ({ path: `/bank_statements/${await c.statement()}` }),
   },
   listBankTransactions: {
-    route: "GET /bank_transactions",
-    status: 200,
     request: async (c) => (await c.transaction(), { path: "/bank_transactions" }),
   },
   getBankTransaction: {
-    route: "GET /bank_transactions/{id}",
-    status: 200,
     request: async (c) => ({ path: `/bank_transactions/${await c.transaction()}` }),
   },
   createAllocation: {
-    route: "POST /bank_transactions/{id}/allocations",
-    status: 201,
     request: async (c) => {
       const [transaction, invoice] = await Promise.all([c.transaction(), c.invoice()]);
       return { path: `/bank_transactions/${transaction}/allocations`, json: { invoice_id: invoice, amount: "1.00" } };
@@ -360,24 +294,16 @@ const CASES = {
   },
   // docs/api.md part 17: an invoice's e-mailed documents (the profile has an e-mail address).
   listInvoiceDeliveries: {
-    route: "GET /invoices/{id}/deliveries",
-    status: 200,
     request: async (c) => ({ path: `/invoices/${await c.invoice()}/deliveries` }),
   },
   createInvoiceDelivery: {
-    route: "POST /invoices/{id}/deliveries",
-    status: 201,
     request: async (c) => ({ path: `/invoices/${await c.invoice()}/deliveries`, json: {} }),
   },
   listAllInvoiceDeliveries: {
-    route: "GET /invoice_deliveries",
-    status: 200,
     request: async (c) => (await c.invoice(), { path: "/invoice_deliveries" }),
   },
   // A paid invoice: one payment (manual).
   listInvoicePayments: {
-    route: "GET /invoices/{id}/payments",
-    status: 200,
     request: async (c) => {
       const id = await c.invoice();
       await c.post(`/invoices/${id}/pay`, undefined, 200);
@@ -385,16 +311,12 @@ const CASES = {
     },
   },
   getInvoiceBalance: {
-    route: "GET /invoices/{id}/balance",
-    status: 200,
     request: async (c) => ({ path: `/invoices/${await c.invoice()}/balance` }),
   },
   // docs/api.md part 16. A collection takes every collectable invoice there is, the round's others'
   // too: the request without a key, on LATER, takes them all but the keyed one's, whose mandate has
   // expired on LATER; the keyed request, which follows, takes that one on DUE.
   createDirectDebitCollection: {
-    route: "POST /direct_debit_collections",
-    status: 201,
     request: async (c, { keyed }) => {
       await (keyed ? c.lapsingInvoice() : c.invoice());
       return { path: "/direct_debit_collections", json: { collection_date: keyed ? days().due : days().later } };
@@ -402,48 +324,54 @@ const CASES = {
   },
   // These collections are made before any other request's invoice exists, which they would take.
   listDirectDebitCollections: {
-    route: "GET /direct_debit_collections",
-    status: 200,
     alone: true,
     request: async (c) => (await c.collection(), { path: "/direct_debit_collections" }),
   },
   getDirectDebitCollection: {
-    route: "GET /direct_debit_collections/{id}",
-    status: 200,
     alone: true,
     request: async (c) => ({ path: `/direct_debit_collections/${await c.collection()}` }),
   },
   // The first request of the pain.008 file: written from the collection, stored in R2.
   getDirectDebitCollectionDocument: {
-    route: "GET /direct_debit_collections/{id}/document",
-    status: 200,
     alone: true,
     request: async (c) => ({ path: `/direct_debit_collections/${await c.collection()}/document` }),
   },
 };
 
-const methodOf = (operation) => CASES[operation].route.split(" ")[0];
+/** Each operation's route ("GET /card_orders/{id}") and success status, by operationId, as the service documents them. */
+async function operationsOf(url) {
+  const document = (await expectStatus(200, `${url}/openapi.json`)).body;
+  return new Map(
+    Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => [
+        operation.operationId,
+        {
+          route: `${method.toUpperCase()} ${path}`,
+          status: Number(Object.keys(operation.responses).find((status) => status.startsWith("2"))),
+        },
+      ]),
+    ),
+  );
+}
 
 /** The API's operations without a case here (reported, not fatal); a case for a removed one is fatal. */
 export async function checkCoverage(url) {
-  const document = (await expectStatus(200, `${url}/openapi.json`)).body;
-  const operations = Object.values(document.paths).flatMap((item) =>
-    Object.values(item).map((operation) => operation.operationId),
-  );
+  const operations = [...(await operationsOf(url)).keys()];
   const unknown = Object.keys(CASES).filter((id) => !operations.includes(id));
   if (unknown.length)
     throw new Error(`bench/latency.mjs has cases for operations the API lacks: ${unknown.join(", ")}`);
   return operations.filter((id) => id && !WITHOUT_D1.has(id) && !(id in CASES));
 }
 
-// Each operation once a round, each POST again with a key (docs/api.md part 7 keys POSTs only).
-const VARIANTS = Object.keys(CASES).flatMap((operation) => [
-  { operation, keyed: false },
-  ...(methodOf(operation) === "POST" ? [{ operation, keyed: true }] : []),
-]);
-
 /** Per variant ("createCardOrder", "createCardOrder+key"): ms, counted, calls, rowsWritten of each round after the warm-up. */
 export async function measureLatency({ url, secret, rounds, log, logLines }) {
+  const operations = await operationsOf(url);
+  const methodOf = (operation) => operations.get(operation).route.split(" ")[0];
+  // Each operation once a round, each POST again with a key (docs/api.md part 7 keys POSTs only).
+  const variants = Object.keys(CASES).flatMap((operation) => [
+    { operation, keyed: false },
+    ...(methodOf(operation) === "POST" ? [{ operation, keyed: true }] : []),
+  ]);
   const results = new Map();
   const prepare = async (variant, i, round) => {
     const principal = `bench-latency-${i}`;
@@ -455,17 +383,17 @@ export async function measureLatency({ url, secret, rounds, log, logLines }) {
   for (let round = 0; round <= rounds; round++) {
     // Set up the round (`alone` first, then the rest at once), then time each request on an idle Worker.
     const prepared = [];
-    for (const [i, variant] of VARIANTS.entries()) {
+    for (const [i, variant] of variants.entries()) {
       if (isAlone(variant)) prepared[i] = await prepare(variant, i, round);
     }
     await Promise.all(
-      VARIANTS.map(async (variant, i) => {
+      variants.map(async (variant, i) => {
         if (!isAlone(variant)) prepared[i] = await prepare(variant, i, round);
       }),
     );
     for (const request of prepared) {
       const headers = request.keyed ? { "Idempotency-Key": `bench-${request.requestId}` } : {};
-      const { route, status: expected } = CASES[request.operation];
+      const { route, status: expected } = operations.get(request.operation);
       const options = { token: request.token, headers, requestId: request.requestId };
       const answer = await call(url + request.path, {
         ...options,
