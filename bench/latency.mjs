@@ -338,7 +338,7 @@ const CASES = {
   },
 };
 
-/** Each operation's route ("GET /card_orders/{id}") and success status, by operationId, as the service documents them. */
+/** By operationId: its route ("GET /card_orders/{id}") and success status, as the service documents them. */
 async function operationsOf(url) {
   const document = (await expectStatus(200, `${url}/openapi.json`)).body;
   return new Map(
@@ -363,7 +363,7 @@ export async function checkCoverage(url) {
   return operations.filter((id) => id && !WITHOUT_D1.has(id) && !(id in CASES));
 }
 
-/** Per variant ("createCardOrder", "createCardOrder+key"): ms, counted, calls, rowsWritten of each round after the warm-up. */
+/** Per variant ("createCardOrder", "…+key"): ms, counted, calls, rowsWritten of each round but the first. */
 export async function measureLatency({ url, secret, rounds, log, logLines }) {
   const operations = await operationsOf(url);
   const methodOf = (operation) => operations.get(operation).route.split(" ")[0];
@@ -443,7 +443,7 @@ export function followWorkerLog(path, onLine) {
   }, 50).unref();
 }
 
-/** Per variant: p50, p50 / delay rounded down, the counted round trips (largest, and whether stable), calls, rows written. */
+/** Per variant: p50, p50 / delay rounded down, counted round trips (largest; stable?), calls, rows written. */
 export function latencyFigures(results, delayMs) {
   return [...results].map(([name, result]) => {
     const p50 = median(result.ms);

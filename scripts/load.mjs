@@ -27,7 +27,7 @@ import {
 const RAISED_RATE_LIMIT = 1_000_000;
 // A voucher VAT with a fraction (wrangler.toml's is 0 %), so that half-up rounding is tested on vouchers.
 const VOUCHER_VAT_PERCENT = "7.5";
-// The wait for the last deliveries: a lost event waits for the cron's redispatch, a failed delivery its 30 s / 2 min retries.
+// The wait for the last deliveries: a lost event's cron redispatch, a failed delivery's 30 s / 2 min retries.
 const DELIVERY_BOUND_MS = 60_000;
 const DELIVERY_BOUND_WITH_FAULTS_MS = 150_000;
 // How long it waits, before that, for statements to be processed and deliveries sent: under --faults an

@@ -10,7 +10,7 @@ import { quietEnv, wranglerSpawn } from "./wrangler.mjs";
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
 
-/** The Workers beside a config's Worker in its session: jobs (queues, passed-on requests, with the vars) and documents. */
+/** The Workers beside a config's Worker in its session: jobs (queues, passed-on requests; the vars) and documents. */
 const COMPANIONS = [
   {
     config: "wrangler.documents.toml",

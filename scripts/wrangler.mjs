@@ -26,7 +26,7 @@ export function wranglerSync(args, options = {}) {
   if (result.status !== 0) throw new Error(`wrangler ${args.join(" ")} exited with ${result.status}`);
 }
 
-/** Applies the local D1's missing migrations in one line; wrangler's ~150 lines only when it fails (exit with its code). */
+/** Applies the local D1's missing migrations in one line; wrangler's output and exit code only on failure. */
 export function applyLocalMigrations() {
   const command = ["d1", "migrations", "apply", "DB", "--local"];
   const result = spawnSync(process.execPath, [bin, ...command], {

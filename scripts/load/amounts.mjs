@@ -1,4 +1,4 @@
-// Each invoice's amounts (docs/api.md parts 10, 12) in BigInt, not the Worker's code: one mistake must not pass in both.
+// Each invoice's amounts (docs/api.md parts 10, 12) in BigInt, not by the Worker's code: no shared mistake.
 
 const AMOUNT = /^(0|[1-9][0-9]{0,4})\.([0-9]{2})$/;
 const PERCENT = /^([0-9]{1,3})(?:\.([0-9]{1,2}))?$/;
