@@ -1,18 +1,12 @@
-// `npm run bench:deliveries` (node bench/deliveries.mjs [--invoices N] [--port P]): issue 37, point 4.
-// Under `wrangler dev` (the API Worker with the jobs and documents Workers, their local queues, D1, R2
-// and the emulated EMAIL binding), N (default 1,000) voucher invoices are issued through POST /invoices
-// for 10 customers (5 with a Leitweg-ID: XRechnung UBL; 5 without: the ZUGFeRD PDF, each rendered once
-// and kept), 8 requests at a time; then GET /invoice_deliveries until none is pending. The one line on
-// stdout:
-//   deliveries sent=N failed=F seconds=S
-// S: from the answer of the last POST /invoices to the latest `sent_at`. Everything else goes to stderr.
+// `npm run bench:deliveries` [-- --invoices N] [--port P] (issue 37 point 4; BENCHMARKS.md, "Document
+// deliveries"): stdout `deliveries sent=N failed=F seconds=S`, everything else to stderr.
 import { randomBytes, randomUUID } from "node:crypto";
-import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import { sign } from "hono/jwt";
 import { startWorker } from "../scripts/local-worker.mjs";
+import { mapPool } from "../scripts/load/util.mjs";
 import { firstFreePorts, INSPECTOR_OFFSET } from "../scripts/ports.mjs";
-import { call } from "./http.mjs";
+import { call, tokenOf } from "./http.mjs";
+import { machineLine } from "./lifecycle.mjs";
 
 process.env.WRANGLER_SEND_METRICS = "false";
 const { values: flags } = parseArgs({
@@ -26,11 +20,7 @@ const log = (line) => process.stderr.write(`${line}\n`);
 
 const port = await firstFreePorts(Number(flags.port), [0, INSPECTOR_OFFSET], "--port");
 const secret = randomBytes(32).toString("hex");
-log(
-  `machine: ${cpus().length} cores (${cpus()[0]?.model}), load ${loadavg()
-    .map((l) => l.toFixed(2))
-    .join(" ")}`,
-);
+log(machineLine());
 const w = await startWorker({
   name: "bench-deliveries",
   port,
@@ -38,12 +28,8 @@ const w = await startWorker({
   rateLimit: 1_000_000,
 });
 try {
-  const tokenOf = (customer) =>
-    sign(
-      { sub: `bench-${customer}`, customer_id: customer, scope: SCOPES, exp: Math.floor(Date.now() / 1000) + 7200 },
-      secret,
-      "HS256",
-    );
+  const tokenFor = (customer) =>
+    tokenOf(secret, { sub: `bench-${customer}`, customer_id: customer, scope: SCOPES }, 7200);
   const api = async (token, method, path, json) => {
     const { status, body } = await call(w.url + path, { method, token, json });
     if (status >= 300) throw new Error(`${method} ${path}: ${status} ${JSON.stringify(body).slice(0, 300)}`);
@@ -51,7 +37,7 @@ try {
   };
   const customers = await Promise.all(
     Array.from({ length: CUSTOMERS }, async (_, i) => {
-      const token = await tokenOf(`bench-${randomUUID()}`);
+      const token = await tokenFor(`bench-${randomUUID()}`);
       await api(token, "PUT", "/customers/me/billing_profile", {
         legal_name: `Kunde ${i} GmbH`,
         street: "Hauptstraße 5",
@@ -79,14 +65,8 @@ try {
     await api(token, "POST", `/card_orders/${order.id}/submit`);
     orders[i] = { token, id: order.id };
   };
-  const inParallel = async (work) => {
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < COUNT) await work(next++);
-      }),
-    );
-  };
+  const all = Array.from({ length: COUNT }, (_, i) => i);
+  const inParallel = (work) => mapPool(all, CONCURRENCY, work);
   await inParallel(prepare);
   log(`${COUNT} orders submitted; issuing their invoices`);
   const started = Date.now();

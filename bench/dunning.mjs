@@ -1,26 +1,15 @@
-// `npm run bench:dunning` (node bench/dunning.mjs [--invoices N] [--port P]): issue 38, point 4.
-// N (default 20,000) open bank-transfer invoices, due 8 days before today (Berlin) so that today's run
-// owes each its invoice.overdue and its level-1 reminder, are seeded straight into the local D1
-// (scripts/seed-invoices.mjs) for 20 customers whose billing profiles say invoice_delivery "none" (the
-// reminders' deliveries are written, skipped: the run is measured, not Email Service). Under `wrangler
-// dev` (API, jobs and documents Workers, their local queues, D1 and R2) the jobs Worker's daily cron
-// `30 5 * * *` runs through the Local Explorer (scripts/local-worker.mjs runCron: the day is today's,
-// as the cron's scheduledTime is now); its scans and chunks go through the dunning queue. The bench
-// counts the chunks' log lines until every invoice is done, stops the Workers and reads what is stored.
-// The one line on stdout:
-//   dunning invoices=N reminders=R wrong=W seconds=S
-// R: reminders stored; W: invoices without exactly one level-1 reminder, or without exactly one
-// invoice.overdue and one reminder.created event, plus reminders of any other level; S: from the cron
-// to the last chunk's log line. Everything else goes to stderr.
+// `npm run bench:dunning` [-- --invoices N] [--port P] (issue 38 point 4; BENCHMARKS.md, "Dunning"):
+// stdout `dunning invoices=N reminders=R wrong=W seconds=S`, everything else to stderr.
 import { randomUUID } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { cpus, loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { apiVars } from "../scripts/derived-config.mjs";
+import { importSource } from "../scripts/import-source.mjs";
 import { queryD1, runCron, startWorker } from "../scripts/local-worker.mjs";
 import { firstFreePorts, INSPECTOR_OFFSET } from "../scripts/ports.mjs";
 import { openInvoicesSql } from "../scripts/seed-invoices.mjs";
+import { machineLine } from "./lifecycle.mjs";
 
 process.env.WRANGLER_SEND_METRICS = "false";
 const { values: flags } = parseArgs({
@@ -31,18 +20,12 @@ const CUSTOMERS = 20;
 const log = (line) => process.stderr.write(`${line}\n`);
 const ROOT = resolve(new URL("..", import.meta.url).pathname);
 
-const day = (at, zone = "Europe/Berlin") =>
-  new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
-const addDays = (d, n) => new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+const { addDays, dayIn } = await importSource('export { addDays, dayIn } from "./src/domain/time";');
 
-log(
-  `machine: ${cpus().length} cores (${cpus()[0]?.model}), load ${loadavg()
-    .map((l) => l.toFixed(2))
-    .join(" ")}`,
-);
+log(machineLine());
 const port = await firstFreePorts(Number(flags.port), [0, INSPECTOR_OFFSET], "--port");
 const vars = apiVars();
-const today = day(new Date());
+const today = dayIn(new Date(), vars.BUSINESS_TIME_ZONE);
 const dueOn = addDays(today, -8);
 const createdAt = new Date(Date.parse(`${addDays(dueOn, -14)}T09:00:00Z`)).toISOString();
 const customers = Array.from({ length: CUSTOMERS }, (_, k) => `bench-dunning-${k}`);

@@ -1,17 +1,8 @@
-// One request to a Worker as a client sends it, for the bench's probes and scenarios (autocannon
-// does the load itself): a bearer token, a JSON body or a statement file's XML, a request id to find
-// its log line by.
+// One request as a client sends it (token, JSON or XML body, request id), for the probes and scenarios.
 import { performance } from "node:perf_hooks";
+import { sign } from "hono/jwt";
 
-/**
- * @param {string} url
- * @param {{
- *   method?: string, token?: string, json?: unknown, xml?: string, headers?: Record<string,string>,
- *   requestId?: string
- * }} [options]
- * @returns {Promise<{ status: number, headers: Headers, body: any, ms: number }>}
- *   `ms`: from sending to the last byte of the body
- */
+/** `ms`: from sending to the last byte of the body. */
 export async function call(url, { method, token, json, xml, headers = {}, requestId } = {}) {
   const sent = { ...headers };
   if (token) sent.Authorization = `Bearer ${token}`;
@@ -43,3 +34,7 @@ export async function expectStatus(status, url, options) {
     );
   return answer;
 }
+
+/** An HS256 access token of `claims`, signed with `secret`, valid for `seconds`. */
+export const tokenOf = (secret, claims, seconds = 3600) =>
+  sign({ ...claims, exp: Math.floor(Date.now() / 1000) + seconds }, secret, "HS256");

@@ -1,26 +1,14 @@
-// The latency scenario (issue 11 part 1, issue 36 point 4): the service served through
-// bench/wrapped-d1/worker.ts, whose D1 binding waits a fixed delay before every call and counts each
-// request's sequential round trips (bench/wrapped-d1/wrap.ts), so that a request's latency is about its
-// round trips times the delay. Every operation of the API is called once per round, each POST once
-// without and once with an Idempotency-Key, on preconditions set up for it alone before the round's
-// timed requests. Each kind of request has a customer and voucher owner of its own, so that no two
-// requests of a round touch the same rows, and keeps it from round to round: after the warm-up round
-// every kept total it moves exists (drizzle/0006_list_counts.sql), so the rows written are those of an
-// established customer, not of one's very first order. Per request it keeps the time to the last byte
-// of the body, the round trips and calls the binding counted (`x-d1-round-trips`, `x-d1-calls`) and
-// the rows written that the service logged. The bars are judged on the counted round trips, the
-// largest of any round: p50 / delay also prices what a request waits for besides D1 (a statement
-// upload's file goes to R2 first), which is why it read 3 for the keyed upload in one full run.
+// The latency scenario (issue 11 part 1, issue 36 point 4; BENCHMARKS.md, "Round trips"): every
+// operation once per round on a D1 that delays and counts each call (bench/wrapped-d1), each kind of
+// request on rows of its own; the bars are judged on the counted round trips.
 import { fstatSync, openSync, readSync } from "node:fs";
-import { sign } from "hono/jwt";
 import { apiVars } from "../scripts/derived-config.mjs";
 import { importSource } from "../scripts/import-source.mjs";
-import { call, expectStatus } from "./http.mjs";
+import { call, expectStatus, tokenOf } from "./http.mjs";
 import { PROBE_PREFIX } from "./log-lines.mjs";
 import { median } from "./measure.mjs";
 
-// docs/api.md part 2: every scope, so that one token reaches every operation (the back office's
-// payments routes need no customer_id, and take a token with one all the same).
+// docs/api.md part 2: every scope, so that one token reaches every operation (payments' too).
 const SCOPES = [
   "card_orders:read card_orders:write invoices:read invoices:write",
   "notification_tokens:write fulfilment webhooks:write events:read payments:read payments:write",
@@ -62,11 +50,8 @@ function target2DayFrom(day) {
   return next;
 }
 
-// docs/api.md part 16: a collection takes every open direct-debit invoice due on or before its date,
-// whoever's it is. The invoices made today are due in 14 days: DUE is the first collection date that
-// takes them (far more than D-1 ahead), LATER the one after it. A mandate signed 3 years before LATER
-// has expired on LATER but not on DUE. Read at each use: a run that goes past midnight in the business
-// time zone makes invoices due a day later (a run of 2026-12-01 stopped there, its DUE a day behind).
+// docs/api.md part 16: DUE is the first collection date that takes today's invoices, LATER the next; a
+// mandate signed 3 years before LATER has expired on LATER, not on DUE. Read at each use (midnight).
 function days() {
   const today = dayIn(new Date(), VARS.BUSINESS_TIME_ZONE);
   const due = target2DayFrom(addDays(today, 14));
@@ -74,11 +59,7 @@ function days() {
   return { today, due, later, lapsingSignedOn: `${Number(later.slice(0, 4)) - 3}${later.slice(4)}` };
 }
 
-/**
- * A camt.053 statement of the seller's account (docs/api.md part 15) with one booked credit that
- * names no invoice and no payer: stored `unmatched`, its amount left to allocate by hand. A unique
- * AcctSvcrRef keeps it from being a duplicate of an earlier one.
- */
+/** One booked credit naming nothing (stored `unmatched`); a unique AcctSvcrRef each time. */
 function statementFile() {
   const id = crypto.randomUUID().replaceAll("-", "");
   return camt053File({
@@ -138,10 +119,7 @@ class Customer {
     return (await this.post("/invoices", { order_id: await this.order("submitted") })).data[0].id;
   }
 
-  /**
-   * An invoice under a mandate of its own that has expired on LATER, not on DUE (a new reference each
-   * round: a collection under it would renew it).
-   */
+  /** An invoice under a mandate of its own, expired on LATER, not on DUE (new each round). */
   async lapsingInvoice() {
     await this.profile({
       ...PROFILE,
@@ -159,9 +137,8 @@ class Customer {
 
   /** An uploaded bank statement, still `processing`. */
   async statement() {
-    const { status, body } = await call(`${this.url}/bank_statements`, { token: this.token, xml: statementFile() });
-    if (status !== 202) throw new Error(`POST /bank_statements: ${status}, not 202: ${JSON.stringify(body)}`);
-    return body.data[0].id;
+    return (await expectStatus(202, `${this.url}/bank_statements`, { token: this.token, xml: statementFile() })).body
+      .data[0].id;
   }
 
   /** The unmatched transaction of a statement, once the jobs Worker has read and stored it. */
@@ -191,61 +168,39 @@ class Customer {
   }
 }
 
-// One case per operation (operationId): its route, the status it answers, and what to set up for
-// one request of it (the path, the body: `json`, or `xml` for a statement file), given the client and
-// the variant (`keyed`). A list shows one row of its own, so that its page is not empty. Cases marked
-// `alone` are set up one after another before all others (below). The requests are timed in this
-// order: those whose invoice must be open come before createDirectDebitCollection, which takes it.
+// One case per operation (operationId), the setup of one request (`json` or `xml`); its route and status
+// are the OpenAPI document's. `alone` cases are set up one after another first; those needing an open
+// invoice precede the collection.
 const CASES = {
-  health: { route: "GET /health", status: 200, request: async () => ({ path: "/health" }) },
+  health: { request: async () => ({ path: "/health" }) },
   createCardOrder: {
-    route: "POST /card_orders",
-    status: 201,
     request: async () => ({ path: "/card_orders", json: ORDER }),
   },
   listCardOrders: {
-    route: "GET /card_orders",
-    status: 200,
     request: async (c) => (await c.order("draft"), { path: "/card_orders" }),
   },
   getCardOrder: {
-    route: "GET /card_orders/{id}",
-    status: 200,
     request: async (c) => ({ path: `/card_orders/${await c.order("draft")}` }),
   },
   submitCardOrder: {
-    route: "POST /card_orders/{id}/submit",
-    status: 200,
     request: async (c) => ({ path: `/card_orders/${await c.order("draft")}/submit` }),
   },
   cancelCardOrder: {
-    route: "POST /card_orders/{id}/cancel",
-    status: 200,
     request: async (c) => ({ path: `/card_orders/${await c.order("submitted")}/cancel` }),
   },
   startProductionCardOrder: {
-    route: "POST /card_orders/{id}/start_production",
-    status: 200,
     request: async (c) => ({ path: `/card_orders/${await c.order("submitted")}/start_production` }),
   },
   deliverCardOrder: {
-    route: "POST /card_orders/{id}/deliver",
-    status: 200,
     request: async (c) => ({ path: `/card_orders/${await c.order("in_production")}/deliver` }),
   },
   createCardOrderEntry: {
-    route: "POST /card_orders/{id}/entries",
-    status: 201,
     request: async (c) => ({ path: `/card_orders/${await c.order("draft")}/entries`, json: ENTRY }),
   },
   listCardOrderEntries: {
-    route: "GET /card_orders/{id}/entries",
-    status: 200,
     request: async (c) => ({ path: `/card_orders/${await c.order("draft")}/entries` }),
   },
   deleteCardOrderEntry: {
-    route: "DELETE /card_orders/{id}/entries/{entry_id}",
-    status: 204,
     request: async (c) => {
       const order = (await c.post("/card_orders", ORDER)).data[0].id;
       const entry = (await c.post(`/card_orders/${order}/entries`, ENTRY)).data[0].id;
@@ -253,44 +208,28 @@ const CASES = {
     },
   },
   createInvoice: {
-    route: "POST /invoices",
-    status: 201,
     request: async (c) => ({ path: "/invoices", json: { order_id: await c.order("submitted") } }),
   },
   listInvoices: {
-    route: "GET /invoices",
-    status: 200,
     request: async (c) => (await c.invoice(), { path: "/invoices" }),
   },
   getInvoice: {
-    route: "GET /invoices/{id}",
-    status: 200,
     request: async (c) => ({ path: `/invoices/${await c.invoice()}` }),
   },
   payInvoice: {
-    route: "POST /invoices/{id}/pay",
-    status: 200,
     request: async (c) => ({ path: `/invoices/${await c.invoice()}/pay` }),
   },
   cancelInvoice: {
-    route: "POST /invoices/{id}/cancel",
-    status: 200,
     request: async (c) => ({ path: `/invoices/${await c.invoice()}/cancel` }),
   },
   listInvoiceLines: {
-    route: "GET /invoices/{id}/lines",
-    status: 200,
     request: async (c) => ({ path: `/invoices/${await c.invoice()}/lines` }),
   },
   // The first request of a document: read, rendered by the documents Worker, stored in R2.
   getInvoiceDocument: {
-    route: "GET /invoices/{id}/document",
-    status: 200,
     request: async (c) => ({ path: `/invoices/${await c.invoice()}/document` }),
   },
   getInvoiceCreditNote: {
-    route: "GET /invoices/{id}/credit_note",
-    status: 200,
     request: async (c) => {
       const id = await c.invoice();
       await c.post(`/invoices/${id}/cancel`, undefined, 200);
@@ -298,86 +237,56 @@ const CASES = {
     },
   },
   putBillingProfile: {
-    route: `PUT ${PROFILE_PATH}`,
-    status: 200,
     request: async (c) => ({ path: PROFILE_PATH, json: { ...PROFILE, city: `München ${c.round}` } }),
   },
   getBillingProfile: {
-    route: `GET ${PROFILE_PATH}`,
-    status: 200,
     request: async (c) => (await c.profile(), { path: PROFILE_PATH }),
   },
   // A device new to its owner, who has devices (the earlier rounds').
   registerNotificationToken: {
-    route: `PUT ${DEVICES}`,
-    status: 204,
     request: async (c) => ({
       path: DEVICES,
       json: { value: `fcm-${c.principal}-${c.round}`, device_identifier: `device-${c.round}` },
     }),
   },
   listNotificationTokens: {
-    route: `GET ${DEVICES}`,
-    status: 200,
     request: async (c) => (await c.device("phone"), { path: DEVICES }),
   },
   deleteNotificationToken: {
-    route: `DELETE ${DEVICES}/{device_identifier}`,
-    status: 204,
     request: async (c) => (await c.device("phone"), { path: `${DEVICES}/phone` }),
   },
   // The submitted order's event is listed.
   listEvents: {
-    route: "GET /events",
-    status: 200,
     request: async (c) => (await c.order("submitted"), { path: "/events" }),
   },
   createWebhookEndpoint: {
-    route: "POST /webhook_endpoints",
-    status: 201,
     request: async (c) => (await c.clearHooks(), { path: "/webhook_endpoints", json: HOOK }),
   },
   listWebhookEndpoints: {
-    route: "GET /webhook_endpoints",
-    status: 200,
     request: async (c) => (
       await c.clearHooks(), await c.post("/webhook_endpoints", HOOK), { path: "/webhook_endpoints" }
     ),
   },
   deleteWebhookEndpoint: {
-    route: "DELETE /webhook_endpoints/{id}",
-    status: 204,
     request: async (c) => ({ path: `/webhook_endpoints/${(await c.post("/webhook_endpoints", HOOK)).data[0].id}` }),
   },
   // docs/api.md part 15: the back office's statements and transactions, an invoice's payments.
   createBankStatements: {
-    route: "POST /bank_statements",
-    status: 202,
     request: async () => ({ path: "/bank_statements", xml: statementFile() }),
   },
   listBankStatements: {
-    route: "GET /bank_statements",
-    status: 200,
     request: async (c) => (await c.statement(), { path: "/bank_statements" }),
   },
   getBankStatement: {
-    route: "GET /bank_statements/{id}",
-    status: 200,
     request: async (c) => ({ path: `/bank_statements/${await c.statement()}` }),
   },
   listBankTransactions: {
-    route: "GET /bank_transactions",
-    status: 200,
     request: async (c) => (await c.transaction(), { path: "/bank_transactions" }),
   },
   getBankTransaction: {
-    route: "GET /bank_transactions/{id}",
-    status: 200,
     request: async (c) => ({ path: `/bank_transactions/${await c.transaction()}` }),
   },
   createAllocation: {
-    route: "POST /bank_transactions/{id}/allocations",
-    status: 201,
     request: async (c) => {
       const [transaction, invoice] = await Promise.all([c.transaction(), c.invoice()]);
       return { path: `/bank_transactions/${transaction}/allocations`, json: { invoice_id: invoice, amount: "1.00" } };
@@ -385,24 +294,16 @@ const CASES = {
   },
   // docs/api.md part 17: an invoice's e-mailed documents (the profile has an e-mail address).
   listInvoiceDeliveries: {
-    route: "GET /invoices/{id}/deliveries",
-    status: 200,
     request: async (c) => ({ path: `/invoices/${await c.invoice()}/deliveries` }),
   },
   createInvoiceDelivery: {
-    route: "POST /invoices/{id}/deliveries",
-    status: 201,
     request: async (c) => ({ path: `/invoices/${await c.invoice()}/deliveries`, json: {} }),
   },
   listAllInvoiceDeliveries: {
-    route: "GET /invoice_deliveries",
-    status: 200,
     request: async (c) => (await c.invoice(), { path: "/invoice_deliveries" }),
   },
   // A paid invoice: one payment (manual).
   listInvoicePayments: {
-    route: "GET /invoices/{id}/payments",
-    status: 200,
     request: async (c) => {
       const id = await c.invoice();
       await c.post(`/invoices/${id}/pay`, undefined, 200);
@@ -410,16 +311,12 @@ const CASES = {
     },
   },
   getInvoiceBalance: {
-    route: "GET /invoices/{id}/balance",
-    status: 200,
     request: async (c) => ({ path: `/invoices/${await c.invoice()}/balance` }),
   },
   // docs/api.md part 16. A collection takes every collectable invoice there is, the round's others'
   // too: the request without a key, on LATER, takes them all but the keyed one's, whose mandate has
   // expired on LATER; the keyed request, which follows, takes that one on DUE.
   createDirectDebitCollection: {
-    route: "POST /direct_debit_collections",
-    status: 201,
     request: async (c, { keyed }) => {
       await (keyed ? c.lapsingInvoice() : c.invoice());
       return { path: "/direct_debit_collections", json: { collection_date: keyed ? days().due : days().later } };
@@ -427,89 +324,76 @@ const CASES = {
   },
   // These collections are made before any other request's invoice exists, which they would take.
   listDirectDebitCollections: {
-    route: "GET /direct_debit_collections",
-    status: 200,
     alone: true,
     request: async (c) => (await c.collection(), { path: "/direct_debit_collections" }),
   },
   getDirectDebitCollection: {
-    route: "GET /direct_debit_collections/{id}",
-    status: 200,
     alone: true,
     request: async (c) => ({ path: `/direct_debit_collections/${await c.collection()}` }),
   },
   // The first request of the pain.008 file: written from the collection, stored in R2.
   getDirectDebitCollectionDocument: {
-    route: "GET /direct_debit_collections/{id}/document",
-    status: 200,
     alone: true,
     request: async (c) => ({ path: `/direct_debit_collections/${await c.collection()}/document` }),
   },
 };
 
-const methodOf = (operation) => CASES[operation].route.split(" ")[0];
-
-/**
- * The API's operations this file has no case for, which the scenario leaves out (the report names them,
- * and test/round-trips.test.ts counts every route's round trips from its example all the same), so that
- * a new route does not need a case here to keep the bench running. A case for an operation the API no
- * longer has stops the scenario before it measures.
- */
-export async function checkCoverage(url) {
+/** By operationId: its route ("GET /card_orders/{id}") and success status, as the service documents them. */
+async function operationsOf(url) {
   const document = (await expectStatus(200, `${url}/openapi.json`)).body;
-  const operations = Object.values(document.paths).flatMap((item) =>
-    Object.values(item).map((operation) => operation.operationId),
+  return new Map(
+    Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => [
+        operation.operationId,
+        {
+          route: `${method.toUpperCase()} ${path}`,
+          status: Number(Object.keys(operation.responses).find((status) => status.startsWith("2"))),
+        },
+      ]),
+    ),
   );
+}
+
+/** The API's operations without a case here (reported, not fatal); a case for a removed one is fatal. */
+export async function checkCoverage(url) {
+  const operations = [...(await operationsOf(url)).keys()];
   const unknown = Object.keys(CASES).filter((id) => !operations.includes(id));
   if (unknown.length)
     throw new Error(`bench/latency.mjs has cases for operations the API lacks: ${unknown.join(", ")}`);
   return operations.filter((id) => id && !WITHOUT_D1.has(id) && !(id in CASES));
 }
 
-// Every timed request of a round: each operation, and each POST a second time with a key (docs/api.md
-// part 7 keys POSTs only; PUT and DELETE are idempotent by themselves).
-const VARIANTS = Object.keys(CASES).flatMap((operation) => [
-  { operation, keyed: false },
-  ...(methodOf(operation) === "POST" ? [{ operation, keyed: true }] : []),
-]);
-
-/**
- * @param {{
- *   url: string, secret: string, rounds: number, log: (line: string) => void,
- *   logLines: import("./log-lines.mjs").LogLines
- * }} options
- * @returns {Promise<Map<string, {
- *   operation: string, keyed: boolean, route: string, ms: number[], counted: number[], calls: number[],
- *   rowsWritten: number[]
- * }>>}
- *   by variant name ("createCardOrder", "createCardOrder+key"); the first round is a warm-up and not kept
- */
+/** Per variant ("createCardOrder", "…+key"): ms, counted, calls, rowsWritten of each round but the first. */
 export async function measureLatency({ url, secret, rounds, log, logLines }) {
+  const operations = await operationsOf(url);
+  const methodOf = (operation) => operations.get(operation).route.split(" ")[0];
+  // Each operation once a round, each POST again with a key (docs/api.md part 7 keys POSTs only).
+  const variants = Object.keys(CASES).flatMap((operation) => [
+    { operation, keyed: false },
+    ...(methodOf(operation) === "POST" ? [{ operation, keyed: true }] : []),
+  ]);
   const results = new Map();
-  const exp = Math.floor(Date.now() / 1000) + 3600;
   const prepare = async (variant, i, round) => {
     const principal = `bench-latency-${i}`;
-    const token = await sign({ sub: principal, customer_id: principal, scope: SCOPES, exp }, secret, "HS256");
+    const token = await tokenOf(secret, { sub: principal, customer_id: principal, scope: SCOPES });
     const request = await CASES[variant.operation].request(new Customer(url, token, principal, round), variant);
     return { ...variant, ...request, token, requestId: `${PROBE_PREFIX}latency-${round}-${i}` };
   };
   const isAlone = (variant) => CASES[variant.operation].alone === true;
   for (let round = 0; round <= rounds; round++) {
-    // Set up the requests of the round: those `alone` one after another, then all others at once
-    // (their preconditions are independent); then time them one after another on an otherwise idle
-    // Worker.
+    // Set up the round (`alone` first, then the rest at once), then time each request on an idle Worker.
     const prepared = [];
-    for (const [i, variant] of VARIANTS.entries()) {
+    for (const [i, variant] of variants.entries()) {
       if (isAlone(variant)) prepared[i] = await prepare(variant, i, round);
     }
     await Promise.all(
-      VARIANTS.map(async (variant, i) => {
+      variants.map(async (variant, i) => {
         if (!isAlone(variant)) prepared[i] = await prepare(variant, i, round);
       }),
     );
     for (const request of prepared) {
       const headers = request.keyed ? { "Idempotency-Key": `bench-${request.requestId}` } : {};
-      const { route, status: expected } = CASES[request.operation];
+      const { route, status: expected } = operations.get(request.operation);
       const options = { token: request.token, headers, requestId: request.requestId };
       const answer = await call(url + request.path, {
         ...options,
@@ -544,10 +428,7 @@ export async function measureLatency({ url, secret, rounds, log, logLines }) {
   return results;
 }
 
-/**
- * Hands `onLine` each line wrangler dev writes to `path` (a Worker's `logFile`) as it comes, without
- * the Worker's name wrangler puts before a console line ("[voucher-billing-jobs] {...}").
- */
+/** Hands `onLine` each line of a Worker's `logFile` as it comes, without wrangler's "[worker-name] " prefix. */
 export function followWorkerLog(path, onLine) {
   const [file, decoder] = [openSync(path, "r"), new TextDecoder()];
   let [read, partial] = [0, ""];
@@ -562,12 +443,7 @@ export function followWorkerLog(path, onLine) {
   }, 50).unref();
 }
 
-/**
- * Per variant: the p50 latency; the round trips it implies, p50 / delay rounded down (every call waits
- * the whole delay; what else the request waits for, its own work, R2, loopback, adds to it); the
- * sequential round trips the binding counted, the largest of the rounds, and whether every round
- * counted the same; the calls (the largest); the rows written (the median: the same every round).
- */
+/** Per variant: p50, p50 / delay rounded down, counted round trips (largest; stable?), calls, rows written. */
 export function latencyFigures(results, delayMs) {
   return [...results].map(([name, result]) => {
     const p50 = median(result.ms);
@@ -585,11 +461,7 @@ export function latencyFigures(results, delayMs) {
   });
 }
 
-/**
- * What the JSON summary carries: the counted round trips by operation (and "+key"), the largest of
- * reads and of writes, the operations whose count varied between rounds (none, or the count is not
- * what a client waits for), those where p50 / delay reads more than was counted, rows written by write.
- */
+/** The JSON summary's part: round trips by operation, the largest read and write, variations, rows written. */
 export function latencySummary(figures) {
   const isRead = (figure) => /^(list|get)/.test(figure.operation);
   const isWrite = (figure) => !isRead(figure) && figure.operation !== "health";

@@ -1,6 +1,7 @@
 // The end of a bench that starts Workers: every Worker stopped and its scratch folder removed, when
 // it finishes, fails, or is stopped with Ctrl-C or a kill.
 import { rmSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { stopAllWorkers } from "../scripts/local-worker.mjs";
 
 /**
@@ -28,3 +29,9 @@ export function runBench(main, { work, log }) {
     })
     .finally(cleanUp);
 }
+
+/** The stderr line that says on what machine, under what load, a bench ran. */
+export const machineLine = () =>
+  `machine: ${cpus().length} cores (${cpus()[0]?.model}), load ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}`;

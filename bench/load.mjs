@@ -1,11 +1,6 @@
 // Load over loopback with autocannon, and the statistics run.mjs prints.
 import autocannon from "autocannon";
 
-/**
- * @typedef {{ url: string, method?: string, headers?: Record<string,string>, body?: string }} Target
- * @typedef {{ url: string, result: object, seconds: number, requests: number }} Round
- */
-
 /** One timed run against one target; every answer that is not 2xx counts as a failure. */
 export async function loadRound(target, { seconds, connections }) {
   const result = await autocannon({ ...target, duration: seconds, connections, skipAggregateResult: true });
@@ -24,12 +19,7 @@ export async function loadRound(target, { seconds, connections }) {
   };
 }
 
-/**
- * The targets take turns, A B A B ... (or A B C A B C ...), after one unmeasured warm-up each (JIT,
- * caches), so that a machine that gets busier or quieter during the run affects all alike.
- * @param {Record<string, Target>} targets by name, e.g. { service, baseline }
- * @returns {Promise<Record<string, Round[]>>} the measured rounds of each, by the same names
- */
+/** The targets (by name) take turns, A B A B ..., after one warm-up each, so the machine's drift hits all alike. */
 export async function alternate(targets, { rounds, seconds, warmup, connections }) {
   for (const target of Object.values(targets)) await loadRound(target, { seconds: warmup, connections });
   const measured = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));

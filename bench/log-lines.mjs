@@ -1,6 +1,5 @@
-// The service's request log lines (src/http/request-context.ts: one JSON object per request, with
-// d1_queries, d1_rows_read, d1_rows_written), found by the request id the bench sent. The lines come
-// through workerd's stdout a little after the response, so a lookup waits for its line.
+// The service's request log lines (src/http/request-context.ts) by the request id the bench sent; a
+// lookup waits, as a line comes through workerd's stdout a little after its response.
 
 /** Request ids the bench sends start with this; scripts/worker-host.mjs keeps only lines holding it. */
 export const PROBE_PREFIX = "bench-probe-";

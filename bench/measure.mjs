@@ -23,11 +23,8 @@ export function buildService(dir, env = {}, cwd = undefined) {
 export const gzipKiB = (file) => gzipSync(readFileSync(file)).length / 1024;
 
 /**
- * Startup time of one `wrangler check startup` profile. The profiler samples the running JavaScript
- * every ~1 ms; the startup is the run of samples from the first to the last one whose stack holds a
- * frame of the Worker's own module (its top-level code, compilation and GC in between included),
- * times the profile's median sampling interval. Counting samples rather than summing the gaps between
- * them keeps a descheduled thread on a shared machine (a 10-100 ms gap) out of the figure.
+ * Startup of one `wrangler check startup` profile: the samples from the first to the last with a frame
+ * of the Worker's module, times the median interval (a descheduled thread's gap does not count).
  */
 export function startupMsOf(profile, mainModule = "index.js") {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -44,10 +41,7 @@ export function startupMsOf(profile, mainModule = "index.js") {
   return ((last - first + 1) * median(profile.timeDeltas.slice(1))) / 1000;
 }
 
-/**
- * Median startup over `runs` profiles of the same bundle (a profile without samples is taken again, up
- * to twice as many tries).
- */
+/** Median startup over `runs` profiles (one without samples is retaken, up to 2 × runs tries). */
 let profiles = 0;
 export function startupMs(dir, bundle, runs, env = {}) {
   const figures = [];
@@ -69,11 +63,8 @@ export function median(values) {
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
- * The start-up of this checkout's Worker against another commit's (`ref`), both built as the bench
- * builds the service and profiled in turns with `wrangler check startup`, `runs` profiles each, so that
- * both see the same moments of a noisy machine; which side goes first alternates. The other commit is
- * checked out in a temporary worktree and built with this checkout's node_modules.
- * @returns {{ mine: number[], theirs: number[], ratio: number | undefined, script: string }}
+ * This checkout's start-up against commit `ref`'s (built in a temporary worktree with these
+ * node_modules), profiled in turns, the first side alternating, `runs` profiles each.
  */
 export function startupAgainst(ref, { runs, env = {}, root = ROOT }) {
   const git = (...args) => execFileSync("git", ["-C", root, ...args], { stdio: ["ignore", "ignore", "inherit"] });

@@ -1,27 +1,12 @@
-// `npm run bench:reconcile` (node bench/reconcile.mjs [--transactions N] [--invoices M] [--port P]
-// [--version 02|08] [--seed S]):
-// issue 32, point 4. A camt.053 statement of 10,000 transactions against 5,000 open invoices (60 % RF
-// references, 25 % invoice numbers in free text, 10 % partial or several invoices, 5 % noise:
-// bench/reconcile/plan.mjs), imported under `wrangler dev` (the API Worker with the jobs and documents
-// Workers, a local D1 seeded with the invoices, scripts/seed-invoices.mjs) as the back office does it:
-// POST /bank_statements, then GET /bank_statements/{id} until it is `processed`. The seconds are from the upload to the first answer
-// that says `processed`. Then the stored payments are read from the D1 and compared, transaction by
-// transaction, with what docs/api.md part 15's rules make of each (bench/reconcile/check.mjs):
-//   wrong                 transactions whose payments (invoice, amount) are not the expected ones
-//   unmatched_referenced  transactions naming a known open invoice by a valid reference, left unmatched
-// Both must be 0 (exit 1 otherwise). In the same run, the floor (measureFloor): the same file parsed and
-// the same transactions and allocations written to a D1 seeded alike, without matching. The one line on stdout:
-//   reconcile transactions=N wrong=W unmatched_referenced=U seconds=S floor_seconds=F ratio=R   (R = F / S)
-// everything else (the machine, the file, the progress, the CPU time of wrangler and workerd, what
-// went wrong) goes to stderr. (Its profiling mode, which found where the time goes, is removed:
-// BENCHMARKS.md, "Reconciliation".)
+// `npm run bench:reconcile` [-- --transactions N] [--invoices M] [--port P] [--version 02|08] [--seed S]
+// (issue 32 point 4; BENCHMARKS.md, "Reconciliation"): stdout `reconcile transactions=N wrong=W
+// unmatched_referenced=U seconds=S floor_seconds=F ratio=R`, exit 1 unless W and U are 0.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, watch, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import { sign } from "hono/jwt";
 import { importSource } from "../scripts/import-source.mjs";
 import { apiVars } from "../scripts/derived-config.mjs";
 import { queryD1, startWorker } from "../scripts/local-worker.mjs";
@@ -31,7 +16,7 @@ import { compare, storedSql } from "./reconcile/check.mjs";
 import { rfReference } from "../test/support/check-digits.mjs";
 import { makePlan, statementDescription } from "./reconcile/plan.mjs";
 import { cpuBetween, cpuSnapshot, machineShare, machineTicks } from "./reconcile/processes.mjs";
-import { call, expectStatus } from "./http.mjs";
+import { call, expectStatus, tokenOf } from "./http.mjs";
 import { runBench } from "./lifecycle.mjs";
 
 process.env.WRANGLER_SEND_METRICS = "false";
@@ -81,10 +66,7 @@ async function buildFile(plan, iban) {
   const path = join(work, "statement.xml");
   writeFileSync(path, bytes);
 
-  // The file says what the plan means: the service's own reader and rule 1 should find, for each
-  // transaction, its amount, its payer and the invoices it was built to name. Where they do not, the
-  // bench says so before the upload (a fault of the bench's, or of the reader or rule 1, which the
-  // stored payments will then show as wrong) and carries on.
+  // The service's reader and rule 1 must read each transaction as planned; a difference is reported, not fatal.
   let started = performance.now();
   const read = source.readStatement(bytes, 0);
   const readMs = performance.now() - started;
@@ -121,19 +103,13 @@ function validate(path) {
   return "valid against the ISO schema";
 }
 
-/**
- * The seeded invoices as the service shows them (each customer's, GET /invoices?state=open): every
- * planned invoice open, of its gross amount; a few balances with their RF reference and open amount.
- */
+/** The seeded invoices through GET /invoices?state=open: all open at their gross; some balances checked. */
 async function checkInvoicesThroughApi(url, plan, secret) {
-  const exp = Math.floor(Date.now() / 1000) + 3600;
+  const reader = (customer) =>
+    tokenOf(secret, { sub: "bench-reconcile", customer_id: customer, scope: "invoices:read" });
   const seen = new Map();
   for (const customer of plan.customers) {
-    const token = await sign(
-      { sub: "bench-reconcile", customer_id: customer.id, scope: "invoices:read", exp },
-      secret,
-      "HS256",
-    );
+    const token = await reader(customer.id);
     for (let next = `${url}/invoices?state=open&page_size=100`; next; ) {
       const { body } = await expectStatus(200, next, { token });
       for (const invoice of body.data) seen.set(invoice.number, { ...invoice, customer: customer.id });
@@ -148,11 +124,7 @@ async function checkInvoicesThroughApi(url, plan, secret) {
   if (seen.size !== plan.invoices.length || problems.length > 0)
     throw new Error(`seeded invoices: ${seen.size} open shown, ${problems.length} not as planned`);
   for (const invoice of plan.invoices.filter((_, k) => k % Math.ceil(plan.invoices.length / 10) === 0)) {
-    const token = await sign(
-      { sub: "bench-reconcile", customer_id: invoice.customer.id, scope: "invoices:read", exp },
-      secret,
-      "HS256",
-    );
+    const token = await reader(invoice.customer.id);
     const { body } = await expectStatus(200, `${url}/invoices/${invoice.id}/balance`, { token });
     if (body.data.payment_reference !== rfReference(invoice.number) || body.data.open_amount !== money(invoice.gross))
       throw new Error(`balance of ${invoice.number}: ${JSON.stringify(body.data)}`);
@@ -184,13 +156,7 @@ async function untilProcessed(url, id, token, started, reloads) {
   }
 }
 
-/**
- * The floor, in the same run: a Worker of its own under wrangler dev (bench/reconcile/floor-worker.ts)
- * on a D1 of the service's schema seeded with the same invoices, given the file and which invoice each
- * transaction pays (the plan's expectation), parses the file and writes the same transactions and
- * allocations, without matching. The seconds are from the request to its answer, as the service's are
- * from the upload to the answer that says `processed`.
- */
+/** The floor (floor-worker.ts) on a D1 seeded alike: seconds from the request to its answer. */
 async function measureFloor({ plan, file, seedPath, port, iban }) {
   log("starting the floor's Worker (the same seed, no matching)");
   const worker = await startWorker({
@@ -263,8 +229,7 @@ async function main() {
   );
   if (size > LIMIT_BYTES) throw new Error(`the file is over 10 MiB: ${size} bytes`);
 
-  // wrangler dev rebuilds and reloads the Workers whenever a file under src/ changes (wrangler.toml's
-  // watch_dir): a run cut by a reload (an upload cut off, a consumer run killed) measures nothing.
+  // wrangler dev reloads the Workers when src/ changes (watch_dir): a run cut by a reload measures nothing.
   const changed = new Set();
   const watcher = watch(new URL("../src", import.meta.url), { recursive: true }, (_, name) => changed.add(name));
   watcher.unref(); // never what keeps the bench alive
@@ -302,12 +267,7 @@ async function main() {
   const shown = await checkInvoicesThroughApi(worker.url, plan, secret);
   log(`the service shows the ${thousands(shown)} seeded invoices open, of their amounts and RF references`);
 
-  const exp = Math.floor(Date.now() / 1000) + 6 * 3600;
-  const backOffice = await sign(
-    { sub: "bench-reconcile", scope: "payments:read payments:write", exp },
-    secret,
-    "HS256",
-  );
+  const backOffice = await tokenOf(secret, { sub: "bench-reconcile", scope: "payments:read payments:write" }, 6 * 3600);
   const cpuBefore = cpuSnapshot();
   const ticksBefore = machineTicks();
   const load = loadavg();

@@ -10,10 +10,9 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { sign } from "hono/jwt";
 import { startWorker } from "../scripts/local-worker.mjs";
 import { isFree } from "../scripts/ports.mjs";
-import { call } from "./http.mjs";
+import { call, tokenOf } from "./http.mjs";
 import { checkCoverage, followWorkerLog, latencyFigures, latencySummary, measureLatency } from "./latency.mjs";
 import { alternate, summarize } from "./load.mjs";
 import { d1Cost, LogLines, PROBE_PREFIX } from "./log-lines.mjs";
@@ -30,8 +29,7 @@ const { values: flags, positionals } = parseArgs({
   options: {
     quick: { type: "boolean", default: false },
     port: { type: "string", default: "8870" },
-    // Leaves out the latency scenario (its round trips and rows written): for when it cannot run, as
-    // when bench/latency.mjs has no case yet for an operation of the API; the output says so.
+    // Leaves out the latency scenario, e.g. while bench/latency.mjs lacks a case for a new operation.
     "no-latency": { type: "boolean", default: false },
     only: { type: "string" },
     // The start-up is measured against this commit's, profiled in turns (BENCHMARKS.md, startup_ms).
@@ -69,25 +67,19 @@ const PLAN = flags.quick
       startupRuns: 15,
       latencyRounds: 10,
     };
-// One connection: what one client waits, request after request (what users at the edge pay is latency).
-// Ten connections, a bare Worker without the asset layer, and GET/POST under load alone each answered
-// one question once (BENCHMARKS.md, "Benches removed").
+// One connection: what one client waits (the other settings: BENCHMARKS.md, "Benches removed").
 const CLIENT = 1;
 const PAGE_SIZE = 25;
-// Far above what the load generator can send in the limiter's 60-second period; the raw-d1 baseline's
-// limiter gets the same.
+// Far above what the load can send in the limiter's 60-second period; raw-d1's limiter gets the same.
 const RATE_LIMIT = 100_000_000;
 // Where the raw-d1 baseline puts the customer of its request among the values the service bound.
 const CUSTOMER_MARK = "bench:customer";
 const SCOPES = "card_orders:read card_orders:write";
-// The latency scenario's D1 delay per call: a round trip to a distant primary, and far above what
-// the service itself adds to a request here (a few milliseconds), so that p50 / delay rounds to
-// the round trips.
+// A distant primary's round trip, far above what the service adds, so that p50 / delay rounds to the round trips.
 const D1_DELAY_MS = 40;
 
 const work = mkdtempSync(join(tmpdir(), "bench-"));
-// wrangler appends every inspector event of every request to a debug log, whatever --log-level says:
-// keep those hundreds of megabytes in the scratch directory instead of ~/.config/.wrangler/logs.
+// wrangler logs every inspector event to a debug log: keep those hundreds of MB in the scratch directory.
 const wranglerEnv = { WRANGLER_LOG_PATH: join(work, "wrangler-logs") };
 
 const t0 = Date.now();
@@ -116,11 +108,7 @@ async function main() {
   report({ size, ...pairs, seed, latency, uncovered, machine });
 }
 
-/**
- * The statements the service sends for page 1 of a card-order list, read off src/db by running its
- * list code against a recorder (bench/service-sql.mjs), the customer's id marked: the raw-d1 baseline
- * sends exactly these, so that list_ratio compares the same D1 work (no copy of the SQL to drift).
- */
+/** The service's own statements for page 1 of a card-order list (bench/service-sql.mjs), for raw-d1. */
 async function listStatements() {
   const statements = await serviceListStatements({ customer: CUSTOMER_MARK, pageSize: PAGE_SIZE });
   const marks = statements.flatMap((s) => s.params).filter((value) => value === CUSTOMER_MARK).length;
@@ -143,10 +131,7 @@ function assetsTable(config) {
   return JSON.stringify(Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b))));
 }
 
-/**
- * The baselines reach their Worker as the service's requests reach it: behind the same asset layer
- * ([assets], BENCHMARKS.md "The asset layer"), or the pairs would price the layer, not the service.
- */
+/** The baselines sit behind the service's asset layer (BENCHMARKS.md, "The asset layer"). */
 function checkSameRouting(service, baselines) {
   const expected = assetsTable(service);
   for (const baseline of baselines)
@@ -207,8 +192,7 @@ async function startWorkers(seed, statements) {
     `the service's rate limit is raised to ${RATE_LIMIT} requests per 60 s per principal, ` +
       "so that the bench measures the service, not the limiter",
   );
-  // All three without wrangler dev's inspector proxy, which would bill each console call (the
-  // service's request log line) to the CLI process at more than a bare request costs (BENCHMARKS.md).
+  // All three without wrangler dev's inspector proxy, which bills each log line to the CLI (BENCHMARKS.md).
   const common = { env: { ...wranglerEnv, WORKER_HOST_KEEP: PROBE_PREFIX }, inspector: false };
   const [serviceLines, latencyLines] = [new LogLines(), new LogLines()];
   // The baselines write the service's request log line too (bench/request-log.js); the probe reads it.
@@ -247,11 +231,7 @@ async function startWorkers(seed, statements) {
         vars: { LIST_STATEMENTS: JSON.stringify(statements), CUSTOMER: CUSTOMER_MARK },
         onLine: baselineLines.rawD1.take,
       }),
-    // The same service on a D1 that waits before every call (bench/wrapped-d1, never deployed), and
-    // the jobs Worker, which answers what it passes on (docs/api.md parts 13, 15, 16), on it too. Under
-    // wrangler dev, inspector and all: its session shares the D1 and the queues among its Workers,
-    // where the worker host gives a companion a D1 of its own; what the inspector costs is nothing
-    // beside the delay. The Workers' console lines are read from its log file.
+    // The service and jobs Worker on a delaying D1, under wrangler dev (its session shares D1 and queues).
     runs("latency") &&
       startWorker({
         ...common,
@@ -277,11 +257,10 @@ async function assertFree(port) {
 }
 
 async function signTokens(secret, customer) {
-  const exp = Math.floor(Date.now() / 1000) + 3600;
   return {
-    reader: await sign({ sub: "bench", customer_id: customer, scope: SCOPES, exp }, secret, "HS256"),
+    reader: await tokenOf(secret, { sub: "bench", customer_id: customer, scope: SCOPES }),
     // New orders go to a customer of their own, so the list page stays the same all along.
-    writer: await sign({ sub: "bench", customer_id: "bench-writer", scope: SCOPES, exp }, secret, "HS256"),
+    writer: await tokenOf(secret, { sub: "bench", customer_id: "bench-writer", scope: SCOPES }),
   };
 }
 
@@ -314,10 +293,7 @@ const send = (target, requestId) =>
 
 const EXPECTED_STATUS = { list: 200, get: 200, create: 201 };
 
-/**
- * One request of each kind, checked, with the D1 cost the service logs for it (its request log line,
- * found by request id), and the proof that the baseline serves the page the service serves.
- */
+/** One request of each kind, checked, with its logged D1 cost; the baseline must serve the service's page. */
 async function probe(workers, targets, seed) {
   const kinds = Object.keys(EXPECTED_STATUS);
   const answers = {};
@@ -340,11 +316,7 @@ async function probe(workers, targets, seed) {
   return costs;
 }
 
-/**
- * Every baseline writes one request log line of the service's keys, in the service's order, as the
- * service does (bench/request-log.js): otherwise the pairs would price the line's trip from workerd
- * to Node on the service's side only (BENCHMARKS.md, "The request log line").
- */
+/** The baselines' log line has the service's keys in its order (BENCHMARKS.md, "The request log line"). */
 async function checkSameLogLine(workers, targets, serviceLine) {
   const keys = (line) => Object.keys(line).join();
   const sizes = [`service ${Buffer.byteLength(JSON.stringify(serviceLine))}`];
@@ -381,10 +353,7 @@ async function runLoad(targets) {
   return { client: { health, list } };
 }
 
-/**
- * Service over baseline, round by round (each service round next to its baseline round): the median
- * keeps one round hit by a burst of other work on the machine from deciding the result.
- */
+/** Service over baseline, the median of the rounds' ratios (one noisy round does not decide). */
 function pairRatio(service, baseline) {
   const ratios = service.map((round, i) => rps(round) / rps(baseline[i]));
   return { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };

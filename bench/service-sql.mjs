@@ -1,14 +1,8 @@
-// The statements the service sends for page 1 of a card-order list, read off the service's own
-// query code: src/db/card-orders.ts is bundled as it is, and its listCardOrders is run against a
-// stand-in database that records the SQL and the bound values instead of querying. run.mjs compares
-// the result with what the raw-d1 baseline sends before measuring.
+// The statements of page 1 of a card-order list, recorded by running src/db/card-orders.ts's
+// listCardOrders against a stand-in database; run.mjs holds the raw-d1 baseline to them.
 import { importSource } from "../scripts/import-source.mjs";
 
-/**
- * @param {{ customer: string, pageSize: number }} page 1 of this customer's list, unfiltered
- * @returns {Promise<{ sql: string, params: unknown[] }[]>}
- *   the statements of the list's one batch (page, total), in order
- */
+/** The statements (page, total) of page 1 of `customer`'s unfiltered list, in order. */
 export async function serviceListStatements({ customer, pageSize }) {
   // listCardOrders and the function that binds a compiled read's values, as the service has them.
   const { listCardOrders, bindValues } = await importSource(

@@ -1,9 +1,6 @@
-// Writes the generated static assets (wrangler.toml [assets], git-ignored) beside the committed ones:
-// - assets/openapi.json, the OpenAPI document built from the route table here, at build time, so
-//   that zod's JSON Schema converter stays out of the Worker bundle (the Worker serves the file);
-// - assets/docs/scalar-standalone.js, the reference UI of /docs from the pinned npm package.
-// Run as wrangler.toml's [build] command (every `wrangler dev` and `wrangler deploy`), by
-// vitest.config.ts, lint:openapi and client:types; a file is rewritten only when its content changed.
+// Writes the generated assets (git-ignored): assets/openapi.json, built here so that zod's JSON Schema
+// converter stays out of the bundle, and /docs' reference UI; wrangler.toml's [build] command. A file
+// is rewritten only when its content changed.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";

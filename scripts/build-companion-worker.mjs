@@ -1,7 +1,4 @@
-// Bundles a companion Worker (the documents Worker, wrangler.documents.toml; the jobs Worker,
-// wrangler.jobs.toml) for the tests, which run it beside the API Worker as the target of its service
-// bindings (vitest.config.ts: RENDERER, STATEMENT_READER). wrangler builds them itself for `npm run dev`
-// and deploys.
+// Bundles a companion Worker (documents, jobs) for the tests' service bindings (vitest.config.ts).
 import { build } from "esbuild";
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";

@@ -1,18 +1,12 @@
-// `npm test` runs this first: no import cycle among the TypeScript files of src/ and test/, no
-// export of src/ that no other file imports (dead, or an internal that should not be exported), and
-// no file of src/ longer than a reader takes in whole (300 lines, 120 characters a line).
-// Type-only imports count: a cycle through types still ties the files together. And one
-// compatibility date for every wrangler config (wrangler.toml's): the bench's baselines must run on
-// the same runtime behaviour as the service, and both workerd binaries (wrangler's and the vitest
-// plugin's, which refuses dates newer than it knows) must accept it.
+// `npm test` runs this first: no import cycle in src/ and test/ (type-only imports count), no export of
+// src/ nobody imports, no src/ file over 300 lines or 120 characters a line, and one compatibility date
+// for every wrangler config (the baselines must run on the service's runtime behaviour).
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
-// Entry points: imported by the runtime or the tooling (drizzle-kit reads the schema;
-// scripts/build-assets.mjs builds the OpenAPI document), not by our TypeScript files. The jobs and
-// the documents Workers (wrangler.jobs.toml, wrangler.documents.toml) are entry points of their own.
+// Entry points: imported by the runtime or the tooling (drizzle-kit, build-assets, the other Workers).
 const ENTRY_EXPORTS = new Set([
   "src/index.ts:default",
   "src/jobs/index.ts:default",

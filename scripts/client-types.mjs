@@ -1,11 +1,6 @@
-// `npm run client:types`: TypeScript types of the OpenAPI document (openapi-typescript), for the
-// openapi-fetch client of test/openapi-client.test.ts, which the type check then checks against them:
-// a route change that breaks generated clients breaks the type check. `npm run typecheck` runs this
-// first; the file is git-ignored. `npm ci` and `npm install` run it too (package.json "prepare", with
-// --if-possible), so that a fresh clone's bare `npx tsc --noEmit`, and an editor, find the types; there a
-// failure (a src/ that does not build mid-edit, an install without devDependencies) only says so in one
-// line and leaves the install alone. openapi-typescript's CLI would lint with redocly.yaml but without its
-// ignore file; lint:openapi does the linting, here it is only openapi-typescript's own minimal set.
+// `npm run client:types`: the OpenAPI document's types (openapi-typescript) for
+// test/openapi-client.test.ts, so that a route change that breaks clients breaks the type check. Run by
+// typecheck and, with --if-possible (a failure is one line), by "prepare"; linting is lint:openapi's.
 import { writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";

@@ -1,8 +1,5 @@
-// `npm run db:reset`: a fresh local database for `npm run dev`. Deletes wrangler's local state
-// (.wrangler/state: D1, and the queues', rate limiter's and cache's data with it) and applies the
-// migrations again (one line; wrangler's output only when they fail). It refuses (exit 1, nothing
-// deleted) while `npm run dev` runs here (scripts/dev-lock.mjs): a running dev server keeps the old
-// files open and answers every request after the reset with 503.
+// `npm run db:reset`: deletes .wrangler/state and applies the migrations again; refuses while
+// `npm run dev` runs here (scripts/dev-lock.mjs), whose open files would answer 503 after it.
 import { rmSync } from "node:fs";
 import { runningDevServer } from "./dev-lock.mjs";
 import { applyLocalMigrations } from "./wrangler.mjs";

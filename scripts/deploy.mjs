@@ -1,12 +1,6 @@
-// `npm run deploy [-- <wrangler deploy options>]`: the three Workers, each after the Workers it calls:
-// the documents Worker, then the jobs Worker (the documents Worker's caller) with wrangler.toml's [vars]
-// (it answers what the API Worker passes on, with the same pipeline: src/http/pass-on.ts), then the API
-// Worker. `-- --dry-run --outdir dist` builds all three without an account, each into a folder of its
-// own (dist/documents, dist/jobs, dist/api: one folder would hold the last Worker's index.js only).
-// `-- --secrets-file <file>` gives the jobs and API Workers their secrets with their first version (none
-// to the documents Worker, which needs none), `-- --env staging` deploys that wrangler environment. What
-// to do before the first deploy (resources, migrations, secrets), a custom domain and a staging
-// environment: docs/api.md part 8, "Deploying to Cloudflare".
+// `npm run deploy [-- <wrangler deploy options>]`: documents, jobs (with wrangler.toml's [vars]), then
+// the API Worker, each after those it calls; `--dry-run --outdir dist` writes dist/<worker>;
+// `--secrets-file`, `--env`: docs/api.md part 8, "Deploying to Cloudflare".
 import { join } from "node:path";
 import { apiVars, derivedConfig } from "./derived-config.mjs";
 import { wranglerSync } from "./wrangler.mjs";

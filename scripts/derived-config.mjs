@@ -1,7 +1,5 @@
-// Wrangler configs derived from the repository's, written under .wrangler/generated (git-ignored): for
-// the scripts that start Workers (npm run dev, the bench and the tests' dev servers) and for npm run
-// deploy. The jobs Worker answers requests the API Worker passes on (src/http/pass-on.ts), so it needs
-// the API Worker's [vars]; wrangler.toml keeps them once, and the jobs Worker gets them from here.
+// Wrangler configs derived from the repository's, under .wrangler/generated, for the scripts that start
+// Workers and for deploy; the jobs Worker gets wrangler.toml's [vars] from here (src/http/pass-on.ts).
 import { copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { unstable_readConfig } from "wrangler";
@@ -15,13 +13,9 @@ export function apiVars(env) {
 }
 
 /**
- * A copy of a wrangler config with absolute paths (it is written elsewhere) and, optionally, a
- * different rate limit (load generators speak for many clients through few tokens), another entry
- * point (bench/wrapped-d1: the same Worker on a slow or failing D1), or `vars` of its own (a
- * companion's: `wrangler dev --var` reaches the first Worker only). `devVars`: a .dev.vars file whose
- * values the Worker gets as secrets (wrangler reads the .dev.vars beside a config, and shows its values
- * as "(hidden)", where it prints [vars] in clear): the config is then written in a folder of its own,
- * beside a link to that file. `env`: the vars are those of that wrangler environment (`--env`).
+ * A copy of a wrangler config with absolute paths and optionally another rate limit, `main`, `vars`
+ * (`--var` reaches the first Worker only), `devVars` (a .dev.vars linked beside it: secrets, shown
+ * hidden) or `env` (that environment's vars).
  */
 export function derivedConfig(config, name, { rateLimit, main: entry, vars, devVars, env }) {
   const source = resolve(ROOT, config);

@@ -1,7 +1,5 @@
-// Whether `npm run dev` runs in this directory: scripts/dev.mjs writes .wrangler/dev-server.json (its
-// pid and URL) while it runs and takes it away when it ends; a file whose process is gone (a dev server
-// killed with SIGKILL, a crash) counts as none. `npm run db:reset` refuses while one runs: the
-// running Workers keep the old database files open, and every request after a reset answered 503.
+// Whether `npm run dev` runs here: .wrangler/dev-server.json (pid, URL) while it runs; a file whose
+// process is gone counts as none.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 

@@ -1,12 +1,6 @@
-// Loaded into `npm run dev`'s wrangler (node --import, by scripts/dev.mjs) so that the dev server says
-// what a developer needs and nothing more: wrangler prints each Worker's table of bindings (vars
-// included: some 150 lines for three Workers, the API's twice) and "Using secrets defined in ...",
-// and a warning naming `/cdn-cgi/local/scheduled`, which reaches the API Worker only, not the jobs
-// Worker whose crons they are. Those writes are dropped here; the rest (build lines, "Ready on",
-// the Workers' own log lines, errors) passes as wrangler wrote it, still to the terminal, so that
-// its colours and keys stay. After "Ready on", the summary scripts/dev.mjs passes in
-// VOUCHER_DEV_SUMMARY is printed once. Secrets reach the jobs Worker from .dev.vars as secrets, never
-// as [vars] (scripts/derived-config.mjs), so that no table would show them even if one got through.
+// Loaded into `npm run dev`'s wrangler (node --import): drops the binding tables (some 150 lines),
+// "Using secrets defined in ..." and the `/cdn-cgi/local/scheduled` warning (it reaches the API Worker,
+// not the crons'); everything else passes as written. After "Ready on", VOUCHER_DEV_SUMMARY once.
 const ESC = String.fromCharCode(27);
 const ANSI = new RegExp(`${ESC}\\[[0-9;]*m`, "g");
 const DROPPED = [

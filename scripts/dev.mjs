@@ -1,11 +1,6 @@
-// `npm run dev`: local secrets, migrated local D1, then wrangler dev on http://127.0.0.1:8787 with the
-// API Worker, the jobs Worker and the documents Worker (queues, R2 and D1 local under .wrangler/state).
-// PORT moves the API and its inspector with it (PORT + 1000, as every Worker the scripts and tests
-// start), so that two dev servers never meet on wrangler's default inspector port 9229. `--port` and
-// `--inspector-port` after `npm run dev --` win over PORT and PORT + 1000 (wrangler gets each once).
-// The migrations print one line (wrangler's tables only when they fail); wrangler's tables of bindings
-// are left out (scripts/dev-quiet.mjs) and a short summary follows "Ready on": where the API, its
-// reference and the crons are. No secret is printed: the jobs Worker gets .dev.vars as secrets.
+// `npm run dev`: local secrets, migrated D1, then wrangler dev with the API, jobs and documents Workers
+// on 127.0.0.1:8787 (PORT moves it, the inspector at PORT + 1000; `--port`/`--inspector-port` win);
+// quiet (scripts/dev-quiet.mjs), and no secret printed. README.md, "Two commands".
 import { apiVars, derivedConfig } from "./derived-config.mjs";
 import { holdDevLock } from "./dev-lock.mjs";
 import { syncDevVars } from "./dev-vars.mjs";
@@ -46,14 +41,11 @@ applyLocalMigrations();
 // `npm run db:reset` refuses while this runs (scripts/dev-lock.mjs).
 holdDevLock(`http://127.0.0.1:${port}`);
 
-// The jobs Worker answers what the API Worker passes on with the same pipeline: it gets wrangler.toml's
-// [vars], and .dev.vars' secrets as secrets (wrangler reads .dev.vars beside a config, and its config is
-// derived: a link to .dev.vars goes beside it).
+// The jobs Worker answers what the API passes on: wrangler.toml's [vars], and .dev.vars as secrets.
 const jobs = derivedConfig("wrangler.jobs.toml", "dev-jobs", { vars: apiVars(), devVars: ".dev.vars" });
 const args = [
   "dev",
-  // The API Worker, the jobs Worker that consumes its queues and answers what it passes on, and the
-  // documents Worker the jobs Worker's RENDERER binding calls (e-invoices).
+  // The API Worker, the jobs Worker (its queues, what it passes on) and the documents Worker (RENDERER).
   "--config",
   "wrangler.toml",
   "--config",

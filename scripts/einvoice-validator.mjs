@@ -1,9 +1,6 @@
-// The official e-invoice tools (EN 16931 and XRechnung 3.0 rules, run offline: `validate` for the XML,
-// `check-pdf` for ZUGFeRD PDFs, `read-qr` for the QR codes a PDF's first page shows) are not part of
-// this repository, which reads nothing outside itself: EINVOICE_VALIDATE, EINVOICE_CHECK_PDF and
-// EINVOICE_READ_QR name them (.ci/run sets them). The tests that need one skip,
-// saying so in one line, where it is not named, except under CI=true, where it is required. So are
-// poppler's pdftotext and pdfdetach, which the PDF tests read PDFs with.
+// The official e-invoice tools (`validate`, `check-pdf`, `read-qr`), outside the repository: named by
+// EINVOICE_VALIDATE, EINVOICE_CHECK_PDF, EINVOICE_READ_QR. Tests needing one (or poppler) skip with one
+// line where it is not named, except under CI=true.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
@@ -16,12 +13,7 @@ function namedTool(variable) {
 
 export const einvoiceValidator = () => namedTool("EINVOICE_VALIDATE");
 
-/**
- * The environment to run `validate` and `check-pdf` in from a test: each call is a JVM that lives
- * seconds (check-pdf starts one per file), where C1 alone and the serial GC spend 25-45 % less CPU on
- * the same validation than the JVM's defaults (BENCHMARKS.md, "How long npm test takes"). Not for what
- * a reader runs: the JVM announces the option on stderr.
- */
+/** A short-lived JVM's environment for tests: C1 and serial GC (BENCHMARKS.md, "How long npm test takes"). */
 export const toolEnv = () => ({
   ...process.env,
   JAVA_TOOL_OPTIONS: process.env.JAVA_TOOL_OPTIONS ?? "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
@@ -30,10 +22,8 @@ export const pdfChecker = () => namedTool("EINVOICE_CHECK_PDF");
 export const qrReader = () => namedTool("EINVOICE_READ_QR");
 
 /**
- * What `read-qr` (the path qrReader found) reads off the first page of the PDF `file`, as a banking
- * app's camera would: `{ codes: [lines, ...] }`, each code's text split into lines (empty when it
- * found none), or `{ absent }` when the reader cannot run (poppler or zbar missing). The codes are told
- * apart by the line "BCD" that opens an EPC QR code; a page holds one code.
+ * The QR codes on page 1 of `file`, as `{ codes: [lines, ...] }`, or `{ absent }` when the reader cannot
+ * run; an EPC code opens with the line "BCD".
  */
 export function readQr(reader, file) {
   const run = spawnSync(reader, [file], { encoding: "utf8" });

@@ -1,6 +1,4 @@
-// Modules of src/ (TypeScript) imported into a Node script: bundled in memory by esbuild, then
-// evaluated. The OpenAPI document is built this way at build time, and the e-invoice test renders
-// its documents this way.
+// Modules of src/ (TypeScript) imported into a Node script: bundled in memory by esbuild, then evaluated.
 import { build } from "esbuild";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -1,8 +1,5 @@
-// The ISO 20022 schema validator (`validate FILE...`: camt.053.001.02 and .08 bank statements, pain.008.001.08
-// direct debits, against ISO's XML Schemas, with xmllint) is not part of this repository, which reads nothing
-// outside itself: ISO20022_VALIDATE names it (.ci/run sets it). As with the e-invoice tools
-// (scripts/einvoice-validator.mjs), a test that needs it skips, saying so in one line, where it is not
-// named, except under CI=true, where it is required.
+// The ISO 20022 schema validator (camt.053, pain.008 against ISO's XML Schemas), outside the repository:
+// ISO20022_VALIDATE names it; skipped like the e-invoice tools (scripts/einvoice-validator.mjs).
 import { existsSync } from "node:fs";
 
 export { validatorRequired } from "./einvoice-validator.mjs";

@@ -1,7 +1,5 @@
-// `npm run lint:openapi`, part of `npm test`: the freshly built OpenAPI document through Redocly
-// (redocly.yaml, recommended) and Spectral (.spectral.yaml, spectral:oas), offline and without
-// telemetry. It passes only when neither finds an error or a warning, and then prints one line:
-// the linters' own chatter (Redocly's notice that Node 20 support is ending) is not shown.
+// `npm run lint:openapi`: the built OpenAPI document through Redocly and Spectral, offline; passes only
+// without errors and warnings, in one line.
 import { spawnSync } from "node:child_process";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -1,16 +1,6 @@
 // `npm run load [-- --duration 30] [--connections 8] [--port 8797] [--faults 0.05] [--noisy-neighbour] [--quick]`
-//
-// A bounded load run on loopback: starts the API under `wrangler dev` with a fresh local D1 and a
-// webhook receiver of its own, lets several tenants work on it concurrently (card orders with
-// their entries, the three invoices, notification tokens), then checks that no acknowledged write
-// was lost or duplicated, that amounts, counts, links and numbers are right, and that every change
-// has exactly its event, delivered and signed. With --faults the Worker runs on a D1 that fails that
-// share of calls (bench/wrapped-d1), and the clients retry 503s. Prints throughput, latency,
-// statuses and the verdicts; exits 1 on any finding, unexpected answer, transport error or a 5xx
-// that is not an allowed 503. With --noisy-neighbour the first tenant also subscribes five endpoints
-// that never answer, one that answers 500 and one that redirects, and the run prints how long the
-// other tenants' events took to their first arrival (docs/api.md part 11: within 30 s), failing beyond.
-// RELIABILITY.md describes the runs.
+// A bounded load run on loopback, then a verification of every stored row and event; exits 1 on any
+// finding or unexpected answer. RELIABILITY.md describes what it does and checks.
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -33,29 +23,21 @@ import {
   startReceiver,
 } from "./load/webhooks.mjs";
 
-// The configured limit (wrangler.toml: 600 per 60 s per sub) would turn most of a run through 8
-// tokens into 429s: the run is meant to measure the service, not the limiter.
+// wrangler.toml's 600 per 60 s per sub would make most of the run 429s: it measures the service, not the limiter.
 const RAISED_RATE_LIMIT = 1_000_000;
-// wrangler.toml's voucher VAT is 0 %, which would leave half-up rounding untested on the voucher
-// invoices; this run bills them at a rate with a fraction instead.
+// A voucher VAT with a fraction (wrangler.toml's is 0 %), so that half-up rounding is tested on vouchers.
 const VOUCHER_VAT_PERCENT = "7.5";
-// How long the run waits for the last deliveries after the load. Under --faults an event whose
-// request lost its answer after the commit, and whose look-up right after failed too, waits for the
-// Cron Trigger's redispatch (a minute after the change); a receiver's failed delivery is retried
-// after 30 s, then 2 min.
+// The wait for the last deliveries: a lost event's cron redispatch, a failed delivery's 30 s / 2 min retries.
 const DELIVERY_BOUND_MS = 60_000;
 const DELIVERY_BOUND_WITH_FAULTS_MS = 150_000;
 // How long it waits, before that, for statements to be processed and deliveries sent: under --faults an
 // attempt whose D1 call failed after it took its delivery holds it for its 2 min lease (src/deliveries/send.ts).
 const DRAIN_BOUND_WITH_FAULTS_MS = 420_000;
-// The wait after a delivery's failed attempt (wrangler.toml: 30 s, then 4 times longer each time),
-// shortened for the run, whose faults make attempts fail far more often than Email Service would.
+// The retry wait after a failed delivery (wrangler.toml: 30 s), shortened: faults fail attempts far more often.
 const DELIVERY_RETRY_BASE_SECONDS = "2";
-// What the Worker logs about each failed D1 call under --faults (a request's 503, the look-up of its
-// events after it, the consumer's retry of a batch, a Cron Trigger run that failed on its query, the
-// wrapper's own error): expected there, and thousands of lines; counted, not shown.
 // docs/api.md part 11: the first attempt within 30 s of the change, whatever a neighbour's endpoints do.
 const FIRST_ATTEMPT_BOUND_S = 30;
+// What the Worker logs about each failed D1 call under --faults: expected, thousands of lines; counted, not shown.
 const FAULT_LOG_LINES = [
   /"error":"database_unavailable"/,
   /"error":"events_not_recovered"/,
@@ -101,10 +83,7 @@ function readOptions() {
   return { ...options, faults, workerLog: values["worker-log"], noisyNeighbour: values["noisy-neighbour"] };
 }
 
-/**
- * Fails when something listens on the port already: startWorker would take its answer for the
- * Worker being ready and the run would load someone else's server.
- */
+/** Exits 2 when the port is taken: startWorker would take another server's answer for ready. */
 async function assertPortFree(port, what) {
   if (!(await isFree(port))) {
     console.error(
@@ -138,8 +117,12 @@ function withoutFaultLines(counts) {
   };
 }
 
-// ---------------------------------------------------------------------------------------------
-// Report
+/** "label: n, ..." of a Map of counts, by label. */
+const counted = (counts) =>
+  [...counts]
+    .sort()
+    .map(([label, n]) => `${label}: ${n}`)
+    .join(", ");
 
 function report(world, stats, seconds, faults) {
   const latencies = stats.samples.map((s) => s.ms).sort((a, b) => a - b);
@@ -156,12 +139,7 @@ function report(world, stats, seconds, faults) {
   console.log(`requests/s      ${(stats.samples.length / seconds).toFixed(1)}`);
   console.log(`latency p50     ${ms(percentile(latencies, 0.5))} ms`);
   console.log(`latency p99     ${ms(percentile(latencies, 0.99))} ms`);
-  console.log(
-    `by status       ${[...byStatus]
-      .sort()
-      .map(([label, n]) => `${label}: ${n}`)
-      .join(", ")}`,
-  );
+  console.log(`by status       ${counted(byStatus)}`);
   console.log(`by operation    count   p50 ms   p99 ms`);
   for (const [op, values] of [...byOp].sort((a, b) => b[1].length - a[1].length)) {
     values.sort((a, b) => a - b);
@@ -177,10 +155,7 @@ function report(world, stats, seconds, faults) {
   );
   if (faults) {
     const retried = [...stats.retried.values()].reduce((sum, n) => sum + n, 0);
-    const endings = [...stats.retried]
-      .sort()
-      .map(([label, n]) => `${label}: ${n}`)
-      .join(", ");
+    const endings = counted(stats.retried);
     const others = stats.serverErrors.size ? "other 5xx below" : "no other 5xx";
     console.log(
       `faults          ${stats.unavailable} answers 503 unavailable, each with Retry-After, ` +
@@ -202,13 +177,9 @@ function report(world, stats, seconds, faults) {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-
 async function main() {
   const options = readOptions();
-  // Ctrl-C: stop the load and the Worker cleanly. The Worker runs in its own process group (so that
-  // stop() can end wrangler and workerd together), which means the terminal's SIGINT never reaches
-  // it: without this it would outlive the script.
+  // Ctrl-C: the Worker's process group never gets the terminal's SIGINT, so stop it here.
   const stopping = new AbortController();
   const interrupt = () => {
     console.error("\ninterrupted: stopping the load and the Worker");

@@ -10,12 +10,7 @@ import { quietEnv, wranglerSpawn } from "./wrangler.mjs";
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
 
-/**
- * The Workers that run beside a config's Worker in the same session: the jobs Worker that consumes the
- * queues it produces to and answers what it passes on (with its vars, wrangler.toml's and the session's:
- * APP_SECRET opens the webhook secrets there, JWT_SECRET checks the tokens), and the documents Worker the
- * jobs Worker's RENDERER calls.
- */
+/** The Workers beside a config's Worker in its session: jobs (queues, passed-on requests; the vars) and documents. */
 const COMPANIONS = [
   {
     config: "wrangler.documents.toml",
@@ -44,9 +39,7 @@ async function waitUntilReady(url, child, timeoutMs) {
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
-// Every wrangler process started here runs in a process group of its own, so that stopping it reaches
-// its workerd too. A Ctrl-C in the terminal does not reach those groups: an interrupted caller calls
-// stopAllWorkers().
+// Each wrangler runs in its own process group (stopping reaches workerd); Ctrl-C callers call stopAllWorkers().
 const running = new Set();
 let generation = 0;
 
@@ -77,10 +70,7 @@ function spawnGroup(args, options, startedIn, host = false) {
   return { child, exited, stop };
 }
 
-/**
- * A wrangler command run to completion without blocking, so that several Workers can migrate and
- * seed their D1 at once. `CI=true` makes it take defaults instead of asking.
- */
+/** A wrangler command to completion, without blocking (Workers migrate and seed at once); CI=true takes defaults. */
 async function wranglerStep(args, env, startedIn) {
   const { exited } = spawnGroup(
     args,
@@ -91,10 +81,7 @@ async function wranglerStep(args, env, startedIn) {
   if (code !== 0) throw new Error(`wrangler ${args.join(" ")} exited with ${code}`);
 }
 
-/**
- * The rows of each statement of `sql` (separated by `;`) on a Worker's local D1, read with `wrangler
- * d1 execute` once the Worker has stopped: what is stored, whatever the Worker's API shows.
- */
+/** The rows of each `;`-separated statement of `sql` on a stopped Worker's local D1: what is stored. */
 export async function queryD1({ configPath, persistTo }, sql, env = {}) {
   const args = ["d1", "execute", "DB", "--local", "--config", configPath, "--persist-to", persistTo, "--json"];
   args.push("--command", sql);
@@ -111,27 +98,10 @@ export async function queryD1({ configPath, persistTo }, sql, env = {}) {
 }
 
 /**
- * @param {object} options
- * @param {string} options.name       distinguishes config and state directories
- * @param {number} options.port
- * @param {string} [options.config]   wrangler config, relative to the project root
- * @param {string} [options.main]     another entry point for it, relative to the project root
- * @param {Record<string,string>} [options.companionMains] another entry point for a companion, by its config
- * @param {boolean} [options.d1]      apply the config's D1 migrations first
- * @param {number} [options.rateLimit] requests per period per principal
- * @param {Record<string,string>} [options.vars]
- * @param {string} [options.readyPath]
- * @param {string} [options.seed]     an SQL file executed on the migrated D1 before the Worker starts
- * @param {Record<string,string>} [options.env] more environment for wrangler
- * @param {boolean} [options.inspector] false: serve through scripts/worker-host.mjs, without wrangler
- *   dev's inspector proxy (the bench); the Worker's console lines then go to `onLine`
- * @param {(line: string) => void} [options.onLine]
- * @param {number} [options.inspectorPort] wrangler dev's inspector; the port + 1000 unless given
- * @param {(line: string) => void} [options.onErrorLine] takes wrangler's stderr line by line (default: inherited)
- * @param {string} [options.logFile] wrangler dev's stdout, the Worker's own log lines included, goes to this file
- * @returns {Promise<{
- *   url: string, inspectorPort: number, persistTo: string, configPath: string, stop: () => Promise<void>
- * }>}
+ * `name` keeps its config and state apart; `config`/`main`/`companionMains` paths from the root; `d1`:
+ * migrate first, then run the `seed` SQL; `inspector: false` serves through scripts/worker-host.mjs
+ * (console lines to `onLine`); `onErrorLine` takes wrangler's stderr; `logFile` its stdout.
+ * @returns {Promise<{ url, inspectorPort, persistTo, configPath, stop: () => Promise<void> }>}
  */
 export async function startWorker({
   name,
@@ -228,19 +198,15 @@ export async function startWorker({
 export const CRON_WORKER = "voucher-billing-jobs";
 
 /**
- * Runs a Cron Trigger of the jobs Worker on a local `wrangler dev` (`workerUrl`: the dev server's own
- * URL, whichever Worker it serves first), as the deployed schedule would. `wrangler dev` with several
- * Workers answers `/cdn-cgi/local/scheduled` for its first Worker only (the API Worker, which has no
- * crons: 500), and gives the others no port of their own; its Local Explorer runs any Worker's:
- * `POST /cdn-cgi/local/explorer/api/local/scheduled?worker=<name>` with `{"cron": "..."}` (on unless
- * X_LOCAL_EXPLORER=false). Throws unless the run's outcome is "ok", so that a cron that did not run
- * (or threw) is never mistaken for one that found nothing to do.
+ * Runs a Cron Trigger of `worker` on a local `wrangler dev` through its Local Explorer (the
+ * `/cdn-cgi/local/scheduled` route reaches the first Worker only), as if at `scheduledTime` (ms) if
+ * given; throws unless the outcome is "ok".
  */
-export async function runCron(workerUrl, cron, worker = CRON_WORKER) {
+export async function runCron(workerUrl, cron, worker = CRON_WORKER, scheduledTime = undefined) {
   const response = await fetch(`${workerUrl}/cdn-cgi/local/explorer/api/local/scheduled?worker=${worker}`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ cron }),
+    body: JSON.stringify({ cron, scheduled_time: scheduledTime }),
   });
   const text = await response.text();
   let outcome;
@@ -250,5 +216,8 @@ export async function runCron(workerUrl, cron, worker = CRON_WORKER) {
     // reported below
   }
   if (response.status !== 200 || outcome !== "ok")
-    throw new Error(`cron "${cron}" of ${worker} on ${workerUrl} answered ${response.status}: ${text.slice(0, 200)}`);
+    throw new Error(
+      `cron "${cron}" of ${worker}${scheduledTime ? ` at ${new Date(scheduledTime).toISOString()}` : ""} ` +
+        `on ${workerUrl} answered ${response.status}: ${text.slice(0, 200)}`,
+    );
 }

@@ -24,10 +24,7 @@ export const anyFreePort = () =>
     });
   });
 
-/**
- * The first port of `from` .. `from + span - 1` with `port + offset` free for every offset;
- * `variable` moves `from`. Callers that may run at once keep their spans apart.
- */
+/** The first port from `from` (span ports) with every `port + offset` free; `variable` moves `from`. */
 export async function firstFreePorts(from, offsets, variable, span = 50) {
   for (let port = from; port < from + span; port++) {
     if ((await Promise.all(offsets.map((offset) => isFree(port + offset)))).every(Boolean)) return port;

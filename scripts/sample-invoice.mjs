@@ -1,30 +1,18 @@
-// `npm run sample:pdf [-- --out <png>] [--pdf <file>]`: page 1 of a sample voucher invoice rendered as the
-// documents Worker renders it (renderPdf, ZUGFeRD: GiroCode, RF reference), drawn by poppler's pdftoppm,
-// written to a temporary folder unless `--out` names the PNG, and the path printed. The README's picture,
-// docs/sample-invoice.png, is made on purpose: `npm run sample:pdf -- --out docs/sample-invoice.png`, then
-// looked at and committed. The invoice is fixed (test/einvoice/fixtures.mjs: a public-sector buyer
-// with a Leitweg-ID, made by the service's own code, fixed dates), and renderPdf and pdftoppm are
-// deterministic: a second run (with the same poppler) writes the same bytes, so the PNG changes in git
-// only when the layout does. The PDF itself is not kept (`--pdf <file>` keeps a copy).
-import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+// `npm run sample:pdf [-- --out <png>] [--pdf <file>]`: page 1 of a fixed sample invoice
+// (test/einvoice/fixtures.mjs) rendered by renderPdf and drawn by pdftoppm, deterministically: the
+// README's docs/sample-invoice.png changes only when the layout does (`-- --out docs/sample-invoice.png`).
+import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { issued } from "../test/einvoice/fixtures.mjs";
 import { PROFILES } from "../test/einvoice/parties.mjs";
 import { importSource } from "./import-source.mjs";
-
-// 100 dpi: A4 as 827 × 1170 pixels, the footer's 7 pt still legible, the file about 150 KB.
-const DPI = 100;
+import { DPI, drawFirstPage, requirePdftoppm } from "./pdf-page.mjs";
 
 const { values } = parseArgs({ options: { pdf: { type: "string" }, out: { type: "string" } } });
 
-const probe = spawnSync("pdftoppm", ["-v"], { stdio: "ignore" });
-if (probe.error) {
-  console.error("pdftoppm is missing: apt-get install -y poppler-utils (Homebrew: brew install poppler)");
-  process.exit(1);
-}
+requirePdftoppm();
 
 // Voucher cards as an order's entries make them: one line each, category O (not taxable, § 3 Abs. 15
 // UStG), and one holder's name long enough to wrap in the description column. The order id is a UUID,
@@ -52,23 +40,9 @@ const { invoice } = issued("INV-2026-000042", {
 const { renderPdf } = await importSource('export { renderPdf } from "./src/documents/pdf";');
 const pdf = await renderPdf(invoice);
 
-const dir = mkdtempSync(join(tmpdir(), "sample-invoice-"));
 // Outside the project unless asked: a run never changes a tracked file by the way.
 const PNG = values.out
   ? resolve(values.out)
   : join(mkdtempSync(join(tmpdir(), "sample-invoice-png-")), "sample-invoice.png");
-try {
-  const file = join(dir, "sample-invoice.pdf");
-  writeFileSync(file, pdf);
-  if (values.pdf) copyFileSync(file, values.pdf);
-  // -singlefile: the name without a page number suffix; pdftoppm adds ".png".
-  const out = join(dir, "page");
-  const drawn = spawnSync("pdftoppm", ["-png", "-r", String(DPI), "-f", "1", "-l", "1", "-singlefile", file, out], {
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  if (drawn.status !== 0) throw new Error(`pdftoppm exited with ${drawn.status ?? drawn.signal}`);
-  copyFileSync(`${out}.png`, PNG);
-} finally {
-  rmSync(dir, { recursive: true, force: true });
-}
+drawFirstPage(pdf, PNG, values.pdf);
 console.log(`${PNG}: page 1 at ${DPI} dpi, ${statSync(PNG).size} bytes (PDF ${pdf.length} bytes)`);

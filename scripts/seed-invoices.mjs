@@ -1,9 +1,6 @@
-// The one seeding script: rows written straight into a local D1 before the Workers start
-// (scripts/local-worker.mjs, option `seed`), for the runs that need thousands of them: the card orders
-// of `npm run bench`, the open invoices of the reconciliation bench and of the direct debit dev-server
-// test. Inserting with SQL rather than through the API makes 10,000+ rows take seconds; the count
-// triggers run, so the lists' totals are right. The statements are drizzle's for src/'s own tables
-// (each row by its fields' names there), so no column list is kept here.
+// Rows written straight into a local D1 before the Workers start (startWorker's `seed`), for runs that
+// need thousands: SQL takes seconds where the API would take minutes; drizzle's statements for src/'s
+// tables, the count triggers running.
 import { writeFileSync } from "node:fs";
 import { importSource } from "./import-source.mjs";
 
@@ -45,8 +42,7 @@ const orderId = (k, i) => `${k.toString(16).padStart(8, "0")}-0000-4000-8000-${i
 const STATES = ["draft", "submitted", "in_production", "delivered", "cancelled"];
 
 /**
- * Writes the bench's card orders: of each customer k, order i is created i minutes after 2025-01-01,
- * in state STATES[i % 5] with the timestamps that state implies; the newest is i = count - 1.
+ * The bench's card orders: customer k's order i made i minutes after 2025-01-01, in state STATES[i % 5].
  * @returns {{ orders: number, customers: number, listCustomer: string, newestOrderId: string }}
  */
 export function writeCardOrderSeed(path, { customers = 4, ordersPerCustomer = 3000 } = {}) {
@@ -83,11 +79,8 @@ export function writeCardOrderSeed(path, { customers = 4, ordersPerCustomer = 30
 // --- Open invoices (bench/reconcile.mjs, test/dev-server/direct-debit.test.mjs).
 
 /**
- * The SQL for `invoices`, each { id, orderId, customerId, number, cents, createdAt, dueOn, buyer? }
- * (buyer: the invoice's buyer as stored, a direct debit's mandate), all of `paymentMethod`, issued
- * by `creditor`, in `year`. Each gets the submitted card order it bills (the foreign key) and is
- * stored as src/writes/invoices.ts issues one: `open`, nothing allocated, gross = net (vouchers, 0 %
- * VAT); the INV sequence of `year` stands at the last number, as if they had been issued.
+ * The SQL for `invoices` ({ id, orderId, customerId, number, cents, createdAt, dueOn, buyer? }), stored
+ * as src/writes/invoices.ts issues them (open, gross = net), each with its card order; INV sequence set.
  */
 export function openInvoicesSql(list, { year, creditor, paymentMethod, description }) {
   const orders = list.map((i) => ({

@@ -1,12 +1,6 @@
-// `npm test`: every check and test. The two checks first, side by side (seconds, and a type error makes
-// the rest moot), then the suites three at a time, the longest first: the workerd suites (vitest, about
-// 0.85 of a core for 3.5 minutes: the critical path), the dev-server files (each a `wrangler dev`, two at
-// a time) and the e-invoice validator's JVMs start at once, and the short suites take the first slot
-// that frees up. All but the workerd suites run at a lower priority (nice 10), so that they take the CPU
-// the critical path leaves rather than slow it: on 2 cores the run then takes about the longer of the
-// workerd suites and half the CPU time of all (BENCHMARKS.md, "How long npm test takes"). A suite's
-// output is printed whole when it ends, so that no two suites' lines interleave; the exit code is the
-// first failure's, or 0.
+// `npm test`: the two checks side by side, then the suites three at a time, longest first, all but the
+// workerd suites at nice 10 (BENCHMARKS.md, "How long npm test takes"); each suite's output printed
+// whole when it ends; the exit code is the first failure's.
 import { spawn } from "node:child_process";
 import { setPriority } from "node:os";
 

@@ -1,9 +1,6 @@
-// `npm run token -- --sub <id> [--customer <id>] [--scope "<scopes>"] [--ttl <seconds>]`
-// Prints an HS256 access token signed with JWT_SECRET from .dev.vars, for local requests.
-// `--help` prints the usage with the scopes a route asks for (exit 0); a wrong argument, a scope no route
-// asks for included, prints one line saying what is wrong and the usage (exit 2), never a stack trace.
-// The scopes are the route table's (src/app.ts, bundled for Node as the OpenAPI document is), so that a
-// typo is refused here and not found later as a 403.
+// `npm run token -- --sub <id> [--customer <id>] [--scope "<scopes>"] [--ttl <seconds>]`: an HS256 token
+// signed with .dev.vars' JWT_SECRET. Scopes are checked against the route table's (src/app.ts), so
+// a typo is refused here, not found as a 403; a wrong argument prints one line and the usage (exit 2).
 import { parseArgs } from "node:util";
 import { sign } from "hono/jwt";
 import { readDevVars } from "./dev-vars.mjs";
@@ -46,10 +43,7 @@ const OPTIONS = {
 
 class UsageError extends Error {}
 
-/**
- * The arguments as parseArgs reads them, except that a value starting with "-" that is not an option
- * (`--ttl -60`) is taken as the value, so that it is judged as one rather than as an unknown option.
- */
+/** parseArgs, but a value starting with "-" that is no option (`--ttl -60`) is taken as the value. */
 function parse(argv) {
   const isOption = (arg) =>
     arg === "-h" || arg === "--" || Object.hasOwn(OPTIONS, arg.replace(/^--/, "").split("=")[0]);

@@ -1,19 +1,9 @@
-// A local webhook receiver, as a customer's system would be: it verifies each delivery with the
-// endpoint's secret (Standard Webhooks, the `standardwebhooks` package), answers 204, or 400 to
-// what it cannot verify (the service then retries), and prints one line per delivery.
-//
+// A local webhook receiver: verifies each delivery (Standard Webhooks), answers 204, or 400 to what
+// it cannot verify, and prints one line per delivery.
 //   WEBHOOK_SECRET=whsec_... npm run webhook:receive [-- --port 8788]
-//
-// Register it first: POST /webhook_endpoints {"url": "http://127.0.0.1:8788/", "event_types": ["*"]}
-// (local URLs need ALLOW_LOCAL_WEBHOOKS=true, which .dev.vars.example sets) and take the `secret`
-// from that answer: it is shown only then.
-//
-// Ready: once it listens, a GET answers 200 `ready` (and is not logged), so that a script can wait
-// for it: `curl -s --retry 20 --retry-connrefused --retry-delay 1 http://127.0.0.1:8788/`.
-// Stopping: SIGINT or SIGTERM closes it. Started through npm, it runs under `sh -c`, which npm starts
-// and signals: `kill <npm's pid>` (what `kill $!` does after `npm run ... &`) ends npm and its shell
-// but never reaches this process. So it also ends when its parent is gone, and the port is free
-// within a fraction of a second either way.
+// Register it first (POST /webhook_endpoints; local URLs need ALLOW_LOCAL_WEBHOOKS=true) and take its
+// `secret` from that answer. A GET answers 200 `ready`. It ends on SIGINT, SIGTERM, or when its parent
+// is gone (`kill` of npm's pid never reaches it under `sh -c`).
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
 import { Webhook } from "standardwebhooks";
@@ -66,8 +56,7 @@ const server = createServer((request, response) => {
     // Deliveries are at least once: the same webhook-id again is a repeat, done already.
     const repeat = seen.has(event.id) ? " (repeat)" : "";
     seen.add(event.id);
-    // What the event is about: a card order or invoice by id and state, a payment by id and the invoice
-    // it pays, a billing profile by its customer.
+    // What the event is about: a resource by id and state, a payment with its invoice, a profile by customer.
     const about = event.data.id
       ? `${event.data.id} ${event.data.state ?? event.data.invoice_number}`
       : event.data.customer;

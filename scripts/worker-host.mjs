@@ -1,11 +1,6 @@
-// Serves one Worker as `wrangler dev` does, but through wrangler's programmatic API with the dev
-// inspector off, for the bench. `wrangler dev` always attaches an inspector proxy that forwards every
-// console call to the CLI process, which costs more CPU than a whole bare request (BENCHMARKS.md); a
-// deployed Worker pays nothing like it. The Worker's console output arrives on stdout.
 // usage: node scripts/worker-host.mjs <config> <port> <persist-dir> [NAME=value ...]
-// With WORKER_HOST_KEEP set, only output lines containing that text are written: under load the
-// Worker logs thousands of lines a second that nobody reads (a deployed Worker ships its logs off
-// the request path; here each would cost a pipe write and a read in the caller).
+// Serves one Worker through wrangler's API without the dev inspector proxy, which costs more CPU than a
+// bare request (BENCHMARKS.md); console output on stdout, only lines with WORKER_HOST_KEEP's text if set.
 import { join } from "node:path";
 import { unstable_startWorker } from "wrangler";
 
@@ -32,9 +27,7 @@ const dev = {
   // A registry of this host's own, through which the Worker's service bindings reach its companions.
   registry: join(persist, "registry"),
 };
-// WORKER_HOST_COMPANIONS (a JSON array of configs): the Workers its service bindings call (the
-// documents Worker), started first, each on a port and in a state directory of its own (two
-// workerd processes on one directory lock each other's SQLite files).
+// WORKER_HOST_COMPANIONS (JSON configs): its service bindings' Workers, each with its own port and state.
 const workers = [];
 for (const [i, companion] of JSON.parse(process.env.WORKER_HOST_COMPANIONS ?? "[]").entries()) {
   const own = { persist: join(persist, `companion-${i}`), server: { hostname: "127.0.0.1", port: 0 } };

@@ -1,11 +1,6 @@
-// Loaded into `wrangler dev` (node --import, by scripts/wrangler.mjs) when it runs several Workers at
-// once (`--config` more than once: npm run dev, the dev-server tests). wrangler then prefixes each
-// console line of a Worker with the Worker's name in brackets, but wrangler 4.164 loses the name of a
-// Worker built by a `[build]` command (its bundle entry is made without one: wrangler.toml's, which
-// builds the OpenAPI document), and every line of that Worker reads `[undefined] {"request_id":...`.
-// This puts the name back in what wrangler writes to stdout. Only a config's top-level `name` and a
-// `[build]` table with a `command` are read (TOML configs; a JSON one is left alone). With two or more
-// such Workers the name cannot be told, and the lines are left as they are.
+// Loaded into a multi-Worker `wrangler dev` (node --import): wrangler 4.164 prefixes a `[build]`
+// Worker's console lines `[undefined]`; this puts its top-level `name` back (TOML configs, one such
+// Worker only).
 import { readFileSync } from "node:fs";
 
 const configs = [];

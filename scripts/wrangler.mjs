@@ -26,12 +26,7 @@ export function wranglerSync(args, options = {}) {
   if (result.status !== 0) throw new Error(`wrangler ${args.join(" ")} exited with ${result.status}`);
 }
 
-/**
- * Applies the migrations the local D1 database (binding DB) lacks, and prints one line: how many it
- * applied, or that it was up to date. wrangler's own output (a table of the migrations, twice, and a
- * block per file: some 150 lines on a fresh database) is printed only when it fails, and then the
- * process exits with wrangler's code.
- */
+/** Applies the local D1's missing migrations in one line; wrangler's output and exit code only on failure. */
 export function applyLocalMigrations() {
   const command = ["d1", "migrations", "apply", "DB", "--local"];
   const result = spawnSync(process.execPath, [bin, ...command], {
@@ -56,8 +51,7 @@ export function applyLocalMigrations() {
   );
 }
 
-// `wrangler dev` of several Workers writes `[undefined]` for a Worker built by a [build] command: this
-// puts its name back (scripts/wrangler-worker-names.mjs).
+// A multi-Worker `wrangler dev` prefixes a [build] Worker's lines `[undefined]`: wrangler-worker-names.mjs fixes it.
 const workerNames = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), "wrangler-worker-names.mjs")).href;
 
 /** wrangler `args` as a child process; `preloads`: more modules (file URLs) loaded into it first. */

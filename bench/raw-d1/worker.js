@@ -1,14 +1,7 @@
-// GET /?customer=<id>: page 1 of that customer's card orders (25 rows) and the total, as a production
-// Worker without the service's code would serve it: the calls the service makes of the platform and
-// nothing else. The rate limiter's call per principal (src/http/rate-limit.ts; `&limiter=off` leaves
-// it out, which is how bench/run.mjs prices the limiter on its own), a D1 session started from the
-// request's x-d1-bookmark with its bookmark in the answer (src/http/database.ts, d1-bookmark.ts), the
-// service's two statements in one batch, and the request log line (bench/request-log.js). No router,
-// ORM, auth or validation.
-//
-// The statements are the service's own, never a copy: bench/run.mjs runs src/db's list code against a
-// recorder (bench/service-sql.mjs) and hands the SQL and the values it bound to this Worker in the var
-// LIST_STATEMENTS, the customer's id standing as CUSTOMER.
+// GET /?customer=<id>: page 1 of that customer's card orders as a Worker without the service's code
+// would serve it: the rate limiter's call (`&limiter=off` leaves it out), a bookmarked D1 session, the
+// service's own two statements (LIST_STATEMENTS, from bench/service-sql.mjs) in one batch, and the
+// request log line. BENCHMARKS.md, "What it does".
 import { logRequest } from "../request-log.js";
 
 const PAGE_SIZE = 25;

@@ -25,10 +25,8 @@ const key = (allocations) =>
     .join(" ");
 
 /**
- * `wrong`: transactions whose payments (invoice and amount) differ from the plan's, or that are missing;
- * `unmatchedReferenced`: transactions that named a known invoice still open when they came, by a valid
- * reference, and were stored `unmatched`. Also every other disagreement found (`problems`, the first few
- * of each kind), the transactions' states, and the invoices that did not end as planned.
+ * `wrong`: transactions whose payments differ from the plan's or are missing; `unmatchedReferenced`:
+ * those naming a known open invoice validly, stored `unmatched`; and every other disagreement found.
  */
 export function compare(plan, [statementRows, transactionRows, invoiceRows, manualRows, eventRows]) {
   const problems = {};

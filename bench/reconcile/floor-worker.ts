@@ -1,11 +1,6 @@
-// The floor of `npm run bench:reconcile` (bench/reconcile.mjs): what importing a statement cannot do
-// without, and nothing else. The same file parsed by the service's reader (src/payments/camt053.ts), its
-// dedupe keys (src/payments/dedupe.ts), and the same number of transactions and allocations written to a
-// D1 of the service's schema by the service's builders, in batches of 200 transactions: each
-// transaction's row, each allocation's payment, its invoice's allocated amount (and, when that pays it,
-// its state and paid_at), its payment.received event and the invoice.paid event, the inserts grouped
-// as the service groups them. No matching: which invoice gets what is given (PUT /allocations, the plan's expectation), and
-// nothing is read. Never deployed.
+// The floor of `npm run bench:reconcile`: the same file parsed by the service's reader and the same
+// transactions and allocations written by the service's builders, without matching (BENCHMARKS.md,
+// "Chunked statements, and the floor"). Never deployed.
 import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { bankStatements, bankTransactions, events, invoices, payments } from "../../src/db/schema";

@@ -1,23 +1,6 @@
-// The reconciliation bench's data (bench/reconcile.mjs): open invoices, a bank statement's transactions
-// paying them, and what docs/api.md part 15's rules make of each transaction, decided here when it is
-// built, not by the service's code. Deterministic: the same seed makes the same invoices and file.
-//
-// The mix (issue 32, point 4), of N transactions against M open invoices:
-//   60 % RF        one invoice named by its ISO 11649 reference: structured (CdtrRefInf, compact or in
-//                  groups of four) or in the free text (compact or in groups of four)
-//   25 % numbers   one invoice named by its number in the free text as people type it (case, hyphens,
-//                  spaces and leading zeros vary), a tenth of them in the end-to-end id instead
-//   10 % partial   half: less than the invoice's amount, the invoice's only transfer, which stays open;
-//        or several half: two or three invoices of one customer named at once, paid their sum exactly
-//    5 % noise     names nothing, from an IBAN nobody else uses: no reference at all (3/5), an RF
-//                  reference of an existing invoice with wrong check digits (1/5), or an unknown
-//                  invoice number or RF reference (1/5); a fifth of them of an amount some invoice has
-//                  (rule 3's bait, which an unknown IBAN must not take)
-// RF and number transfers outnumber the invoices they can pay (85 % of N against M minus the partial
-// and several invoices), so an invoice is paid by one to four of them: instalments that add up to its
-// amount exactly. Every referencing transfer is then allocated in full, in whatever order the
-// instalments come, so no expectation depends on an order the bench could get wrong; the expectation
-// is still computed by playing rule 2 over the file in order (the service's order), and checked.
+// The reconciliation bench's data: open invoices, a statement paying them (the mix: BENCHMARKS.md,
+// "Reconciliation"), and what docs/api.md part 15's rules make of each transaction, decided here when
+// it is built, not by the service's code. Deterministic: the same seed makes the same file.
 import { germanIban, holdsMod97, rfReference } from "../../test/support/check-digits.mjs";
 
 const YEAR = 2026;
@@ -69,9 +52,6 @@ const NOISE_TEXTS = [
   "Umbuchung",
 ];
 
-/**
- * @param {{ transactions: number, invoices: number, customers?: number, seed?: number }} options
- */
 export function makePlan({ transactions: N, invoices: M, customers: C = 40, seed = 32 }) {
   const rng = generator(seed);
   const pick = (list) => list[Math.floor(rng() * list.length)];
@@ -306,10 +286,8 @@ export function makePlan({ transactions: N, invoices: M, customers: C = 40, seed
 const money = (cents) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
 
 /**
- * The camt.053 description (test/support/camt053-builder.ts) of one statement of the plan's
- * transactions, booked over November 2026 in file order: mostly an entry per transfer, now and then a
- * batch booking of 2 to 5 transfers (one TxDtls each, with its own amount); 1 % of the amounts written
- * with a zero past the cent ("18.150").
+ * The plan's statement for test/support/camt053-builder.ts, booked over November 2026 in file order,
+ * now and then a batch booking of 2 to 5; 1 % of the amounts with a zero past the cent ("18.150").
  */
 export function statementDescription(plan, { version, iban, seed = 32 }) {
   const rng = generator(seed + 1);

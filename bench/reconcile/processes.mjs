@@ -1,6 +1,5 @@
-// CPU time of the processes this bench started (wrangler's Node processes, workerd), and of each
-// workerd thread, read from /proc (Linux only; elsewhere the figures are left out): what the
-// reconciliation costs in CPU, next to its wall time.
+// CPU time of the processes this bench started and of each workerd thread, from /proc (Linux only;
+// elsewhere left out): what the reconciliation costs in CPU, beside its wall time.
 import { readdirSync, readFileSync } from "node:fs";
 
 const TICKS_PER_SECOND = 100; // USER_HZ, 100 on Linux

@@ -1,6 +1,5 @@
-// The jobs Worker with its D1 binding wrapped (worker.ts beside), for the load run: its queue consumer,
-// its Cron Triggers and the requests the API Worker passes on meet the same slow or failing D1 as the
-// API Worker (scripts/local-worker.mjs, `companionMains`).
+// The jobs Worker on the wrapped D1 (worker.ts beside): its consumer, crons and passed-on requests meet
+// the API Worker's slow or failing D1 (scripts/local-worker.mjs, `companionMains`).
 import jobs from "../../src/jobs/index";
 import type { QueueMessage } from "../../src/events/messages";
 import { counted, wrapped, type WrappedBindings } from "./worker";

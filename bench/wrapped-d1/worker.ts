@@ -1,12 +1,6 @@
-// The service with its D1 binding wrapped (wrap.ts), for the load run and the bench only: a derived
-// config makes this file `main` (scripts/local-worker.mjs, option `main`); wrangler.toml's `main`
-// stays src/index.ts, so none of this is ever deployed. Vars, both read per request:
-//   D1_DELAY_MS    wait this many milliseconds before every D1 call (default 0): the latency scenario
-//   D1_FAULT_RATE  fail this share of D1 calls at random (default 0): the chaos load (`--faults`)
-// Every response of `fetch` carries the sequential D1 round trips its request waited for
-// (`x-d1-round-trips`) and the calls it made (`x-d1-calls`); a request the API Worker passes on carries
-// the jobs Worker's figures. The Cron Triggers and the jobs Worker's queue consumer run on the wrapped
-// binding too (jobs.ts beside).
+// The service on a wrapped D1 (wrap.ts), for the load run and the bench only (a derived config makes
+// this file `main`; never deployed). Vars, read per request: D1_DELAY_MS (wait before every call) and
+// D1_FAULT_RATE (fail that share of calls). Every response carries `x-d1-round-trips` and `x-d1-calls`.
 import service from "../../src/index";
 import type { Bindings } from "../../src/env";
 import { wrapD1, type RoundTrips } from "./wrap";

@@ -1,14 +1,8 @@
 /**
- * A D1 binding that stands for a database farther away or less reliable than the local one: every
- * call (one round trip: a statement's all/run/first/raw, a batch however many statements it holds,
- * an exec) first waits `delayMs`, and fails at random with the share `faultRate`, half of the
- * failures before the call reaches the database (nothing of it happens) and half after it ran (it
- * committed, but the answer is lost on the way back). A failure throws what D1 throws when it
- * cannot be reached. Calls through `withSession(...)` sessions (the service's way in) and through
- * the binding itself (the queue consumer's and the Cron Trigger's) are treated alike.
- * It counts the calls and the *sequential* round trips (the latency scenario's bar, bench/latency.mjs):
- * a call started while another is still under way rides with it, a call started after one has come
- * back is one round trip more; so the count is what the request waits for, the same in every run.
+ * A D1 binding farther away or less reliable than the local one: every call waits `delayMs` and fails
+ * at random with the share `faultRate` (half before it reaches the database, half after it committed),
+ * throwing what D1 throws when unreachable. It counts the calls and the *sequential* round trips
+ * (BENCHMARKS.md, "Round trips").
  */
 
 export interface WrapSettings {

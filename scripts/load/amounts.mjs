@@ -1,6 +1,4 @@
-// What each invoice of a card order must bill (docs/api.md parts 10 and 12), computed here on its own
-// with BigInt from the entries the load added and the run's fee and VAT variables: the verifier
-// must not share the Worker's code, or one mistake would pass for right in both.
+// Each invoice's amounts (docs/api.md parts 10, 12) in BigInt, not by the Worker's code: no shared mistake.
 
 const AMOUNT = /^(0|[1-9][0-9]{0,4})\.([0-9]{2})$/;
 const PERCENT = /^([0-9]{1,3})(?:\.([0-9]{1,2}))?$/;
@@ -25,10 +23,7 @@ function hundredths(text) {
 /** net × rate / 100, rounded half up to the cent: net × hundredths is in 1/10000 of a cent. */
 const vat = (net, rate) => (net * hundredths(rate) + 5_000n) / 10_000n;
 
-/**
- * `{ net, gross }` as the invoice must show them: `kind` voucher bills the entries' amounts,
- * production the number of cards times the fee, shipping the fee once; VAT once per invoice.
- */
+/** `{ net, gross }` of a voucher (the entries), production (cards × fee) or shipping (the fee) invoice. */
 export function expectedAmounts(kind, entryAmounts, vars) {
   const [net, rate] =
     kind === "voucher"

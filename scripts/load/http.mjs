@@ -1,6 +1,4 @@
-// The load's HTTP client: plain fetch on loopback, every attempt timed and counted. Under --faults a
-// 503 `unavailable` is retried after its Retry-After with the very same request (its Idempotency-Key
-// included), as docs/api.md part 3 tells a client to; without faults a 5xx is a failure of the run.
+// The load's HTTP client, every attempt timed; under --faults a 503 is retried as docs/api.md part 3 says.
 
 const REQUEST_TIMEOUT_MS = 30_000;
 // 5 % of D1 calls fail: ten 503s in a row for one request would take a fault rate near 50 %.
@@ -14,10 +12,7 @@ function parseJson(text) {
   }
 }
 
-/**
- * Rejects when `signal` aborts. Node 20's fetch can leave `response.text()` pending forever when the
- * request is aborted after its headers arrived; racing against this keeps a stopped run from hanging.
- */
+/** Rejects on abort: an aborted fetch can leave `response.text()` pending forever. */
 function abortion(signal) {
   return new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true }));
 }
@@ -31,9 +26,8 @@ export const statusLabel = ({ status, code }) =>
   status === 0 ? `transport error (${code})` : code ? `${status} ${code}` : String(status);
 
 /**
- * `send(principal, method, path, { json, key }, op)`, which never throws: status 0 is a transport
- * error. With `op`, each attempt is a load request, counted in `stats.samples` under that name; the
- * verification's reads pass none. Every 5xx that is not an allowed 503 is counted in `stats.serverErrors`.
+ * `send(principal, method, path, { json, xml, key }, op)` never throws (status 0: transport error); with
+ * `op` each attempt counts in `stats.samples`. A 5xx other than an allowed 503 counts in `serverErrors`.
  */
 export function createClient(baseUrl, stopSignal, { faults }) {
   const stats = {

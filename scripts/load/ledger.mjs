@@ -1,7 +1,6 @@
-// The money in the stored rows (docs/api.md parts 15 to 18), after the Worker stopped: what the money
-// steps (money.mjs) were answered or planted is there once, with its event; no invoice or transaction
-// has more allocated than it holds; no automatic payment goes where the rules do not send it; every
-// delivery and reminder exists, sent or terminal, with its event. Findings as verify.mjs counts them.
+// The money in the stored rows (docs/api.md parts 15 to 18), after the Worker stopped: each planted or
+// answered step once with its event, nothing over-allocated or misrouted, every delivery and reminder
+// sent or terminal with its event.
 import { rfReference } from "../../test/support/check-digits.mjs";
 
 export const LEDGER_QUERIES = {

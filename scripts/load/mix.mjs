@@ -1,6 +1,5 @@
-// The world of a load run (tenants, their principals, and what the server acknowledged to them)
-// and the mix: each step is one client action of one principal. Every POST carries an
-// Idempotency-Key, so that under --faults a retried request can never write twice.
+// The world of a load run (tenants, principals, what the server acknowledged) and the mix of client
+// actions; every POST carries an Idempotency-Key, so that a retry under --faults never writes twice.
 import { randomBytes, randomUUID } from "node:crypto";
 import { sign } from "hono/jwt";
 import { randomAmount } from "./amounts.mjs";
@@ -22,8 +21,7 @@ const SCOPES = [
   "webhooks:write",
   "events:read",
 ];
-// Writes go to the newest few resources of a tenant, so that its two principals meet on the same
-// ones now and then: the races that must answer 409 instead of corrupting anything.
+// Writes go to a tenant's newest few resources, so that its two principals race (409, never corruption).
 const HOT_WINDOW = 8;
 const INVOICEABLE = ["submitted", "in_production", "delivered"];
 const NOTIFICATION_GROUPS = 6;
@@ -71,9 +69,7 @@ export async function createWorld(secret, send) {
     }
     tenants.push(tenant);
   }
-  // Each group has its own token values and device names; values move between the devices of all
-  // owners within a group. One write at a time per group lets the client know the order in which
-  // the writes landed, and so predict every owner's final devices exactly.
+  // One write at a time per group (its own tokens and devices) lets the client predict every owner's final devices.
   const groups = Array.from({ length: NOTIFICATION_GROUPS }, (_, k) => ({
     values: [randomBytes(16).toString("hex"), randomBytes(16).toString("hex")],
     devices: [`phone-${k}`, `tablet-${k}`],
@@ -102,11 +98,7 @@ export async function createWorld(secret, send) {
   };
 }
 
-/**
- * Each tenant's billing profile, which a submit needs (its orders are paid by both methods: the
- * profile holds the account and the mandate). Written once, before the load; verify.mjs expects
- * one billing_profile.updated event per tenant.
- */
+/** Each tenant's billing profile (account and mandate: both payment methods), once before the load. */
 export async function writeBillingProfiles(world) {
   for (const tenant of world.tenants) {
     const principal = world.principals.find((p) => p.tenant === tenant);
@@ -168,18 +160,14 @@ function cardOrderBody() {
   return body;
 }
 
-// What each keyed create makes (as the checks name it), and a text field that a retry can change to
-// make "another request with the same key".
+// What each keyed create makes (as the checks name it), and a field a retry changes for "another request".
 const CREATES = {
   cardOrder: { kind: "card_order", optionalText: "description" },
   invoice: { kind: "invoice", optionalText: "reference" },
   entry: { kind: "entry", optionalText: "card_holder_name" },
 };
 
-/**
- * A keyed POST that creates; now and then sent twice at once, as a client retrying a slow request
- * would. Both answers must then be the same resource, and only one may be new. Returns the first new answer.
- */
+/** A keyed create, now and then sent twice at once: one answer, one new resource; returns the first new answer. */
 async function keyedPost(world, op, principal, path, json, create) {
   const key = randomUUID();
   const twin = chance(0.1);
@@ -248,8 +236,7 @@ async function addEntry(world, principal, order) {
 /** Deletes one of several entries (never the last: the order stays submittable). */
 async function deleteEntry(world, principal, order) {
   const entry = pick(liveEntries(order));
-  // Marked first, so that the tenant's other principal never deletes it too: a 404 then means
-  // exactly one thing, that an earlier attempt of this request ran.
+  // Marked first, so that the other principal never deletes it too: a 404 then means an earlier attempt ran.
   entry.deleting = true;
   const op = "DELETE /card_orders/{id}/entries/{entry_id}";
   const result = await call(
@@ -300,9 +287,7 @@ async function transitionCardOrder(world, principal, order, action) {
   const { id } = order.latest;
   const op = `POST /card_orders/{id}/${action}`;
   const result = await transitionPost(world, op, principal, `/card_orders/${id}/${action}`);
-  // A race with the tenant's other principal: the order moved on (invalid_state) or changed while
-  // this request ran (conflict); cancel also answers conflict when its invoice is paid. All are
-  // legitimate answers; the client then fetches the order again.
+  // A race with the other principal (invalid_state, conflict; cancel of a paid invoice): refetch the order.
   expectAnswer(world, op, result, "200", "409 invalid_state", "409 conflict");
   if (result.status !== 200) return refreshCardOrder(world, principal, id);
   const data = result.body.data;
@@ -412,11 +397,8 @@ async function getById(world, principal) {
 }
 
 /**
- * A page is consistent in itself: its meta, its size and the filter it was asked for. A page by
- * number reads its rows and the total at once, so they agree exactly. A page by cursor reads the
- * rows after its predecessor's last one while the count may have moved since (other principals
- * create and change resources meanwhile): there the rows decide, whatever its number says: a short
- * page has no next link (a full one has one when a row follows it: src/db/keyset.ts reads one ahead).
+ * A page agrees with itself: meta, size, filter. By number its rows and total agree exactly; by cursor
+ * the rows decide (the count may have moved): a short page has no next link (src/db/keyset.ts).
  */
 function pageIsConsistent(body, { page, pageSize, state, byCursor = false }) {
   const { meta, data, links } = body;
@@ -535,8 +517,7 @@ async function listNotificationTokens(world, principal) {
   );
 }
 
-// Relative weights: mostly card-order work and reads, as a busy back office would do. A step that
-// finds nothing to work on takes the step before it in an order's life instead.
+// Relative weights, as a busy back office's; a step with nothing to work on takes the step before it.
 const MIX = [
   [8, createCardOrder],
   [24, workOnDraft],
@@ -551,8 +532,7 @@ const MIX = [
   [6, putNotificationToken],
   [3, listNotificationTokens],
   [2, deleteNotificationToken],
-  // docs/api.md parts 15 to 18 (money.mjs): a back office's statements, allocations and collections,
-  // documents asked for again, and the dunning run (for a day ahead, every 5 s at most).
+  // docs/api.md parts 15 to 18 (money.mjs); the dunning run for a day ahead, every 5 s at most.
   [4, uploadStatement],
   [2, allocate],
   [2, collect],

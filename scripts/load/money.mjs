@@ -1,13 +1,11 @@
-// The money steps of the load (docs/api.md parts 15 to 18): a back office uploads camt.053 statements
-// that pay the tenants' open invoices (RF references, free-text numbers, a batch entry, a payer known
-// by IBAN, noise nobody can match), allocates what stays unmatched, collects direct debits and reads
-// their settlement and returns back from the next statements; tenants ask for documents again; and,
-// where the service has reminders, the daily dunning run runs for days ahead. What each step planted
-// or was answered is kept in `world.money`, for checkMoney (rows.mjs) to hold the stored rows against.
+// The load's money steps (docs/api.md parts 15 to 18; RELIABILITY.md): statements, allocations,
+// collections, documents again, dunning runs; what each planted or was answered is kept in
+// `world.money` for checkMoney (rows.mjs).
 import { randomBytes, randomUUID } from "node:crypto";
 import { sign } from "hono/jwt";
 import { importSource } from "../import-source.mjs";
 import { apiVars } from "../derived-config.mjs";
+import { CRON_WORKER, runCron } from "../local-worker.mjs";
 import { germanIban, rfReference } from "../../test/support/check-digits.mjs";
 import { statusLabel } from "./http.mjs";
 import { chance, pick } from "./util.mjs";
@@ -384,40 +382,17 @@ export async function runDunning(world) {
   for (const tenant of world.tenants) for (const i of tenant.invoices.values()) i.moneyTouched = true; // dunning moves open invoices
   for (let attempt = 1; ; attempt++) {
     try {
-      return await runCronAt(workerUrl, DUNNING_CRON, Date.parse(`${day}T05:30:00Z`));
+      return await runCron(workerUrl, DUNNING_CRON, CRON_WORKER, Date.parse(`${day}T05:30:00Z`));
     } catch (error) {
       if (!faulty || attempt >= CRON_TRIES) throw error;
     }
   }
 }
 
-/**
- * A Cron Trigger of the jobs Worker as if run at `scheduledTime` (ms), through wrangler's Local
- * Explorer (scripts/local-worker.mjs runCron, which runs it now); throws unless its outcome is "ok".
- */
-async function runCronAt(workerUrl, cron, scheduledTime) {
-  const response = await fetch(`${workerUrl}/cdn-cgi/local/explorer/api/local/scheduled?worker=voucher-billing-jobs`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ cron, scheduled_time: scheduledTime }),
-  });
-  const text = await response.text();
-  if (response.status !== 200 || !/"outcome":"ok"/.test(text))
-    throw new Error(
-      `cron "${cron}" at ${new Date(scheduledTime).toISOString()} answered ${response.status}: ${text.slice(0, 200)}`,
-    );
-}
-
-// The per-minute cron resumes a statement that has not moved for 5 min (its message lost: under
-// --faults, a POST whose answer was lost after the commit is answered from its stored response, and
-// nothing queues it again). The run's calls are dated this far ahead, so that it waits 1 min instead.
+// The per-minute cron resumes a statement idle 5 min (a lost message); dated this far ahead, it waits 1 min.
 const STALLED_AHEAD_MS = 4 * 60_000;
 
-/**
- * Waits until every statement uploaded is processed and no delivery is pending (the queues drained),
- * calling the per-minute Cron Trigger every 5 s meanwhile (it resumes stalled statements and overdue
- * deliveries, and sends events the queue never got).
- */
+/** Waits until every statement is processed and no delivery pending, running the per-minute cron every 5 s. */
 export async function awaitMoney(world, { boundMs, stopSignal, faulty }) {
   for (const { blocks } of world.money.collections)
     for (const { number } of blocks.flatMap((block) => block.debits)) {
@@ -428,7 +403,7 @@ export async function awaitMoney(world, { boundMs, stopSignal, faulty }) {
   for (const { tenant, amount } of world.money.planted.filter((plant) => plant.tenant))
     for (const invoice of tenant.invoices.values())
       if (invoice.latest.gross_amount && cents(invoice.latest.gross_amount) === amount) invoice.moneyTouched = true;
-  const runCron = () => runCronAt(world.money.workerUrl, "* * * * *", Date.now() + STALLED_AHEAD_MS);
+  const redispatch = () => runCron(world.money.workerUrl, "* * * * *", CRON_WORKER, Date.now() + STALLED_AHEAD_MS);
   const started = Date.now();
   let failures = 0;
   const pending = async () => {
@@ -443,7 +418,7 @@ export async function awaitMoney(world, { boundMs, stopSignal, faulty }) {
   };
   while ((await pending()) && Date.now() - started < boundMs && !stopSignal.aborted) {
     try {
-      await runCron();
+      await redispatch();
       failures = 0;
     } catch (error) {
       if (!faulty || ++failures >= CRON_TRIES) throw error;

@@ -1,6 +1,4 @@
-// The last look, at the stored rows themselves once the Worker has stopped (the run's D1 is its own,
-// fresh): no row the run did not make, counters and sequences that agree with the rows they count,
-// and numbers gapless over the whole database.
+// The stored rows once the Worker stopped: no stray row, counters and sequences agree, numbers gapless.
 import { queryD1 } from "../local-worker.mjs";
 import { LEDGER_QUERIES, ledgerChecks, REMINDERS_QUERY } from "./ledger.mjs";
 import { checkSeries } from "./verify.mjs";

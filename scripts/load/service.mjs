@@ -26,10 +26,7 @@ const snake = (name) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCas
 // A resource's schema is a named z.lazy of its object (src/schemas/resource.ts).
 const fieldsOf = (schema) => Object.keys(schema._zod.def.getter()._zod.def.shape);
 
-/**
- * Fields no change alters, by resource: every field of its schema but the state, updated_at, the
- * stamps of its lifecycle's transitions, what shows the state and what another request links.
- */
+/** Fields no change alters, by resource: all but the state, updated_at, transition stamps and links. */
 export const FIXED_FIELDS = Object.fromEntries(
   [
     ["card_order", CardOrder, cardOrderLifecycle],

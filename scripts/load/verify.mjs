@@ -40,10 +40,7 @@ async function readList(world, principal, path, states) {
   return { entries: items, total, totalsByState };
 }
 
-/**
- * Everything the checks look at: each acknowledged card order and invoice by id (null where the
- * server answers 404), each tenant's lists and events, each order's entries. Returns the number of reads too.
- */
+/** What the checks read (card orders, invoices by id, null on 404; lists; events; entries), and how many reads. */
 export async function readState(world, connections) {
   const targets = world.tenants.flatMap((tenant) => [
     ...tenant.orderIds.map((id) => ({ tenant, path: `/card_orders/${id}`, id })),
@@ -77,14 +74,11 @@ export async function readState(world, connections) {
   return { found, entries, lists, events, reads };
 }
 
-// ---------------------------------------------------------------------------------------------
 // Findings
 
 /**
- * What a check found, by key, so that two checks never count one thing twice: lost (acknowledged,
- * but not there, or not as acknowledged), duplicated (there twice, or there but never made), wrong
- * (there once, but showing what it must not: an amount, a count, a link), and undelivered (an event
- * that is there but never reached its tenant's endpoint).
+ * Findings by key, never counted twice: lost (acknowledged, not there as acknowledged), duplicated,
+ * wrong (an amount, a count, a link), undelivered (never reached its tenant's endpoint).
  */
 const KINDS = ["lost", "duplicated", "wrong", "undelivered"];
 function createFindings() {
@@ -126,18 +120,15 @@ export async function runChecks(checks) {
 
 export const tally = (findings) => KINDS.map((kind) => `${kind}=${findings[kind].size}`).join(" ");
 
-// ---------------------------------------------------------------------------------------------
 // Resources
 
-// Fields no change alters (FIXED_FIELDS, from src/): the current version must still show what the 201
-// (or first GET) showed.
+// Fields no change alters (FIXED_FIELDS, from src/) still show what the 201 (or first GET) showed.
 
 /** Why a stored resource differs from what was acknowledged about it, or undefined. */
 function difference(kind, tracked, current) {
   if (!current) return "not found";
   const changed = FIXED_FIELDS[kind].filter((field) => !sameJson(current[field], tracked.created[field]));
-  // An invoice a statement, an allocation, a collection or a dunning run may have moved off the
-  // client's sight: its state and money are held against the stored payments (ledger.mjs).
+  // An invoice the money steps may have moved is held against the stored payments (ledger.mjs).
   const moved = tracked.moneyTouched
     ? []
     : Object.keys(tracked.latest).filter(
@@ -407,7 +398,6 @@ export const resourceChecks = (world, state, vars) => [
   (f) => checkNotificationDevices(world, f),
 ];
 
-// ---------------------------------------------------------------------------------------------
 // Events (docs/api.md part 11: no change without its event, no event without its change)
 
 // Events about payments, deliveries, reminders and dunning: ledger.mjs holds them against the stored rows.
@@ -441,10 +431,8 @@ function impliedEvents(kind, now) {
 }
 
 /**
- * Per tenant, its events are exactly the changes its resources show, one each: every change the
- * run made (acknowledged, or made inside one: the invoice a production start issues, the invoice
- * an order's cancel withdraws; under --faults also one whose answer was lost), and nothing else.
- * An acknowledged change's event shows exactly the resource its answer showed.
+ * Per tenant, its events are exactly its resources' changes, one each (those made inside another and,
+ * under --faults, those whose answer was lost included), each showing what its answer showed.
  */
 function checkEvents(world, { found, events }, findings) {
   let listed = 0;

@@ -64,11 +64,7 @@ export async function registerEndpoints(world, receiver) {
   }
 }
 
-/**
- * Waits until every event of `eventsByTenant` reached its tenant's endpoint, or until `boundMs`
- * after `since` (the load's end), or until `stopSignal` aborts, calling the Worker's per-minute Cron
- * Trigger meanwhile. Returns the milliseconds from `since` to the last delivery (or to giving up).
- */
+/** Waits for every event at its endpoint (or `boundMs` after `since`, or abort), running the cron; ms to the last. */
 export async function awaitDeliveries(
   receiver,
   workerUrl,
@@ -98,8 +94,7 @@ export async function awaitDeliveries(
   return Math.max(0, (missing() ? Date.now() : receiver.lastDelivery) - since);
 }
 
-// --noisy-neighbour: the first tenant also subscribes endpoints that misbehave (issue 25): five
-// that accept the connection and never answer, one that answers 500, one that redirects.
+// --noisy-neighbour (issue 25): 5 endpoints that never answer, one that answers 500, one that redirects.
 const NOISY = [...Array.from({ length: 5 }, (_, i) => `hang/${i}`), "fail", "redirect"];
 
 /** The misbehaving endpoints' server. */
