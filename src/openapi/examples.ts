@@ -237,11 +237,36 @@ function examples(): Record<string, unknown> {
   return all;
 }
 
+type Zod = { _zod: { def: { type: string; shape?: Record<string, Zod> }; innerType: Zod } };
+const defOf = (schema: Zod): Zod["_zod"]["def"] =>
+  schema._zod.def.type === "lazy" ? defOf(schema._zod.innerType) : schema._zod.def;
+
+/**
+ * A resource's example with each nullable field it lacks shown as null, in the schema's field order: a
+ * nullable field added to a resource needs no edit here (one the schema does not let be null still
+ * fails the parse, naming it). In place, as the lists and the events hold the same objects; an example
+ * that lacks nothing is left as it is.
+ */
+function complete(schema: z.core.$ZodType, example: Record<string, unknown>): void {
+  const shape = defOf(schema as unknown as Zod).shape;
+  if (shape === undefined || typeof example !== "object" || example === null) return;
+  const lacking = Object.keys(shape).filter((key) => !(key in example) && defOf(shape[key]!).type === "nullable");
+  if (lacking.length === 0) return;
+  const given = { ...example };
+  for (const key of Object.keys(given)) delete example[key];
+  for (const key of Object.keys(shape)) if (key in given || lacking.includes(key)) example[key] = given[key] ?? null;
+  for (const key of Object.keys(given)) if (!(key in example)) example[key] = given[key];
+}
+
 /**
  * The examples of the components `schemas` holds (JSON Schemas by component name), each parsed with its
  * zod schema first: an example that is not a valid answer, or of no component, throws.
  */
 export function withExamples(schemas: Record<string, Record<string, unknown>>): void {
+  for (const [id, example] of Object.entries(ITEMS)) {
+    const schema = components._idmap.get(id);
+    if (schema !== undefined) complete(schema, example as Record<string, unknown>);
+  }
   for (const [id, example] of Object.entries(examples())) {
     const schema = components._idmap.get(id);
     if (schema === undefined) {
