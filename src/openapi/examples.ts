@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { components } from "../schemas/registry";
 import { BACK_OFFICE, INVOICE_ID, TRANSACTION_ID } from "./examples-back-office";
+import { complete, picked } from "./examples-derived";
 
 // Real examples for the OpenAPI document (docs/api.md part 5, the README's session): one per response
 // component and request body, so that /docs shows answers as the service gives them rather than a generator's "string"
@@ -233,29 +234,10 @@ function examples(): Record<string, unknown> {
     },
   };
   for (const [list, [path, item]] of Object.entries(LISTS)) all[list] = pageOf(path, ITEMS[item]);
-  for (const [id, example] of Object.entries(ITEMS)) all[`${id}Data`] ??= { data: example };
+  const items = { ...ITEMS, ...picked(ITEMS, all) };
+  for (const [id, example] of Object.entries(items)) all[id] ??= example;
+  for (const [id, example] of Object.entries(items)) all[`${id}Data`] ??= { data: example };
   return all;
-}
-
-type Zod = { _zod: { def: { type: string; shape?: Record<string, Zod> }; innerType: Zod } };
-const defOf = (schema: Zod): Zod["_zod"]["def"] =>
-  schema._zod.def.type === "lazy" ? defOf(schema._zod.innerType) : schema._zod.def;
-
-/**
- * A resource's example with each nullable field it lacks shown as null, in the schema's field order: a
- * nullable field added to a resource needs no edit here (one the schema does not let be null still
- * fails the parse, naming it). In place, as the lists and the events hold the same objects; an example
- * that lacks nothing is left as it is.
- */
-function complete(schema: z.core.$ZodType, example: Record<string, unknown>): void {
-  const shape = defOf(schema as unknown as Zod).shape;
-  if (shape === undefined || typeof example !== "object" || example === null) return;
-  const lacking = Object.keys(shape).filter((key) => !(key in example) && defOf(shape[key]!).type === "nullable");
-  if (lacking.length === 0) return;
-  const given = { ...example };
-  for (const key of Object.keys(given)) delete example[key];
-  for (const key of Object.keys(shape)) if (key in given || lacking.includes(key)) example[key] = given[key] ?? null;
-  for (const key of Object.keys(given)) if (!(key in example)) example[key] = given[key];
 }
 
 /**
