@@ -407,6 +407,34 @@ export interface RouteExample {
   example: Example;
 }
 
+/**
+ * The example of a GET route that has none, below a GET route that has one (`/card_orders/{id}/summary`
+ * below `/card_orders/{id}`): that route's request, on its preconditions, with the path the rest of the
+ * way. A read of a resource's own needs no entry here; one that needs more (another scope, a parameter of
+ * its own) fails its cases, and gets one.
+ */
+function readsBelow(routes: readonly RouteSpec[], examples: Record<string, Example>): Record<string, Example> {
+  const below: Record<string, Example> = {};
+  for (const spec of routes) {
+    if (spec.method !== "get" || Object.hasOwn(examples, spec.operationId)) continue;
+    const parent = routes
+      .filter((other) => other.method === "get" && Object.hasOwn(examples, other.operationId))
+      .filter((other) => spec.path.startsWith(`${other.path}/`) && !spec.path.slice(other.path.length).includes("{"))
+      .sort((a, b) => b.path.length - a.path.length)[0];
+    if (parent === undefined) continue;
+    const rest = spec.path.slice(parent.path.length);
+    const { prepare } = examples[parent.operationId]!;
+    below[spec.operationId] = {
+      status: spec.success.status,
+      prepare: async () => {
+        const request = await prepare();
+        return { ...request, path: request.path.split("?")[0] + rest };
+      },
+    };
+  }
+  return below;
+}
+
 const described = (spec: RouteSpec) => `${routeName(spec)} (operationId ${spec.operationId})`;
 
 /**
@@ -420,6 +448,7 @@ export function routeExamples(
   examples: Record<string, Example> = EXAMPLES,
 ): RouteExample[] {
   const database = routes === ROUTES ? DATABASE_ROUTES : routes.filter((spec) => spec.access !== undefined);
+  examples = { ...examples, ...readsBelow(database, examples) };
   const missing = database.filter((spec) => !Object.hasOwn(examples, spec.operationId));
   const known = new Set(database.map((spec) => spec.operationId));
   const stale = Object.keys(examples).filter((operationId) => !known.has(operationId));
