@@ -99,6 +99,8 @@ const NOT_YET_SET: Record<string, string[]> = {};
 
 /** What the story below was answered: the routes that succeeded, and every resource body by schema. */
 const seen = { routes: new Set<string>(), bodies: new Map<z.ZodMiniType, Record<string, unknown>[]>() };
+/** The reads whose examples are those of the read above them (test/support/examples.ts `readsBelow`). */
+const READS_BELOW = routeExamples().filter(({ below }) => below !== undefined);
 
 async function request(path: string, options: CallOptions = {}): Promise<any> {
   const response = await call(path, options);
@@ -110,11 +112,14 @@ async function request(path: string, options: CallOptions = {}): Promise<any> {
   if (response.status === 204 || spec.success.mediaType) return undefined;
   const body = await response.json();
   const resource = resourceOf(spec.success.schema);
-  if (resource)
-    seen.bodies.set(resource, [
-      ...(seen.bodies.get(resource) ?? []),
-      ...[(body as { data: unknown }).data].flat(),
-    ] as Record<string, unknown>[]);
+  if (resource) {
+    const shown = [(body as { data: unknown }).data].flat() as Record<string, unknown>[];
+    seen.bodies.set(resource, [...(seen.bodies.get(resource) ?? []), ...shown]);
+    // A read below a read of this resource whose example is that read's (`/card_orders/{id}/summary`) is
+    // asked of each one shown, as it is now: its body shows every state this resource's bodies show.
+    for (const { spec: below } of READS_BELOW.filter((read) => resourceOf(read.below!.success.schema) === resource))
+      for (const { id } of shown) await request(below.path.replace("{id}", String(id)), { token: options.token });
+  }
   return body;
 }
 

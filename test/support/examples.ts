@@ -405,6 +405,8 @@ export interface RouteExample {
   name: string;
   operationId: string;
   example: Example;
+  /** The GET route whose example this one's is, with the path the rest of the way (`readsBelow`). */
+  below?: RouteSpec;
 }
 
 /**
@@ -413,8 +415,11 @@ export interface RouteExample {
  * way. A read of a resource's own needs no entry here; one that needs more (another scope, a parameter of
  * its own) fails its cases, and gets one.
  */
-function readsBelow(routes: readonly RouteSpec[], examples: Record<string, Example>): Record<string, Example> {
-  const below: Record<string, Example> = {};
+function readsBelow(
+  routes: readonly RouteSpec[],
+  examples: Record<string, Example>,
+): Record<string, { parent: RouteSpec; example: Example }> {
+  const below: Record<string, { parent: RouteSpec; example: Example }> = {};
   for (const spec of routes) {
     if (spec.method !== "get" || Object.hasOwn(examples, spec.operationId)) continue;
     const parent = routes
@@ -425,10 +430,13 @@ function readsBelow(routes: readonly RouteSpec[], examples: Record<string, Examp
     const rest = spec.path.slice(parent.path.length);
     const { prepare } = examples[parent.operationId]!;
     below[spec.operationId] = {
-      status: spec.success.status,
-      prepare: async () => {
-        const request = await prepare();
-        return { ...request, path: request.path.split("?")[0] + rest };
+      parent,
+      example: {
+        status: spec.success.status,
+        prepare: async () => {
+          const request = await prepare();
+          return { ...request, path: request.path.split("?")[0] + rest };
+        },
       },
     };
   }
@@ -448,7 +456,8 @@ export function routeExamples(
   examples: Record<string, Example> = EXAMPLES,
 ): RouteExample[] {
   const database = routes === ROUTES ? DATABASE_ROUTES : routes.filter((spec) => spec.access !== undefined);
-  examples = { ...examples, ...readsBelow(database, examples) };
+  const below = readsBelow(database, examples);
+  examples = { ...examples, ...Object.fromEntries(Object.entries(below).map(([id, { example }]) => [id, example])) };
   const missing = database.filter((spec) => !Object.hasOwn(examples, spec.operationId));
   const known = new Set(database.map((spec) => spec.operationId));
   const stale = Object.keys(examples).filter((operationId) => !known.has(operationId));
@@ -470,5 +479,6 @@ export function routeExamples(
     name: routeName(spec),
     operationId: spec.operationId,
     example: examples[spec.operationId]!,
+    ...(below[spec.operationId] && { below: below[spec.operationId]!.parent }),
   }));
 }
