@@ -205,19 +205,14 @@ export const REQUEST_FIELDS = {
   "post /card_orders/{id}/entries": ["voucher_owner_id", "card_holder_name", "amount"],
 } as const;
 
-/** The scopes of docs/api.md part 2: test/auth.test.ts holds the routes' against them. */
-export const SCOPES = [
-  "card_orders:read",
-  "card_orders:write",
-  "invoices:read",
-  "invoices:write",
-  "notification_tokens:write",
-  "fulfilment",
-  "webhooks:write",
-  "events:read",
-  "payments:read",
-  "payments:write",
-] as const;
+/**
+ * The scopes of docs/api.md part 2, read from its table (section "Scopes"), so that a scope is added in
+ * one place: test/auth.test.ts holds the routes' against them.
+ */
+export const SCOPES: readonly string[] = Array.from(
+  API_MD.slice(API_MD.indexOf("\n### Scopes\n"), API_MD.indexOf("\n### Refusals\n")).matchAll(/^\| `([\w:]+)` \|/gm),
+  (match) => match[1]!,
+);
 
 /** The field names docs/api.md's field tables give: `| 11 | \`description\` | ...` and `| \`description\` | ...`. */
 const DOCUMENTED = new Set(Array.from(API_MD.matchAll(/^\|(?: \d+ \|)? `(\w+)` \|/gm), (match) => match[1]));
