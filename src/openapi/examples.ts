@@ -115,7 +115,8 @@ export const eventExample = (type: string, component: string) => ({
   id: "91f6f9ad-cb60-4a07-a48c-7a0928a287f6",
   type,
   created_at: "2026-11-27T16:04:01.567Z",
-  data: RESOURCES[component],
+  // A resource no event of the document's own examples carries is its item's (ITEMS is made by then).
+  data: RESOURCES[component] ?? ITEMS[component],
 });
 
 /** Each response component's example, by component name. */

@@ -144,7 +144,7 @@ const setOf = (schema: z.ZodMiniType): z.ZodMiniType => {
  */
 export function everyOptionalSet(body: z.ZodMiniType): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(defOf(body).shape!)
+    Object.entries(defOf(body).shape ?? {})
       .filter(([, field]) => defOf(field).type === "optional")
       .map(([key, field]) => [key, defOf(setOf(field)).type === "string" ? key : sampleOf(setOf(field))]),
   );
