@@ -1,6 +1,10 @@
+import API_MD from "../docs/api.md?raw";
+
 // The field lists of the API's resources in their wire order, as docs/api.md part 1 gives them (from
 // the interface document's part 2 tables and the API contract), copied here as the tests' own data so
-// that the repository stands alone. test/shapes.test.ts holds the response schemas against them.
+// that the repository stands alone. test/shapes.test.ts holds the response schemas against them
+// (`againstInterface`): a field the service adds beyond the interface is documented in docs/api.md, and
+// needs no line here.
 export const INTERFACE_FIELDS = {
   invoice: [
     "id",
@@ -201,16 +205,24 @@ export const REQUEST_FIELDS = {
   "post /card_orders/{id}/entries": ["voucher_owner_id", "card_holder_name", "amount"],
 } as const;
 
-/** The scopes of docs/api.md part 2: test/auth.test.ts holds the routes' against them. */
-export const SCOPES = [
-  "card_orders:read",
-  "card_orders:write",
-  "invoices:read",
-  "invoices:write",
-  "notification_tokens:write",
-  "fulfilment",
-  "webhooks:write",
-  "events:read",
-  "payments:read",
-  "payments:write",
-] as const;
+/**
+ * The scopes of docs/api.md part 2, read from its table (section "Scopes"), so that a scope is added in
+ * one place: test/auth.test.ts holds the routes' against them.
+ */
+export const SCOPES: readonly string[] = Array.from(
+  API_MD.slice(API_MD.indexOf("\n### Scopes\n"), API_MD.indexOf("\n### Refusals\n")).matchAll(/^\| `([\w:]+)` \|/gm),
+  (match) => match[1]!,
+);
+
+/** The field names docs/api.md's field tables give: `| 11 | \`description\` | ...` and `| \`description\` | ...`. */
+const DOCUMENTED = new Set(Array.from(API_MD.matchAll(/^\|(?: \d+ \|)? `(\w+)` \|/gm), (match) => match[1]));
+
+/**
+ * `fields` (a schema's, in order) against the interface's `list`: the list's own, in `fields`' order (they
+ * must be the list, as the interface's order is binding), and the others not documented in docs/api.md's
+ * tables (there must be none: a field the service adds beyond the interface is documented there).
+ */
+export const againstInterface = (fields: readonly string[], list: readonly string[]) => ({
+  interface: fields.filter((field) => list.includes(field)),
+  undocumented: fields.filter((field) => !list.includes(field) && !DOCUMENTED.has(field)),
+});

@@ -37,13 +37,13 @@ describe("round trips to D1 per request", () => {
     const fake: RouteSpec = {
       ...ROUTES.find((spec) => spec.access)!,
       method: "post",
-      path: "/widgets",
+      path: "/widgets/{id}",
       operationId: "createWidget",
     };
     expect(() => routeExamples([...ROUTES, fake])).toThrowError(
       "A route of the route table (src/app.ts) without an example: add one to EXAMPLES in test/support/examples.ts, " +
         "keyed by its operationId (one successful request on fresh preconditions):\n" +
-        "  POST /widgets (operationId createWidget)",
+        "  POST /widgets/{id} (operationId createWidget)",
     );
     expect(routeExamples().map(({ operationId }) => operationId)).toStrictEqual(
       ROUTES.filter((spec) => spec.access !== undefined).map((spec) => spec.operationId),

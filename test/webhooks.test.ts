@@ -791,7 +791,9 @@ describe("the OpenAPI document's webhooks", () => {
     for (const { spec, example } of routeExamples())
       if (spec.method !== "get" && missing().length > 0) {
         const request = await example.prepare();
-        await created(request.auth);
+        // A token that may not subscribe (a back-office one) would receive nothing: its example is skipped.
+        if ((await subscribe(request.auth, { url: "https://hooks.example/in", event_types: ["*"] })).status !== 201)
+          continue;
         expect((await send(requestOf(request))).status, spec.operationId).toBe(example.status);
         await drain();
       }

@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { components } from "../schemas/registry";
 import { BACK_OFFICE, INVOICE_ID, TRANSACTION_ID } from "./examples-back-office";
+import { complete, picked } from "./examples-derived";
 
 // Real examples for the OpenAPI document (docs/api.md part 5, the README's session): one per response
 // component and request body, so that /docs shows answers as the service gives them rather than a generator's "string"
@@ -114,7 +115,8 @@ export const eventExample = (type: string, component: string) => ({
   id: "91f6f9ad-cb60-4a07-a48c-7a0928a287f6",
   type,
   created_at: "2026-11-27T16:04:01.567Z",
-  data: RESOURCES[component],
+  // A resource no event of the document's own examples carries is its item's (ITEMS is made by then).
+  data: RESOURCES[component] ?? ITEMS[component],
 });
 
 /** Each response component's example, by component name. */
@@ -233,7 +235,9 @@ function examples(): Record<string, unknown> {
     },
   };
   for (const [list, [path, item]] of Object.entries(LISTS)) all[list] = pageOf(path, ITEMS[item]);
-  for (const [id, example] of Object.entries(ITEMS)) all[`${id}Data`] ??= { data: example };
+  const items = { ...ITEMS, ...picked(ITEMS, all) };
+  for (const [id, example] of Object.entries(items)) all[id] ??= example;
+  for (const [id, example] of Object.entries(items)) all[`${id}Data`] ??= { data: example };
   return all;
 }
 
@@ -242,6 +246,10 @@ function examples(): Record<string, unknown> {
  * zod schema first: an example that is not a valid answer, or of no component, throws.
  */
 export function withExamples(schemas: Record<string, Record<string, unknown>>): void {
+  for (const [id, example] of Object.entries(ITEMS)) {
+    const schema = components._idmap.get(id);
+    if (schema !== undefined) complete(schema, example as Record<string, unknown>);
+  }
   for (const [id, example] of Object.entries(examples())) {
     const schema = components._idmap.get(id);
     if (schema === undefined) {

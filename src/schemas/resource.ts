@@ -66,3 +66,24 @@ export const resource =
       },
     };
   };
+
+/** What a request body `B` fills of a row: each field in its same-named column, one left out (optional) as null. */
+type ColumnsOf<B> = {
+  [K in keyof B as Camel<K & string>]-?: undefined extends B[K] ? Exclude<B[K], undefined> | null : B[K];
+};
+
+/**
+ * A parsed request body's fields in their same-named columns (`cost_center` → `costCenter`), each one it
+ * leaves out as null: a field added to the body reaches its column without a handler's edit. The keys come
+ * from the body's schema (a field left out is no key of the body); by then its parse has built it.
+ */
+export function columnsOf<B extends object>(schema: z.ZodMiniType<B>, body: B): ColumnsOf<B> {
+  const inner = (s: z.ZodMiniType): z.ZodMiniType => {
+    const zod = (s as unknown as { _zod: { def: { type: string }; innerType: z.ZodMiniType } })._zod;
+    return zod.def.type === "lazy" ? inner(zod.innerType) : s;
+  };
+  const shape = (inner(schema) as unknown as { _zod: { def: { shape: Record<string, unknown> } } })._zod.def.shape;
+  const columns: Record<string, unknown> = {};
+  for (const name of Object.keys(shape)) columns[camel(name)] = (body as Record<string, unknown>)[name] ?? null;
+  return columns as ColumnsOf<B>;
+}

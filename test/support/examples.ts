@@ -1,5 +1,9 @@
 import { env } from "cloudflare:workers";
+import type * as z from "zod/mini";
+import { endpoints } from "../../src/app";
 import type { RouteSpec } from "../../src/http/route";
+import { openApiDocument } from "../../src/openapi/document";
+import { components } from "../../src/schemas/registry";
 import {
   addEntry,
   BASE,
@@ -8,6 +12,7 @@ import {
   newBillingProfile,
   newEntry,
   orderIn,
+  send,
   token,
   unique,
   withBillingProfile,
@@ -405,6 +410,85 @@ export interface RouteExample {
   name: string;
   operationId: string;
   example: Example;
+  /** The GET route whose example this one's is, with the path the rest of the way (`readsBelow`). */
+  below?: RouteSpec;
+}
+
+/** The OpenAPI document's example of a route's JSON body (src/openapi/examples.ts), if it has one. */
+let document: { components: { schemas: Record<string, { examples?: object[] }> } } | undefined;
+function bodyExample(spec: RouteSpec): object | undefined {
+  const id = components.get(spec.body as z.ZodMiniType)?.id;
+  if (id === undefined) return undefined;
+  document ??= openApiDocument(endpoints) as unknown as typeof document;
+  return document!.components.schemas[id]?.examples?.[0];
+}
+
+/**
+ * The examples of routes on a collection (a path without parameters) that have none: a POST sends its
+ * body's example in the OpenAPI document, as a fresh customer with every scope; a GET reads the
+ * collection after that POST's example ran, as its customer. A resource's create and list need no entry
+ * here; one that needs more (a back-office token, preconditions) fails its cases, and gets one.
+ */
+function onCollections(routes: readonly RouteSpec[], examples: Record<string, Example>): Record<string, Example> {
+  const made: Record<string, Example> = {};
+  const lacking = routes.filter((spec) => !spec.path.includes("{") && !Object.hasOwn(examples, spec.operationId));
+  for (const spec of lacking.filter(({ method }) => method === "post")) {
+    const json = bodyExample(spec);
+    if (json !== undefined)
+      made[spec.operationId] = {
+        status: spec.success.status,
+        prepare: async () => ({ auth: await token(), method: "POST", path: spec.path, json }),
+      };
+  }
+  for (const spec of lacking.filter(({ method }) => method === "get")) {
+    const create = routes.find((other) => other.method === "post" && other.path === spec.path);
+    const write = create && (examples[create.operationId] ?? made[create.operationId]);
+    if (write === undefined) continue;
+    made[spec.operationId] = {
+      status: spec.success.status,
+      prepare: async () => {
+        const request = await write.prepare();
+        const response = await send(requestOf(request));
+        if (response.status !== write.status) throw new Error(`${routeName(create!)}: ${response.status}`);
+        return { auth: request.auth, method: "GET", path: spec.path };
+      },
+    };
+  }
+  return made;
+}
+
+/**
+ * The example of a GET route that has none, below a GET route that has one (`/card_orders/{id}/summary`
+ * below `/card_orders/{id}`): that route's request, on its preconditions, with the path the rest of the
+ * way. A read of a resource's own needs no entry here; one that needs more (another scope, a parameter of
+ * its own) fails its cases, and gets one.
+ */
+function readsBelow(
+  routes: readonly RouteSpec[],
+  examples: Record<string, Example>,
+): Record<string, { parent: RouteSpec; example: Example }> {
+  const below: Record<string, { parent: RouteSpec; example: Example }> = {};
+  for (const spec of routes) {
+    if (spec.method !== "get" || Object.hasOwn(examples, spec.operationId)) continue;
+    const parent = routes
+      .filter((other) => other.method === "get" && Object.hasOwn(examples, other.operationId))
+      .filter((other) => spec.path.startsWith(`${other.path}/`) && !spec.path.slice(other.path.length).includes("{"))
+      .sort((a, b) => b.path.length - a.path.length)[0];
+    if (parent === undefined) continue;
+    const rest = spec.path.slice(parent.path.length);
+    const { prepare } = examples[parent.operationId]!;
+    below[spec.operationId] = {
+      parent,
+      example: {
+        status: spec.success.status,
+        prepare: async () => {
+          const request = await prepare();
+          return { ...request, path: request.path.split("?")[0] + rest };
+        },
+      },
+    };
+  }
+  return below;
 }
 
 const described = (spec: RouteSpec) => `${routeName(spec)} (operationId ${spec.operationId})`;
@@ -420,6 +504,9 @@ export function routeExamples(
   examples: Record<string, Example> = EXAMPLES,
 ): RouteExample[] {
   const database = routes === ROUTES ? DATABASE_ROUTES : routes.filter((spec) => spec.access !== undefined);
+  examples = { ...examples, ...onCollections(database, examples) };
+  const below = readsBelow(database, examples);
+  examples = { ...examples, ...Object.fromEntries(Object.entries(below).map(([id, { example }]) => [id, example])) };
   const missing = database.filter((spec) => !Object.hasOwn(examples, spec.operationId));
   const known = new Set(database.map((spec) => spec.operationId));
   const stale = Object.keys(examples).filter((operationId) => !known.has(operationId));
@@ -441,5 +528,6 @@ export function routeExamples(
     name: routeName(spec),
     operationId: spec.operationId,
     example: examples[spec.operationId]!,
+    ...(below[spec.operationId] && { below: below[spec.operationId]!.parent }),
   }));
 }

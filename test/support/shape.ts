@@ -130,3 +130,22 @@ export function sampleOf<S extends z.ZodMiniType>(schema: S): z.input<S> {
       return "" as z.input<S>;
   }
 }
+
+/** `schema` without its optional and nullable wrappers: what a field holds when it is set. */
+const setOf = (schema: z.ZodMiniType): z.ZodMiniType => {
+  const def = defOf(schema);
+  return ["nullable", "optional", "default"].includes(def.type) ? setOf(def.innerType!) : schema;
+};
+
+/**
+ * Every optional field of a request body set (a text to its own name, a set to its first, other types as
+ * `sampleOf`): a story that sends it sees each field a client may leave out set at least once, so that a
+ * field added to the body is seen set without an edit of the story.
+ */
+export function everyOptionalSet(body: z.ZodMiniType): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(defOf(body).shape ?? {})
+      .filter(([, field]) => defOf(field).type === "optional")
+      .map(([key, field]) => [key, defOf(setOf(field)).type === "string" ? key : sampleOf(setOf(field))]),
+  );
+}

@@ -6,6 +6,7 @@ import { database } from "../../http/database";
 import { reply } from "../../http/reply";
 import { endpoint, type Handler } from "../../http/route";
 import { toBillingProfile } from "../../schemas/billing-profile";
+import { columnsOf } from "../../schemas/resource";
 import * as routes from "./billing-profile.routes";
 
 /** Whether a PUT would change the profile (`updated_at` aside). */
@@ -21,22 +22,10 @@ const changes = (current: BillingProfileRow, next: BillingProfileRow) =>
 const putBillingProfile: Handler<typeof routes.putBillingProfile> = async (c, { body }) => {
   const db = database(c);
   const row: BillingProfileRow = {
+    // A field left out is null, but for the three with a default.
+    ...columnsOf(routes.putBillingProfile.body, body),
     customerId: customerOf(c),
-    legalName: body.legal_name,
-    street: body.street,
-    postcode: body.postcode,
-    city: body.city,
-    countryCode: body.country_code,
-    vatId: body.vat_id ?? null,
-    buyerReference: body.buyer_reference ?? null,
-    leitwegId: body.leitweg_id ?? null,
-    email: body.email,
-    directDebitIban: body.direct_debit_iban ?? null,
-    directDebitBic: body.direct_debit_bic ?? null,
-    directDebitMandateReference: body.direct_debit_mandate_reference ?? null,
-    directDebitMandateSignedOn: body.direct_debit_mandate_signed_on ?? null,
     documentLanguage: body.document_language ?? "de",
-    invoiceFormat: body.invoice_format ?? null,
     invoiceDelivery: body.invoice_delivery ?? "email",
     consumer: body.consumer ?? false,
     updatedAt: new Date().toISOString(),

@@ -23,6 +23,7 @@ import { endpoint, loadingEndpoint, type Handler } from "../../http/route";
 import { pageEnvelope, singlePageEnvelope } from "../../pagination/envelope";
 import { pageRequest } from "../../pagination/query";
 import { toCardOrder } from "../../schemas/card-order";
+import { columnsOf } from "../../schemas/resource";
 import { cancelInvoice, issueInvoice } from "../../writes/invoices";
 import { applyTransition, type TransitionEffects } from "../../writes/transition";
 import * as routes from "./card-orders.routes";
@@ -60,6 +61,7 @@ const existing = (order: CardOrderRow | undefined): CardOrderRow => found(order,
 const createCardOrder: Handler<typeof routes.createCardOrder> = (c, { body }) => {
   const now = new Date().toISOString();
   const row: CardOrderRow = {
+    ...columnsOf(routes.createCardOrder.body, body),
     id: newId(),
     customerId: customerOf(c),
     state: cardOrderLifecycle.initial,
@@ -68,11 +70,6 @@ const createCardOrder: Handler<typeof routes.createCardOrder> = (c, { body }) =>
     submittedAt: null,
     productionStartedAt: null,
     deliveredAt: null,
-    description: body.description ?? null,
-    invoiceReference: body.invoice_reference ?? null,
-    costCenter: body.cost_center ?? null,
-    paymentMethod: body.payment_method,
-    voucherCategory: body.voucher_category,
     invoiceId: null,
     invoiceNumber: null,
     productionInvoiceId: null,
