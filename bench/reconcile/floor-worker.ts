@@ -6,6 +6,7 @@ import { drizzle } from "drizzle-orm/d1";
 import { bankStatements, bankTransactions, events, invoices, payments } from "../../src/db/schema";
 import { readStatement } from "../../src/payments/camt053";
 import { dedupeKeys } from "../../src/payments/dedupe";
+import { transactionRow } from "../../src/payments/rows";
 
 interface Env {
   DB: D1Database;
@@ -67,28 +68,15 @@ export default {
         const paid = byPosition.get(position) ?? [];
         const allocated = paid.reduce((sum, a) => sum + a[4], 0);
         rows.push(
-          orm.insert(bankTransactions).values({
-            id,
-            bankStatementId: statementId,
-            bookedOn: tx.bookedOn,
-            valueDate: tx.valueDate,
-            creditDebit: tx.creditDebit,
-            amount: tx.amountCents,
-            currency: tx.currency,
-            counterpartyName: tx.counterpartyName,
-            counterpartyIban: tx.counterpartyIban,
-            endToEndId: tx.endToEndId,
-            creditorReference: tx.creditorReference,
-            remittanceInformation: tx.remittanceInformation,
-            state: allocated === 0 ? "unmatched" : "matched",
-            allocatedAmount: allocated,
-            customerId: paid[0]?.[3] ?? null,
-            createdAt: at,
-            dedupeKey: keys[position]!.key,
-            contentKey: keys[position]!.content,
-            position,
-            returnReason: tx.returnReason,
-          }),
+          orm
+            .insert(bankTransactions)
+            .values(
+              transactionRow(
+                tx,
+                { id, statementId, at, position, keys: keys[position]! },
+                { state: allocated === 0 ? "unmatched" : "matched", allocated, customerId: paid[0]?.[3] ?? null },
+              ),
+            ),
         );
         for (const [, invoiceId, number, customerId, cents] of paid) {
           const payment = {

@@ -50,6 +50,18 @@ interface Composed {
 }
 
 /** The subject, text and attachment name of `delivery` of `invoice`. */
+/** The closing lines of every message: the greeting, the seller and whom to answer. */
+const signOff = (de: boolean, seller: Seller, sender: Sender) =>
+  [
+    de ? "Mit freundlichen Grüßen" : "Kind regards",
+    seller.name,
+    seller.contactName,
+    seller.contactPhone,
+    sender.replyTo,
+  ]
+    .filter(Boolean)
+    .join("\n");
+
 export function compose(invoice: InvoiceRow, delivery: InvoiceDeliveryRow, sender: Sender): Composed {
   const seller = JSON.parse(invoice.seller!) as Seller;
   const buyer = JSON.parse(invoice.buyer!) as Partial<Buyer>;
@@ -129,19 +141,7 @@ export function compose(invoice: InvoiceRow, delivery: InvoiceDeliveryRow, sende
     }
   }
   body.push(attached);
-  const text = [
-    de ? "Guten Tag," : "Dear Sir or Madam,",
-    ...body,
-    [
-      de ? "Mit freundlichen Grüßen" : "Kind regards",
-      seller.name,
-      seller.contactName,
-      seller.contactPhone,
-      sender.replyTo,
-    ]
-      .filter(Boolean)
-      .join("\n"),
-  ].join("\n\n");
+  const text = [de ? "Guten Tag," : "Dear Sir or Madam,", ...body, signOff(de, seller, sender)].join("\n\n");
   return {
     subject,
     text: `${text}\n`,
@@ -221,15 +221,7 @@ export function composeReminder(invoice: InvoiceRow, reminder: ReminderRow, send
     ...court,
     paid,
     attached,
-    [
-      de ? "Mit freundlichen Grüßen" : "Kind regards",
-      seller.name,
-      seller.contactName,
-      seller.contactPhone,
-      sender.replyTo,
-    ]
-      .filter(Boolean)
-      .join("\n"),
+    signOff(de, seller, sender),
   ].join("\n\n");
   return { subject, text: `${text}\n`, filename, contentType: "application/pdf" };
 }
