@@ -1,7 +1,13 @@
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_DUNNING_DAYS, type InvoiceDunning, parseDunningDays, runFor } from "../src/domain/dunning";
+import {
+  DEFAULT_DUNNING_DAYS,
+  type InvoiceDunning,
+  notYetDunned,
+  parseDunningDays,
+  runFor,
+} from "../src/domain/dunning";
 import { defaultSinceOf, reminderFigures } from "../src/domain/dunning-reminder";
 import { addDays } from "../src/domain/time";
 import { overdueInvoice, runDunning, storedReminders } from "./support/dunning";
@@ -31,17 +37,7 @@ describe("the stored dunning, for any run days", () => {
     await fc.assert(
       fc.asyncProperty(fc.boolean(), runs, async (consumer, plan) => {
         const { invoice, due, gross } = await overdueInvoice({ consumer });
-        const model: InvoiceDunning = {
-          start: due,
-          level: 0,
-          lastIssuedOn: null,
-          restartOn: null,
-          held: false,
-          settled: false,
-          ended: false,
-          lastRunOn: null,
-          overdueSent: false,
-        };
+        const model: InvoiceDunning = notYetDunned(due);
         const issued: string[] = [];
         for (const { offset, lost } of plan) {
           const day = addDays(due, offset);

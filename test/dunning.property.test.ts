@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type DunningDays, type InvoiceDunning, runFor } from "../src/domain/dunning";
+import { type DunningDays, type InvoiceDunning, notYetDunned, runFor } from "../src/domain/dunning";
 import { defaultSinceOf, type ReminderFigures, reminderFigures } from "../src/domain/dunning-reminder";
 import { addDays } from "../src/domain/time";
 import { naiveInterestCents } from "./support/naive-interest";
@@ -76,17 +76,7 @@ function replay({ dueOn, gross, consumer, method, language }: Invoice, days: Dun
   let today = bookedOn;
   let state: "open" | "paid" | "cancelled" = "open";
   const payments: { on: string; cents: number; returnedOn: string | null }[] = [];
-  const dunning: InvoiceDunning = {
-    start: method === "bank_transfer" ? dueOn : null,
-    level: 0,
-    lastIssuedOn: null,
-    restartOn: null,
-    held: false,
-    settled: false,
-    ended: false,
-    lastRunOn: null,
-    overdueSent: false,
-  };
+  const dunning: InvoiceDunning = notYetDunned(method === "bank_transfer" ? dueOn : null);
   let defaultSince: string | null = null;
   const reminders: ReminderFigures[] = [];
   let overdues = 0;

@@ -5,6 +5,7 @@ import {
   DunningDaysMalformed,
   type InvoiceDunning,
   nextStepOn,
+  notYetDunned,
   parseDunningDays,
   runDayOf,
   runFor,
@@ -23,17 +24,7 @@ import {
 const DAYS: DunningDays = [7, 14, 14, 14];
 
 /** A bank-transfer invoice due 2025-06-06, never reminded, never run. */
-const fresh: InvoiceDunning = {
-  start: "2025-06-06",
-  level: 0,
-  lastIssuedOn: null,
-  restartOn: null,
-  held: false,
-  settled: false,
-  ended: false,
-  lastRunOn: null,
-  overdueSent: false,
-};
+const fresh: InvoiceDunning = notYetDunned("2025-06-06");
 
 describe("DUNNING_DAYS", () => {
   it("defaults to 7,14,14,14 and reads four positive whole numbers, or off", () => {

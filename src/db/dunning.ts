@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, inArray, isNotNull, lt, lte, or, sql } from "drizzle-orm";
 import { dayIn } from "../domain/time";
-import { type DunningDays, type InvoiceDunning, nextStepOn } from "../domain/dunning";
+import { type DunningDays, type InvoiceDunning, nextStepOn, notYetDunned } from "../domain/dunning";
 import type { OpenAmountTimeline } from "../domain/interest";
 import { dunnings, type DunningRow, type DunningView } from "../schemas/dunning";
 import type { ScanKey } from "../jobs/dunning-messages";
@@ -181,15 +181,10 @@ export function dunningOf(invoice: InvoiceRow, row: DunningRow | undefined, days
       const start = row?.startOn ?? (invoice.paymentMethod === "bank_transfer" ? invoice.dueOn : null);
       next = nextStepOn(
         {
-          start,
+          ...notYetDunned(start),
           level: row?.level ?? 0,
           lastIssuedOn: row?.lastIssuedOn ?? null,
           restartOn: row?.restartOn ?? null,
-          held: false,
-          settled: false,
-          ended: false,
-          lastRunOn: null,
-          overdueSent: false,
         },
         days,
       );

@@ -61,6 +61,19 @@ export interface InvoiceDunning {
   overdueSent: boolean;
 }
 
+/** An invoice no run has reached yet, its steps counted from `start`. */
+export const notYetDunned = (start: string | null): InvoiceDunning => ({
+  start,
+  level: 0,
+  lastIssuedOn: null,
+  restartOn: null,
+  held: false,
+  settled: false,
+  ended: false,
+  lastRunOn: null,
+  overdueSent: false,
+});
+
 type DunningStep = { kind: "reminder"; level: 1 | 2 | 3 } | { kind: "end" };
 
 interface RunOutcome {
