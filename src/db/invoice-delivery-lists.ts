@@ -3,7 +3,7 @@ import type { DeliveryState } from "../domain/deliveries";
 import type { PageRequest } from "../pagination/query";
 import type { RequestDatabase } from "./client";
 import { lazily, param } from "./compiled";
-import { keptTotal, pageReads, readPage } from "./keyset";
+import { invoiceListTotal, keptTotal, pageReads, readPage } from "./keyset";
 import { keptLists, invoiceDeliveries, invoices, type InvoiceDeliveryRow } from "./schema";
 
 // docs/api.md part 17: the deliveries of a customer's invoice (oldest first), and every delivery for the
@@ -18,9 +18,7 @@ const ofInvoice = lazily(() =>
     from: { owner: invoices, on: eq(d.invoiceId, invoices.id) },
     where: and(eq(invoices.id, param("invoice")), eq(invoices.customerId, param("customer")))!,
     seek: { where: eq(d.invoiceId, param("invoice")) },
-    total: sql`CASE WHEN EXISTS (SELECT 1 FROM ${invoices} WHERE ${invoices.id} = ${param("invoice")} AND ${
-      invoices.customerId
-    } = ${param("customer")}) THEN ${keptTotal(keptLists.deliveriesOfInvoice, param("invoice"))} ELSE NULL END`,
+    total: invoiceListTotal(keptLists.deliveriesOfInvoice),
     key: [d.createdAt, d.id],
     ascending: true,
   }),

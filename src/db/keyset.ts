@@ -1,8 +1,22 @@
-import { and, asc, desc, eq, getTableColumns, gt, gte, lt, lte, sql, type Placeholder, type SQL } from "drizzle-orm";
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  exists,
+  getTableColumns,
+  gt,
+  gte,
+  lt,
+  lte,
+  sql,
+  type Placeholder,
+  type SQL,
+} from "drizzle-orm";
 import { SQLiteAsyncDialect, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { RequestDatabase } from "./client";
 import { asRows, param, queryBuilder as qb, type CompiledRead } from "./compiled";
-import { listCounts, type KeptList } from "./schema";
+import { invoices, listCounts, type KeptList } from "./schema";
 import type { SortKey } from "../pagination/cursor";
 import type { PageRequest } from "../pagination/query";
 
@@ -128,6 +142,19 @@ export const keptTotal = (list: KeptList, scope: SQL | Placeholder | string, fil
     .select({ total: listCounts.total })
     .from(listCounts)
     .where(and(eq(listCounts.list, list), eq(listCounts.scope, scope), eq(listCounts.filter, filter)))}, 0)`;
+
+/**
+ * The kept total of an invoice's own list (its payments, deliveries or reminders, counted per invoice),
+ * or NULL when the invoice is not the customer's: its pages show not found. CASE is a template: drizzle
+ * has no builder for it.
+ */
+export const invoiceListTotal = (list: KeptList) =>
+  sql`CASE WHEN ${exists(
+    qb
+      .select({ one: sql`1` })
+      .from(invoices)
+      .where(and(eq(invoices.id, param("invoice")), eq(invoices.customerId, param("customer")))),
+  )} THEN ${keptTotal(list, param("invoice"))} ELSE NULL END`;
 
 /**
  * One page and the list's total in one round trip. `total` is undefined when the list's owner does

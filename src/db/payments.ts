@@ -1,8 +1,8 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { PageRequest } from "../pagination/query";
 import type { RequestDatabase } from "./client";
-import { keptTotal, pageReads, readPage } from "./keyset";
-import { invoices, payments, type PaymentRow } from "./schema";
+import { invoiceListTotal, pageReads, readPage } from "./keyset";
+import { invoices, keptLists, payments, type PaymentRow } from "./schema";
 import { lazily, param } from "./compiled";
 
 // docs/api.md part 15: an invoice's payments, oldest first, for the invoice's customer only.
@@ -15,9 +15,7 @@ const listReads = lazily(() =>
     from: { owner: invoices, on: eq(payments.invoiceId, invoices.id) },
     where: and(eq(invoices.id, param("invoice")), eq(invoices.customerId, param("customer")))!,
     seek: { where: eq(payments.invoiceId, param("invoice")) },
-    total: sql`CASE WHEN EXISTS (SELECT 1 FROM ${invoices} WHERE ${invoices.id} = ${param("invoice")} AND ${
-      invoices.customerId
-    } = ${param("customer")}) THEN ${keptTotal("invoice_payments", param("invoice"))} ELSE NULL END`,
+    total: invoiceListTotal(keptLists.invoicePayments),
     key: [payments.createdAt, payments.id],
     ascending: true,
   }),

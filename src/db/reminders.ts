@@ -3,7 +3,7 @@ import type { PageRequest } from "../pagination/query";
 import { reminders, type ReminderRow } from "../schemas/reminder";
 import type { Database, RequestDatabase } from "./client";
 import { compile, lazily, one, param, preparer } from "./compiled";
-import { keptTotal, pageReads, readPage } from "./keyset";
+import { invoiceListTotal, pageReads, readPage } from "./keyset";
 import { billingProfiles, invoiceDeliveries, invoices, keptLists } from "./schema";
 
 // docs/api.md part 18: an invoice's reminders (oldest first; the total kept by drizzle/0015's trigger),
@@ -17,9 +17,7 @@ const ofInvoice = lazily(() =>
     from: { owner: invoices, on: eq(r.invoiceId, invoices.id) },
     where: and(eq(invoices.id, param("invoice")), eq(invoices.customerId, param("customer")))!,
     seek: { where: eq(r.invoiceId, param("invoice")) },
-    total: sql`CASE WHEN EXISTS (SELECT 1 FROM ${invoices} WHERE ${invoices.id} = ${param("invoice")} AND ${
-      invoices.customerId
-    } = ${param("customer")}) THEN ${keptTotal(keptLists.remindersOfInvoice, param("invoice"))} ELSE NULL END`,
+    total: invoiceListTotal(keptLists.remindersOfInvoice),
     key: [r.createdAt, r.id],
     ascending: true,
   }),
