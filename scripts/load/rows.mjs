@@ -30,6 +30,12 @@ const QUERIES = {
     WHEN 'invoice_deliveries' THEN (SELECT count(*) FROM invoice_deliveries t WHERE c.filter IN ('', t.state))
     WHEN 'deliveries_of_invoice' THEN
       (SELECT count(*) FROM invoice_deliveries t WHERE t.invoice_id = c.scope AND c.filter IN ('', t.state))
+    WHEN 'reminders_of_invoice' THEN (SELECT count(*) FROM reminders t WHERE t.invoice_id = c.scope)
+    WHEN 'all_invoices' THEN (SELECT count(*) FROM invoices t WHERE c.filter IN ('', t.state))
+    WHEN 'dunning_invoices' THEN (SELECT count(*) FROM invoices t
+      WHERE c.scope IN ('', t.customer_id) AND t.state = 'open' AND t.dunning_state = c.filter)
+    WHEN 'open_due' THEN (SELECT count(*) FROM invoices t WHERE c.scope IN ('', t.customer_id) AND t.state = 'open'
+      AND coalesce(t.gross_amount, 0) > t.allocated_amount AND t.due_on || '/' || t.dunning_state = c.filter)
     END AS rows FROM list_counts c`,
   ...LEDGER_QUERIES,
 };
