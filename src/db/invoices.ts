@@ -4,7 +4,7 @@ import type { PageRequest } from "../pagination/query";
 import type { Database, RequestDatabase } from "./client";
 import { compile, lazily, preparer, one, param, queryBuilder as qb } from "./compiled";
 import type { CardOrderState } from "../domain/card-orders";
-import type { InvoiceState } from "../domain/invoices";
+import type { InvoiceState, LISTED_DUNNING_STATES } from "../domain/invoices";
 import { keptTotal, pageReads, readPage } from "./keyset";
 import { keptLists, cardOrders, invoices, listCounts, numberSequences, type InvoiceRow } from "./schema";
 
@@ -117,8 +117,6 @@ function listReads(scoped: boolean, byState: boolean, byOrder: boolean) {
   });
 }
 
-/** The dunning states `GET /invoices?dunning=` lists (docs/api.md part 18): an open invoice's stored one. */
-export const LISTED_DUNNING_STATES = ["active", "held", "ended"] as const;
 type ListedDunningState = (typeof LISTED_DUNNING_STATES)[number];
 
 // The open invoices being chased: by their stored dunning state, and/or overdue (an open amount, due

@@ -3,6 +3,16 @@ import type { CardOrderState } from "./card-orders";
 import { defineLifecycle } from "./lifecycle";
 import { formatCents } from "./money";
 
+/**
+ * An invoice's dunning as stored (docs/api.md part 18): none (not yet overdue), active, held or ended; the
+ * wire adds settled (a paid or cancelled invoice's, whatever is stored), and `GET /invoices?dunning=`
+ * lists the three a chased invoice can be in.
+ */
+const STORED_DUNNING_STATES = ["none", "active", "held", "ended"] as const;
+export type StoredDunningState = (typeof STORED_DUNNING_STATES)[number];
+export const DUNNING_STATES = [...STORED_DUNNING_STATES, "settled"] as const;
+export const LISTED_DUNNING_STATES = ["active", "held", "ended"] as const satisfies readonly StoredDunningState[];
+
 export const invoiceLifecycle = defineLifecycle({
   noun: "invoice",
   states: ["open", "paid", "cancelled"],

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import * as z from "zod/mini";
+import { DUNNING_STATES } from "../domain/invoices";
 import { formatCents } from "../domain/money";
 import { date, dateTime, money, requestBody, requiredText } from "./formats";
 import { named } from "./registry";
@@ -44,8 +45,6 @@ export const dunnings = sqliteTable(
 );
 
 export type DunningRow = typeof dunnings.$inferSelect;
-
-const DUNNING_STATES = ["none", "active", "held", "ended", "settled"] as const;
 
 /** What the wire shows, from the invoice, its dunning row and DUNNING_DAYS (db/dunning.ts `dunningOf`). */
 export interface DunningView {

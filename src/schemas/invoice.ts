@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import * as z from "zod/mini";
 import { cardOrderLifecycle, PAYMENT_METHODS, type CardOrderState, type PaymentMethod } from "../domain/card-orders";
-import { invoiceLifecycle, type InvoiceKind, type InvoiceState } from "../domain/invoices";
+import { invoiceLifecycle, type InvoiceKind, type InvoiceState, type StoredDunningState } from "../domain/invoices";
 import { formatCents } from "../domain/money";
 import { cardOrders } from "./card-order";
 import { date, dateTime, money, optionalText, requestBody } from "./formats";
@@ -61,7 +61,7 @@ export const invoices = sqliteTable(
     chargesAmount: integer("charges_amount").notNull().default(0),
     // Its dunning's stored state (docs/api.md part 18): none, active, held or ended; the run and the
     // hold write it. A paid or cancelled invoice's dunning reads as settled whatever is stored here.
-    dunningState: text("dunning_state").$type<"none" | "active" | "held" | "ended">().notNull().default("none"),
+    dunningState: text("dunning_state").$type<StoredDunningState>().notNull().default("none"),
     // The direct debit collection whose debit of it is pending (docs/api.md part 16): until the debit is
     // settled or returned, the invoice is neither paid by hand, cancelled nor collected again.
     pendingCollection: text("pending_collection"),

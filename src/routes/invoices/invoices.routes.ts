@@ -3,7 +3,7 @@ import { invoiceLifecycle, type InvoiceAction } from "../../domain/invoices";
 import { NO_BODY } from "../../http/request-body";
 import { NO_QUERY } from "../../http/request-query";
 import type { RouteSpec } from "../../http/route";
-import { LISTED_DUNNING_STATES } from "../../db/invoices";
+import { LISTED_DUNNING_STATES } from "../../domain/invoices";
 import { anyFilter, filter, listQuery } from "../../pagination/query";
 import { dataOf, listOf } from "../../schemas/envelopes";
 import { pathId } from "../../schemas/formats";
